@@ -1,0 +1,39 @@
+# Memory Site: `make run` serves, `make test` tests. Everything installs itself into .venv.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+PORT ?= 8000
+# Tests use a real broker: Redis on this machine (a spare database number), unless told otherwise.
+TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
+
+.PHONY: install run test bench lint format clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: install
+	PORT=$(PORT) $(PY) manage.py serve
+
+test: install
+	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$(TEST_BROKER_URL)} $(PY) -m pytest $(PYTEST_ARGS)
+
+bench: install
+	$(PY) -m bench.run $(BENCH_ARGS)
+
+lint: install
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy conversations facts policies memory_site
+
+format: install
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
+
+clean:
+	rm -rf $(VENV) var

@@ -1,0 +1,1 @@
+"""DRF views of the facts app, one module per area of the REST contract."""

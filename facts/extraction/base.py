@@ -1,0 +1,73 @@
+"""The shapes shared by every extractor."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Protocol
+
+
+@dataclass
+class MessageView:
+    """What an extractor sees of a message (no ORM objects cross this line)."""
+
+    id: int
+    role: str
+    name: str
+    content: str
+    created_at: dt.datetime
+    previous_user_content: str = ""
+
+
+@dataclass
+class Candidate:
+    """A fact the extractor proposes; reconciliation decides whether it is new, a merge or a supersede."""
+
+    message_id: int
+    text: str
+    type: str = "other"
+    subject_entity: str = ""
+    predicate: str = ""
+    object_value: str = ""
+    entities: list[dict[str, str]] = field(default_factory=list)
+    keywords: list[str] = field(default_factory=list)
+    confidence: float = 0.7
+    importance: float = 0.5
+    valid_from: dt.datetime | None = None
+    event_time: dt.datetime | None = None
+    expires_at: dt.datetime | None = None
+    span_start: int | None = None
+    span_end: int | None = None
+    language: str = "en"
+    pinned: bool = False
+    extractor: str = "rules"
+
+
+@dataclass
+class GateDecision:
+    keep: bool
+    reason: str
+
+
+@dataclass
+class Command:
+    """An explicit instruction found in a message: remember (pin) or forget."""
+
+    kind: str  # "remember" | "forget"
+    target: str = ""
+
+
+@dataclass
+class ExtractionOutput:
+    gate: GateDecision
+    candidates: list[Candidate]
+    commands: list[Command] = field(default_factory=list)
+    extractor: str = "rules"
+    fallback_reason: str = ""
+
+
+class Extractor(Protocol):
+    name: str
+    version: str
+
+    def extract(self, messages: list[MessageView]) -> dict[int, ExtractionOutput]: ...

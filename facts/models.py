@@ -1,0 +1,281 @@
+"""Facts distilled from messages, their history, conflicts, profile, and who read them."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.contrib.postgres.fields import ArrayField
+from django.contrib.postgres.indexes import GinIndex
+from django.contrib.postgres.search import SearchVectorField
+from django.db import models
+from django.db.models import Q
+from pgvector.django import HnswIndex, VectorField
+
+from conversations.models import EMBEDDING_DIMENSIONS, ApiKey, Message, Subject, Tenant
+from memory_site.models import TimeStampedModel
+
+
+class FactType(models.TextChoices):
+    PROFILE = "profile"
+    PREFERENCE = "preference"
+    EVENT = "event"
+    RELATIONSHIP = "relationship"
+    COMPLAINT = "complaint"
+    INQUIRY = "inquiry"
+    COMMITMENT = "commitment"
+    DECISION = "decision"
+    HEALTH = "health"
+    LEGAL = "legal"
+    OTHER = "other"
+
+
+class Fact(TimeStampedModel):
+    """One self-contained sentence about a subject; one current truth per slot."""
+
+    class Tier(models.TextChoices):
+        ACTIVE = "active"
+        ARCHIVED = "archived"
+
+    class Status(models.TextChoices):
+        ACTIVE = "active"
+        SUPERSEDED = "superseded"
+        CONFLICTED = "conflicted"
+
+    class Extractor(models.TextChoices):
+        RULES = "rules"
+        LLM = "llm"
+        MANUAL = "manual"
+        API = "api"
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="facts")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="facts")
+    text = models.TextField()
+    normalized_text = models.TextField(db_index=True, editable=False, default="")
+    type = models.CharField(max_length=16, choices=FactType.choices, default=FactType.OTHER)
+    subject_entity = models.CharField(max_length=255, blank=True, default="")
+    predicate = models.CharField(max_length=64, blank=True, default="")
+    object_value = models.TextField(blank=True, default="")
+    entities = models.JSONField(default=list, blank=True)
+    entity_keys = ArrayField(models.CharField(max_length=255), default=list, blank=True)
+    keywords = ArrayField(models.CharField(max_length=100), default=list, blank=True)
+    search_text = models.TextField(blank=True, default="", editable=False)
+    search_vector = SearchVectorField(null=True, editable=False)
+    embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    embedding_model = models.CharField(max_length=100, blank=True, default="")
+    language = models.CharField(max_length=8, blank=True, default="")
+    confidence = models.FloatField(default=0.8)
+    importance = models.FloatField(default=0.5)
+    value_score = models.FloatField(default=0.5)
+    mention_count = models.PositiveIntegerField(default=1)
+    access_count = models.PositiveIntegerField(default=0)
+    useful_count = models.PositiveIntegerField(default=0)
+    not_useful_count = models.PositiveIntegerField(default=0)
+    last_accessed_at = models.DateTimeField(null=True, blank=True)
+    valid_from = models.DateTimeField(null=True, blank=True)
+    valid_to = models.DateTimeField(null=True, blank=True)
+    event_time = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True)
+    tier = models.CharField(max_length=16, choices=Tier.choices, default=Tier.ACTIVE)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.ACTIVE)
+    pinned = models.BooleanField(default=False)
+    extractor = models.CharField(max_length=16, choices=Extractor.choices, default=Extractor.RULES)
+    extractor_version = models.CharField(max_length=32, blank=True, default="")
+    metadata = models.JSONField(default=dict, blank=True)
+    source_messages = models.ManyToManyField(Message, through="FactSource", related_name="facts")
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(confidence__gte=0) & Q(confidence__lte=1), name="fact_confidence_0_1"),
+            models.CheckConstraint(condition=Q(importance__gte=0) & Q(importance__lte=1), name="fact_importance_0_1"),
+            models.CheckConstraint(condition=Q(tier__in=["active", "archived"]), name="fact_tier_valid"),
+            models.CheckConstraint(
+                condition=Q(status__in=["active", "superseded", "conflicted"]), name="fact_status_valid"
+            ),
+            models.CheckConstraint(condition=Q(type__in=FactType.values), name="fact_type_valid"),
+            models.CheckConstraint(condition=~Q(text=""), name="fact_text_not_empty"),
+            models.CheckConstraint(
+                condition=Q(valid_to__isnull=True)
+                | Q(valid_from__isnull=True)
+                | Q(valid_to__gte=models.F("valid_from")),
+                name="fact_valid_range",
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["subject", "status", "tier"], name="fact_subject_status_tier"),
+            models.Index(fields=["subject", "predicate", "subject_entity"], name="fact_subject_slot"),
+            models.Index(fields=["tenant", "tier", "last_accessed_at"], name="fact_tenant_tier_access"),
+            models.Index(fields=["expires_at"], name="fact_expires_at"),
+            GinIndex(fields=["search_vector"], name="fact_search_gin"),
+            GinIndex(fields=["entity_keys"], name="fact_entity_keys_gin"),
+            GinIndex(fields=["keywords"], name="fact_keywords_gin"),
+            HnswIndex(
+                name="fact_embedding_hnsw",
+                fields=["embedding"],
+                m=16,
+                ef_construction=64,
+                opclasses=["vector_cosine_ops"],
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.text[:80]
+
+
+class FactSource(models.Model):
+    """A message a fact came from, with the exact span of its content when known."""
+
+    fact = models.ForeignKey(Fact, on_delete=models.CASCADE, related_name="sources")
+    message = models.ForeignKey(Message, on_delete=models.CASCADE, related_name="fact_sources")
+    span_start = models.PositiveIntegerField(null=True, blank=True)
+    span_end = models.PositiveIntegerField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["fact", "message"], name="fact_source_unique")]
+
+    def __str__(self) -> str:
+        return f"fact {self.fact_id} from message {self.message_id}"
+
+
+class Actor(models.TextChoices):
+    AGENT = "agent", "agent (API key)"
+    OPERATOR = "operator"
+    END_USER = "end_user", "end user"
+    SYSTEM = "system", "system job"
+
+
+class FactHistory(models.Model):
+    """Append-only change event; a forgotten fact keeps the event and loses the text."""
+
+    class Event(models.TextChoices):
+        CREATED = "created"
+        MERGED = "merged"
+        UPDATED = "updated"
+        SUPERSEDED = "superseded"
+        CONFLICTED = "conflicted"
+        CORRECTED = "corrected"
+        ARCHIVED = "archived"
+        RESTORED = "restored"
+        FORGOTTEN = "forgotten"
+        PINNED = "pinned"
+        RESOLVED = "resolved"
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="fact_history")
+    fact = models.ForeignKey(Fact, on_delete=models.SET_NULL, null=True, blank=True, related_name="history")
+    fact_uid = models.UUIDField(db_index=True)
+    event = models.CharField(max_length=16, choices=Event.choices)
+    actor = models.CharField(max_length=16, choices=Actor.choices)
+    actor_id = models.CharField(max_length=255, blank=True, default="")
+    before_text = models.TextField(blank=True, default="")
+    after_text = models.TextField(blank=True, default="")
+    data = models.JSONField(default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["created_at", "id"]
+        verbose_name_plural = "fact history"
+
+    def __str__(self) -> str:
+        return f"{self.event} {self.fact_uid}"
+
+
+class Conflict(TimeStampedModel):
+    class Kind(models.TextChoices):
+        CONTRADICTION = "contradiction"
+        UPDATE = "update"
+
+    class State(models.TextChoices):
+        OPEN = "open"
+        AUTO_RESOLVED = "auto_resolved"
+        RESOLVED = "resolved"
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="conflicts")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="conflicts")
+    fact_a = models.ForeignKey(Fact, on_delete=models.SET_NULL, null=True, related_name="+")
+    fact_b = models.ForeignKey(Fact, on_delete=models.SET_NULL, null=True, related_name="+")
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.CONTRADICTION)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.OPEN)
+    reason = models.CharField(max_length=255, blank=True, default="")
+    resolution = models.CharField(max_length=64, blank=True, default="")
+    resolved_by = models.CharField(max_length=255, blank=True, default="")
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["open", "auto_resolved", "resolved"]), name="conflict_state_valid"
+            ),
+            models.CheckConstraint(condition=Q(kind__in=["contradiction", "update"]), name="conflict_kind_valid"),
+        ]
+
+
+class Profile(TimeStampedModel):
+    """A short structured view of a subject's current facts (about 500 tokens)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.OneToOneField(Subject, on_delete=models.CASCADE, related_name="profile")
+    text = models.TextField(blank=True, default="")
+    sections = models.JSONField(default=dict, blank=True)
+    tokens = models.PositiveIntegerField(default=0)
+    built_at = models.DateTimeField(null=True, blank=True)
+    stale = models.BooleanField(default=True)
+
+
+class AccessLog(models.Model):
+    """Who read which facts of a subject, and when (the user sees this in the portal)."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="access_logs")
+    api_key = models.ForeignKey(ApiKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    actor = models.CharField(max_length=16, choices=Actor.choices, default=Actor.AGENT)
+    actor_id = models.CharField(max_length=255, blank=True, default="")
+    operation = models.CharField(max_length=32)
+    fact_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.operation} by {self.actor} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+class ContextCall(models.Model):
+    """Cost accounting for one context request: tokens sent versus the full history."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="context_calls")
+    api_key = models.ForeignKey(ApiKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    tokens = models.PositiveIntegerField()
+    full_history_tokens = models.PositiveIntegerField()
+    token_budget = models.PositiveIntegerField()
+    fact_count = models.PositiveIntegerField(default=0)
+    took_ms = models.FloatField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"context {self.tokens}/{self.full_history_tokens} tokens"
+
+
+class SearchCall(models.Model):
+    """One search request: for hit rate and latency in the operator console."""
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="search_calls")
+    result_count = models.PositiveIntegerField()
+    took_ms = models.FloatField()
+    matched_by = ArrayField(models.CharField(max_length=16), default=list, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"search {self.result_count} results in {self.took_ms:.1f} ms"

@@ -1,0 +1,40 @@
+"""Shared pieces for the DRF views: the base view, tenant-scoped lookups, common fields."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rest_framework import serializers
+from rest_framework.request import Request
+from rest_framework.views import APIView
+
+from conversations.models import ApiKey, Subject, Tenant
+from conversations.selectors import subject_get
+from memory_site.auth import request_api_key, request_tenant
+
+
+class TenantApi(APIView):
+    """An API view that always works inside the caller's tenant."""
+
+    def tenant(self, request: Request) -> Tenant:
+        return request_tenant(request)
+
+    def api_key(self, request: Request) -> ApiKey:
+        return request_api_key(request)
+
+    def subject(self, request: Request, user: str) -> Subject:
+        """The tenant's subject by external id; 404 for unknown ids and for other tenants' subjects."""
+        return subject_get(tenant=self.tenant(request), external_id=user)
+
+
+class SourceSerializer(serializers.Serializer):
+    message_id = serializers.IntegerField()
+    external_id = serializers.CharField(allow_null=True)
+    session_id = serializers.CharField()
+    created_at = serializers.DateTimeField()
+
+
+def validate_input(serializer_class: type[serializers.Serializer], data: Any, **kwargs: Any) -> dict[str, Any]:
+    serializer = serializer_class(data=data, **kwargs)
+    serializer.is_valid(raise_exception=True)
+    return dict(serializer.validated_data)

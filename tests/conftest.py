@@ -1,0 +1,142 @@
+"""Shared fixtures: personas (alice and bob in tenant A, carol in tenant B), API clients, a real worker."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connection
+from rest_framework.test import APIClient
+
+from conversations.models import Tenant
+from conversations.services import api_key_create, tenant_get_or_create
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Persona:
+    name: str
+    tenant: Tenant
+    key: str
+    client: APIClient
+
+    def url(self, path: str, user: str | None = None) -> str:
+        return f"/api/v1/users/{user or self.name}/{path}"
+
+    def post(self, path: str, data: Any = None, user: str | None = None, **kw: Any) -> Any:
+        return self.client.post(self.url(path, user), data, format="json", **kw)
+
+    def get(self, path: str, user: str | None = None, **kw: Any) -> Any:
+        return self.client.get(self.url(path, user), **kw)
+
+    def ingest(self, *contents: str, wait: bool = True, session: str = "s1", **extra: Any) -> Any:
+        messages = [{"role": "user", "content": c, **extra} for c in contents]
+        suffix = "?wait=true" if wait else ""
+        return self.post(f"messages{suffix}", {"session_id": session, "messages": messages})
+
+    def search(self, query: str, **kw: Any) -> Any:
+        return self.post("search", {"query": query, **kw})
+
+
+def _persona(name: str, tenant_name: str) -> Persona:
+    tenant = tenant_get_or_create(name=tenant_name)
+    _, raw = api_key_create(tenant=tenant, name=name)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    return Persona(name=name, tenant=tenant, key=raw, client=client)
+
+
+@pytest.fixture
+def alice(db: None) -> Persona:
+    return _persona("alice", "tenant-a")
+
+
+@pytest.fixture
+def bob(db: None) -> Persona:
+    return _persona("bob", "tenant-a")
+
+
+@pytest.fixture
+def carol(db: None) -> Persona:
+    return _persona("carol", "tenant-b")
+
+
+@pytest.fixture
+def anon_client() -> APIClient:
+    return APIClient()
+
+
+def _database_url() -> str:
+    s = connection.settings_dict
+    host = s.get("HOST") or ""
+    user = s.get("USER") or "postgres"
+    port = s.get("PORT") or "5432"
+    password = s.get("PASSWORD") or ""
+    if host.startswith("/"):
+        from urllib.parse import quote
+
+        return f"postgresql://{user}:{password}@{quote(host, safe='')}:{port}/{s['NAME']}"
+    return f"postgresql://{user}:{password}@{host}:{port}/{s['NAME']}"
+
+
+@pytest.fixture(scope="session")
+def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
+    """A real Celery worker process on the real broker, against the test database."""
+    broker = os.environ.get("CELERY_BROKER_URL")
+    if not broker:
+        pytest.fail("CELERY_BROKER_URL must point at a real broker for worker tests (make test sets it)")
+    with django_db_blocker.unblock():
+        db_url = _database_url()
+    if broker.startswith("redis://"):
+        import redis
+
+        redis.Redis.from_url(broker).flushdb()
+    # A queue of this session's own, so a stray worker from another run cannot take these tasks.
+    from memory_site.celery import app
+
+    queue = f"test-{os.getpid()}"
+    app.conf.task_default_queue = queue
+    env = {**os.environ, "DATABASE_URL": db_url, "CELERY_BROKER_URL": broker, "CELERY_QUEUE": queue}
+    log = open(ROOT / "var" / "test-worker.log", "wb")  # noqa: SIM115
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "celery", "-A", "memory_site", "worker", "--loglevel", "INFO", "--concurrency", "2",
+         "--pool", "prefork", "--hostname", f"test-{os.getpid()}@%h"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+
+    deadline = time.monotonic() + 90
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"worker exited early, see {log.name}")
+        replies = app.control.ping(timeout=1.0)
+        if replies:
+            break
+    else:
+        proc.terminate()
+        raise RuntimeError("worker did not answer a ping in time")
+    yield proc
+    os.killpg(proc.pid, signal.SIGTERM)
+    try:
+        proc.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+    log.close()
+
+
+def wait_until(predicate: Callable[[], bool], timeout: float = 60.0, interval: float = 0.1) -> bool:
+    """Poll a condition (a state the worker reaches), not a sleep-based timing assertion."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(interval)
+    return predicate()
