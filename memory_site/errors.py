@@ -81,7 +81,7 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
         data = response.data
         message = str(data.get("detail", exc)) if isinstance(data, dict) else str(exc)
     if isinstance(exc, exceptions.Throttled):
-        details = {"retry_after_seconds": exc.wait}
+        details = {"retry_after_seconds": exc.wait}  # type: ignore[attr-defined]
     response.data = error_body(code, message, details)
     return response
 

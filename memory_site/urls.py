@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
-from django.urls import include, path
+from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memory_site import errors
 from memory_site.health import healthz
 
-api_v1 = [
+api_v1: list[URLPattern | URLResolver] = [
     path("", include("facts.urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(

@@ -60,8 +60,13 @@ class Command(BaseCommand):
         for name, cmd in commands.items():
             children[name] = subprocess.Popen(cmd, env=env, start_new_session=True)
         self.stdout.write(f"Memory Site on http://{options['host']}:{options['port']}/ (Ctrl-C to stop)")
+        parent = os.getppid()
         try:
             while not stopping:
+                if os.getppid() != parent:
+                    # Our parent (make, a shell) died without passing the signal on: stop too.
+                    self.stderr.write("parent process exited; stopping")
+                    stopping = True
                 for name, child in children.items():
                     if child.poll() is not None:
                         self.stderr.write(f"{name} exited with {child.returncode}; stopping")
