@@ -161,7 +161,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PERMISSION_CLASSES": ["memory_site.auth.HasApiKey"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
-    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_SCHEMA_CLASS": "memory_site.schema.MemorySiteAutoSchema",
     "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["memory_site.auth.ApiKeyRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},
@@ -174,10 +174,6 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1.0.0",
     "SERVE_INCLUDE_SCHEMA": False,
     "COMPONENT_SPLIT_REQUEST": True,
-    "SECURITY": [{"ApiKeyAuth": []}],
-    "APPEND_COMPONENTS": {
-        "securitySchemes": {"ApiKeyAuth": {"type": "http", "scheme": "bearer", "description": "API key"}}
-    },
 }
 
 # Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else kombu's filesystem transport under var/broker,
