@@ -176,12 +176,19 @@ class Summary(TimeStampedModel):
     rounds = models.PositiveIntegerField(default=1)
     summarizer = models.CharField(max_length=32, default="extractive")
     covers_until = models.DateTimeField(null=True, blank=True)
+    # Why the configured (LLM) summariser was not used for this text, when it fell back to the extractive one.
+    fallback_reason = models.CharField(max_length=255, blank=True, default="")
 
     class Meta:
         ordering = ["session", "covers_until"]
         verbose_name_plural = "summaries"
         constraints = [
             models.CheckConstraint(condition=Q(kind__in=["mid", "far"]), name="summary_kind_valid"),
+            # One mid-term summary per 4-turn window and one far summary per session (tasks may run twice).
+            models.UniqueConstraint(
+                fields=["session", "first_message"], condition=Q(kind="mid"), name="summary_one_mid_per_window"
+            ),
+            models.UniqueConstraint(fields=["session"], condition=Q(kind="far"), name="summary_one_far_per_session"),
         ]
         indexes = [models.Index(fields=["session", "kind", "covers_until"], name="summary_session_kind")]
 

@@ -16,6 +16,7 @@ from memory_site.auth import generate_key, hash_key
 
 # The extraction task lives in the higher `facts` app; enqueue it by name (apps depend one way).
 EXTRACT_TASK = "facts.tasks.messages_extract_task"
+SUMMARIZE_TASK = "conversations.tasks.session_summarize_task"  # refreshes the session's rolling summaries
 
 
 def tenant_get_or_create(*, name: str) -> Tenant:
@@ -126,4 +127,5 @@ def message_ingest(
     messages_enqueue_extraction(
         message_ids=[m.pk for m in created if m.extraction_state == Message.ExtractionState.PENDING]
     )
+    transaction.on_commit(lambda: current_app.send_task(SUMMARIZE_TASK, args=[session.pk]))
     return IngestResult(job_id=job_id, messages=out, created=created)

@@ -2,31 +2,15 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.postgres.search import SearchQuery, SearchRank
 from django.db.models import QuerySet
-from pgvector.django import CosineDistance
 
-from conversations.models import Subject
-from facts.embedding import embed_query
+from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
-from facts.text import keywords, search_text
-
-
-@dataclass
-class SearchHit:
-    kind: str
-    id: int
-    text: str
-    type: str
-    score: float
-    matched_by: list[str]
-    valid_from: Any
-    created_at: Any
-    sources: list[dict[str, Any]] = field(default_factory=list)
+from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 
 
 def fact_get(*, subject: Subject, fact_id: int) -> Fact:
@@ -62,48 +46,51 @@ def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     return out
 
 
-def fact_search(*, subject: Subject, query: str, limit: int = 5) -> tuple[list[SearchHit], float]:
-    """Hybrid search: vector and full-text candidates fused by reciprocal rank."""
+def fact_search(
+    *,
+    subject: Subject,
+    query: str,
+    limit: int = 5,
+    types: list[str] | None = None,
+    include_archived: bool = False,
+    include_messages: bool = False,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    api_key: ApiKey | None = None,
+    record_access: bool = True,
+    include_superseded: bool = False,
+) -> tuple[list[SearchHit], float]:
+    """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
+
+    Vector, full-text, entity and time candidates are fused and re-ranked (facts.retrieval). Reads are
+    counted off the request: the access record is queued on commit when `record_access` is set.
+    """
+    from facts.retrieval.access import facts_schedule_access
+    from facts.retrieval.search import run_search
+
     started = time.perf_counter()
-    base = Fact.objects.filter(subject=subject, status__in=[Fact.Status.ACTIVE, Fact.Status.CONFLICTED])
-    ranked: dict[str, list[int]] = {}
-    vector = embed_query(query)
-    if vector is not None:
-        ranked["vector"] = list(
-            base.filter(embedding__isnull=False)
-            .order_by(CosineDistance("embedding", vector))
-            .values_list("pk", flat=True)[: limit * 4]
+    outcome = run_search(
+        subject_id=subject.pk,
+        query=query,
+        limit=limit,
+        types=types,
+        include_archived=include_archived,
+        include_messages=include_messages,
+        include_superseded=include_superseded,
+        since=since,
+        until=until,
+    )
+    took_ms = (time.perf_counter() - started) * 1000
+    if record_access:
+        matched = sorted({signal for hit in outcome.hits for signal in hit.matched_by})
+        facts_schedule_access(
+            subject_id=subject.pk,
+            tenant_id=subject.tenant_id,
+            fact_ids=[hit.id for hit in outcome.hits if hit.kind == "fact"],
+            api_key_id=api_key.pk if api_key is not None else None,
+            operation="search",
+            took_ms=took_ms,
+            result_count=len(outcome.hits),
+            matched_by=matched,
         )
-    words = keywords(query)
-    if words:
-        tsquery = SearchQuery(" | ".join(search_text(w) for w in words), search_type="raw", config="simple")
-        ranked["keyword"] = list(
-            base.filter(search_vector=tsquery)
-            .annotate(rank=SearchRank("search_vector", tsquery))
-            .order_by("-rank")
-            .values_list("pk", flat=True)[: limit * 4]
-        )
-    scores: dict[int, float] = {}
-    matched: dict[int, list[str]] = {}
-    for signal, ids in ranked.items():
-        for rank, pk in enumerate(ids):
-            scores[pk] = scores.get(pk, 0.0) + 1.0 / (60 + rank)
-            matched.setdefault(pk, []).append(signal)
-    top = sorted(scores, key=lambda pk: -scores[pk])[:limit]
-    facts = {f.pk: f for f in Fact.objects.filter(pk__in=top)}
-    sources = facts_sources(fact_ids=top)
-    hits = [
-        SearchHit(
-            kind="fact",
-            id=pk,
-            text=facts[pk].text,
-            type=facts[pk].type,
-            score=round(scores[pk], 6),
-            matched_by=matched[pk],
-            valid_from=facts[pk].valid_from,
-            created_at=facts[pk].created_at,
-            sources=sources[pk],
-        )
-        for pk in top
-    ]
-    return hits, (time.perf_counter() - started) * 1000
+    return outcome.hits, took_ms

@@ -1,26 +1,48 @@
-"""Writes to facts: the extraction pipeline, creation, merging and history."""
+"""Writes to facts: the extraction pipeline, reconciliation (merge, supersede, conflict), commands, history.
+
+Races: every change to a subject's facts happens inside a transaction holding the subject's row lock
+(`select_for_update`), so two workers reconciling the same subject are serialised and a fact is never
+created twice. Extraction and embedding (the slow parts) happen before, outside any transaction.
+"""
 
 from __future__ import annotations
 
+import datetime as dt
 import logging
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.postgres.search import SearchVector
 from django.db import transaction
-from django.db.models import F, Value
+from django.db.models import F, Q, Value
 from django.utils import timezone
+from pgvector.django import CosineDistance
 
 from conversations.models import Message, Subject
-from facts.embedding import EmbedderUnavailable, embed_texts, get_embedder
-from facts.extraction.base import Candidate, ExtractionOutput, MessageView
-from facts.extraction.rules import RuleExtractor
-from facts.models import Actor, Fact, FactHistory, FactSource
+from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.extraction.base import Candidate, Command, ExtractionOutput, MessageView
+from facts.extraction.llm import get_extractor
+from facts.extraction.rules import VERSION as RULES_VERSION
+from facts.extraction.rules import entities_of
+from facts.extraction.slots import POLAR_PREFIXES, SINGLE_VALUED, pet_slot, slot_of
+from facts.models import Actor, Conflict, Fact, FactHistory, FactSource
+from facts.text import detect_language, has_cjk, normalize, search_text
 from facts.text import keywords as text_keywords
-from facts.text import normalize, search_text
 
 logger = logging.getLogger(__name__)
 
 ExtractionState = Message.ExtractionState
+CURRENT = [Fact.Status.ACTIVE, Fact.Status.CONFLICTED]
+# Cosine similarity above which two facts with no new content words are the same fact said again.
+MERGE_SIMILARITY = 0.9
+# Above this, a pair that differs in negation ("likes" / "doesn't like") is a contradiction.
+CONTRADICTION_SIMILARITY = 0.85
+# A batch reads at most this many of a subject's fact vectors into memory for the near-duplicate check.
+NEIGHBOUR_SCAN_LIMIT = 20_000
+_NEGATION_RE = re.compile(
+    r"\b(not|never|no longer|no|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|won'?t|can'?t)\b|不|没|别|未", re.I
+)
 
 
 class ExtractionFailed(Exception):
@@ -34,6 +56,15 @@ def _search_vector_expr(text_value: str):  # type: ignore[no-untyped-def]
     )
 
 
+def _schedule_profile(subject_id: int) -> None:
+    """Tell the profile (engineer C's module) that the subject's facts changed."""
+    try:
+        from facts.profile import profile_schedule_rebuild
+    except ImportError:  # pragma: no cover - the profile module is optional
+        return
+    profile_schedule_rebuild(subject_id=subject_id)
+
+
 def history_record(
     *,
     fact: Fact,
@@ -43,8 +74,10 @@ def history_record(
     before_text: str = "",
     after_text: str = "",
     data: dict | None = None,
+    buffer: _WriteBuffer | None = None,
 ) -> FactHistory:
-    return FactHistory.objects.create(
+    """Record one event; with a buffer the row is inserted later in bulk (before anything reads history)."""
+    row = FactHistory(
         tenant_id=fact.tenant_id,
         subject_id=fact.subject_id,
         fact=fact,
@@ -56,12 +89,136 @@ def history_record(
         after_text=after_text,
         data=data or {},
     )
+    if buffer is not None:
+        buffer.history.append(row)
+    else:
+        row.save(force_insert=True)
+    return row
+
+
+@dataclass
+class _WriteBuffer:
+    """What one subject's batch writes in bulk, and what it knows of the subject's current facts.
+
+    `known` maps a normalized text to the current fact with that text (None: known to be absent); a text
+    missing from it is looked up in the database. Flush before anything reads history or sources.
+    """
+
+    history: list[FactHistory] = field(default_factory=list)
+    sources: list[FactSource] = field(default_factory=list)
+    known: dict[str, Fact | None] = field(default_factory=dict)
+    # The subject's current fact vectors, read once per batch (each row's vector is de-TOASTed once, not once
+    # per candidate); None: not loaded (too many facts, or reset), so each candidate asks the database.
+    ids: Any = None
+    matrix: Any = None
+    added: list[tuple[int, Any]] = field(default_factory=list)
+
+    def prefetch(self, subject: Subject, norms: list[str], *, vectors: bool = False) -> None:
+        self.known = dict.fromkeys(norms)
+        rows = Fact.objects.filter(subject=subject, status__in=CURRENT, normalized_text__in=norms).order_by(
+            "-created_at", "-id"
+        )
+        for fact in rows:  # oldest last, so the oldest wins, as in the unbuffered lookup
+            self.known[fact.normalized_text] = fact
+        if vectors:
+            self._load_vectors(subject)
+
+    def _load_vectors(self, subject: Subject) -> None:
+        import numpy as np
+
+        pairs = list(
+            Fact.objects.filter(subject=subject, status__in=CURRENT, embedding__isnull=False).values_list(
+                "pk", "embedding"
+            )[: NEIGHBOUR_SCAN_LIMIT + 1]
+        )
+        if len(pairs) > NEIGHBOUR_SCAN_LIMIT:
+            return  # a very large subject: per-candidate queries instead of holding its vectors in memory
+        self.ids = np.array([pk for pk, _ in pairs], dtype=np.int64)
+        if pairs:
+            self.matrix = _unit_rows(np.stack([np.asarray(v, dtype=np.float32) for _, v in pairs]))
+        else:
+            self.matrix = np.zeros((0, 0), dtype=np.float32)
+        self.added = []
+
+    def add(self, fact: Fact, embedding: list[float] | None) -> None:
+        """A fact created in this batch: later candidates must see it as a neighbour too."""
+        if self.matrix is not None and embedding is not None:
+            import numpy as np
+
+            self.added.append((fact.pk, _unit_rows(np.asarray(embedding, dtype=np.float32)[None, :])[0]))
+
+    def neighbours(self, embedding: list[float]) -> list[Fact] | None:
+        """The (at most 3) current facts nearest the embedding within the contradiction distance, nearest first,
+        each with a `distance` attribute, as the per-candidate query returns them; None when not loaded."""
+        if self.matrix is None:
+            return None
+        import numpy as np
+
+        query = _unit_rows(np.asarray(embedding, dtype=np.float32)[None, :])[0]
+        ids = self.ids
+        distances = 1.0 - self.matrix @ query if len(self.matrix) else np.zeros(0, dtype=np.float32)
+        if self.added:
+            ids = np.concatenate([ids, np.array([pk for pk, _ in self.added], dtype=np.int64)])
+            distances = np.concatenate([distances, 1.0 - np.stack([v for _, v in self.added]) @ query])
+        if not len(ids):
+            return []
+        near = np.flatnonzero(distances <= 1 - CONTRADICTION_SIMILARITY + 1e-6)
+        if not len(near):
+            return []
+        order = near[np.argsort(distances[near], kind="stable")][:8]
+        by_pk = Fact.objects.filter(pk__in=[int(ids[i]) for i in order], status__in=CURRENT).in_bulk()
+        out: list[Fact] = []
+        for i in order:  # facts superseded or forgotten since the batch began are gone from by_pk
+            fact = by_pk.get(int(ids[i]))
+            if fact is not None:
+                fact.distance = float(distances[i])  # type: ignore[attr-defined]
+                out.append(fact)
+        return out[:3]
+
+    def flush(self) -> None:
+        if self.sources:
+            FactSource.objects.bulk_create(self.sources, ignore_conflicts=True)
+        if self.history:
+            FactHistory.objects.bulk_create(self.history)
+        self.sources, self.history = [], []
+
+    def reset(self) -> None:
+        """After a rollback or a command: forget everything cached."""
+        self.sources, self.history, self.known = [], [], {}
+        self.ids = self.matrix = None
+        self.added = []
+
+
+def _unit_rows(matrix: Any) -> Any:
+    import numpy as np
+
+    norms = np.linalg.norm(matrix, axis=1, keepdims=True)
+    norms[norms == 0] = 1.0
+    return matrix / norms
 
 
 @dataclass
 class ReconcileResult:
     fact: Fact
-    action: str  # created | merged
+    action: str  # created | merged | superseded | conflicted
+    other: Fact | None = None  # the fact superseded by, or in conflict with, `fact`
+    conflict: Conflict | None = None
+
+
+@dataclass
+class _Actor:
+    kind: str = Actor.SYSTEM
+    id: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def _negated(text: str) -> bool:
+    return bool(_NEGATION_RE.search(text))
+
+
+def _content_words(candidate_text: str, speaker_words: set[str]) -> set[str]:
+    words = {w for w in text_keywords(candidate_text, limit=64) if w not in speaker_words}
+    return words | set(re.findall(r"\d+", candidate_text))  # "book 4" is not "book 0"; "7 May" is not "20 May"
 
 
 def fact_reconcile(
@@ -71,38 +228,223 @@ def fact_reconcile(
     embedding: list[float] | None,
     actor: str = Actor.SYSTEM,
     actor_id: str = "",
+    buffer: _WriteBuffer | None = None,
 ) -> ReconcileResult:
-    """Store a candidate as a new fact or merge it into the same fact already held.
+    """Store a candidate as a new fact, or merge, supersede or conflict with the subject's current facts.
 
     Call inside a transaction holding the subject's row lock, so two workers never both create it.
+    Order: exact text -> same slot -> nearest vectors (merge only when nothing new is said).
+    With a buffer (the pipeline's batch), history and sources are written in bulk when it is flushed.
     """
     norm = normalize(candidate.text)
-    existing = (
-        Fact.objects.filter(subject=subject, normalized_text=norm)
-        .exclude(status=Fact.Status.SUPERSEDED)
-        .order_by("created_at")
-        .first()
-    )
+    current = Fact.objects.filter(subject=subject, status__in=CURRENT)
+    if buffer is not None and norm in buffer.known:
+        existing = buffer.known[norm]
+    else:
+        existing = current.filter(normalized_text=norm).order_by("created_at").first()
     if existing is not None:
-        Fact.objects.filter(pk=existing.pk).update(mention_count=F("mention_count") + 1, updated_at=timezone.now())
-        existing.refresh_from_db()
-        if candidate.message_id:
+        return ReconcileResult(_merge(existing, candidate, actor, actor_id, buffer), "merged")
+    result = _reconcile_new(subject, candidate, embedding, current, actor, actor_id, buffer)
+    if buffer is not None:
+        if result.action == "superseded" and result.other is not None:
+            buffer.known.pop(result.other.normalized_text, None)  # no longer current: ask the database
+        if result.fact.status in CURRENT and buffer.known.get(norm) is None:
+            buffer.known[norm] = result.fact
+        if result.action != "merged" and result.fact.status in CURRENT:
+            buffer.add(result.fact, embedding)
+    return result
+
+
+def _reconcile_new(
+    subject: Subject,
+    candidate: Candidate,
+    embedding: list[float] | None,
+    current: Any,
+    actor: str,
+    actor_id: str,
+    buffer: _WriteBuffer | None,
+) -> ReconcileResult:
+    """No current fact has the candidate's exact text: same slot, then nearest vectors, else a new fact."""
+
+    if candidate.predicate:
+        same_slot = list(
+            current.filter(predicate=candidate.predicate, subject_entity__iexact=candidate.subject_entity).order_by(
+                "-valid_from", "-created_at"
+            )[:5]
+        )
+        for old in same_slot:
+            if normalize(old.object_value) == normalize(candidate.object_value):
+                return ReconcileResult(_merge(old, candidate, actor, actor_id, buffer), "merged")
+        if same_slot:
+            old = same_slot[0]
+            if candidate.predicate in SINGLE_VALUED or candidate.predicate.startswith(("order_status:", "favorite:")):
+                return _supersede(subject, old, candidate, embedding, actor, actor_id, buffer)
+            if candidate.predicate.startswith(POLAR_PREFIXES):
+                return _conflict(
+                    subject,
+                    old,
+                    candidate,
+                    embedding,
+                    actor,
+                    actor_id,
+                    buffer,
+                    reason=f"{candidate.predicate}: opposite values",
+                )
+
+    if embedding is not None:
+        neighbours = buffer.neighbours(embedding) if buffer is not None else None
+        if neighbours is None:
+            neighbours = list(
+                current.filter(embedding__isnull=False)
+                .annotate(distance=CosineDistance("embedding", embedding))
+                .filter(distance__lte=1 - CONTRADICTION_SIMILARITY)
+                .order_by("distance")[:3]
+            )
+        speaker = {w.casefold() for w in re.findall(r"\w+", candidate.subject_entity or "")}
+        new_words = _content_words(candidate.text, speaker)
+        for near in neighbours:
+            similarity = 1 - float(near.distance)  # type: ignore[attr-defined]
+            typed = candidate.type not in {"other", "inquiry"} and near.type == candidate.type
+            if typed and _negated(near.text) != _negated(candidate.text):
+                same_topic = new_words <= _content_words(near.text, speaker) | {"not", "don't", "doesn't"}
+                if same_topic:
+                    return _conflict(
+                        subject, near, candidate, embedding, actor, actor_id, buffer,
+                        reason="negation of a near-identical fact",
+                    )  # fmt: skip
+                continue
+            if _negated(near.text) != _negated(candidate.text):
+                continue  # a quoted remark and its opposite: too weak to call a contradiction, keep both
+            if similarity >= MERGE_SIMILARITY and new_words <= _content_words(near.text, speaker):
+                return ReconcileResult(_merge(near, candidate, actor, actor_id, buffer), "merged")
+
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+    history_record(
+        fact=fact, event=FactHistory.Event.CREATED, actor=actor, actor_id=actor_id, after_text=fact.text,
+        data={"extractor": fact.extractor}, buffer=buffer,
+    )  # fmt: skip
+    return ReconcileResult(fact, "created")
+
+
+def _merge(existing: Fact, candidate: Candidate, actor: str, actor_id: str, buffer: _WriteBuffer | None = None) -> Fact:
+    """The same fact said again: one more mention, one more source, no new row."""
+    updates: dict[str, Any] = {"mention_count": F("mention_count") + 1, "updated_at": timezone.now()}
+    if candidate.pinned and not existing.pinned:
+        updates.update(pinned=True, importance=max(existing.importance, candidate.importance))
+    if candidate.confidence > existing.confidence:
+        updates["confidence"] = candidate.confidence
+    Fact.objects.filter(pk=existing.pk).update(**updates)
+    existing.refresh_from_db()
+    if candidate.message_id:
+        if buffer is not None:
+            buffer.sources.append(
+                FactSource(
+                    fact=existing,
+                    message_id=candidate.message_id,
+                    span_start=candidate.span_start,
+                    span_end=candidate.span_end,
+                )
+            )
+        else:
             FactSource.objects.get_or_create(
                 fact=existing,
                 message_id=candidate.message_id,
                 defaults={"span_start": candidate.span_start, "span_end": candidate.span_end},
             )
+    history_record(
+        fact=existing,
+        event=FactHistory.Event.MERGED,
+        actor=actor,
+        actor_id=actor_id,
+        before_text=existing.text,
+        after_text=candidate.text,
+        data={"mention_count": existing.mention_count, "message_id": candidate.message_id},
+        buffer=buffer,
+    )
+    return existing
+
+
+def _supersede(
+    subject: Subject,
+    old: Fact,
+    candidate: Candidate,
+    embedding: list[float] | None,
+    actor: str,
+    actor_id: str,
+    buffer: _WriteBuffer | None = None,
+) -> ReconcileResult:
+    """Same slot, new value: the newer statement becomes the current truth, the older one gets valid_to."""
+    new_from = candidate.valid_from or timezone.now()
+    if old.valid_from and new_from < old.valid_from:
+        # The candidate is older than what we hold (a message arrived late): it is history at once.
+        fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+        Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.SUPERSEDED, valid_to=old.valid_from)
+        fact.refresh_from_db()
         history_record(
-            fact=existing, event=FactHistory.Event.MERGED, actor=actor, actor_id=actor_id, after_text=existing.text
-        )
-        return ReconcileResult(existing, "merged")
-    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding)
-    history_record(fact=fact, event=FactHistory.Event.CREATED, actor=actor, actor_id=actor_id, after_text=fact.text)
-    return ReconcileResult(fact, "created")
+            fact=fact, event=FactHistory.Event.CREATED, actor=actor, actor_id=actor_id, after_text=fact.text,
+            buffer=buffer,
+        )  # fmt: skip
+        history_record(
+            fact=fact, event=FactHistory.Event.SUPERSEDED, actor=actor, actor_id=actor_id, before_text=fact.text,
+            after_text=old.text, data={"by": str(old.uid), "reason": "older statement arrived late"}, buffer=buffer,
+        )  # fmt: skip
+        return ReconcileResult(fact, "superseded", other=old)
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+    valid_to = max(new_from, old.valid_from) if old.valid_from else new_from
+    Fact.objects.filter(pk=old.pk).update(status=Fact.Status.SUPERSEDED, valid_to=valid_to, updated_at=timezone.now())
+    old.refresh_from_db()
+    history_record(
+        fact=old, event=FactHistory.Event.SUPERSEDED, actor=actor, actor_id=actor_id, before_text=old.text,
+        after_text=fact.text, data={"by": str(fact.uid), "slot": candidate.predicate}, buffer=buffer,
+    )  # fmt: skip
+    history_record(
+        fact=fact, event=FactHistory.Event.CREATED, actor=actor, actor_id=actor_id, before_text=old.text,
+        after_text=fact.text, data={"supersedes": str(old.uid), "slot": candidate.predicate}, buffer=buffer,
+    )  # fmt: skip
+    Conflict.objects.create(
+        tenant_id=subject.tenant_id, subject=subject, fact_a=old, fact_b=fact, kind=Conflict.Kind.UPDATE,
+        state=Conflict.State.AUTO_RESOLVED, reason=f"{candidate.predicate}: new value", resolution="superseded",
+        resolved_by="system", resolved_at=timezone.now(),
+    )  # fmt: skip
+    return ReconcileResult(fact, "superseded", other=old)
 
 
-def fact_insert(*, subject: Subject, candidate: Candidate, embedding: list[float] | None) -> Fact:
-    """Insert one fact row with its search fields and source."""
+def _conflict(
+    subject: Subject,
+    old: Fact,
+    candidate: Candidate,
+    embedding: list[float] | None,
+    actor: str,
+    actor_id: str,
+    buffer: _WriteBuffer | None = None,
+    *,
+    reason: str,
+) -> ReconcileResult:
+    """A contradiction the rules cannot settle: both facts stay, marked conflicted, one open Conflict."""
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+    Fact.objects.filter(pk__in=[fact.pk, old.pk]).update(status=Fact.Status.CONFLICTED, updated_at=timezone.now())
+    fact.refresh_from_db()
+    old.refresh_from_db()
+    conflict = Conflict.objects.create(
+        tenant_id=subject.tenant_id, subject=subject, fact_a=old, fact_b=fact, kind=Conflict.Kind.CONTRADICTION,
+        state=Conflict.State.OPEN, reason=reason[:255],
+    )  # fmt: skip
+    history_record(
+        fact=fact, event=FactHistory.Event.CREATED, actor=actor, actor_id=actor_id, after_text=fact.text, buffer=buffer
+    )
+    for one, other in ((old, fact), (fact, old)):
+        history_record(
+            fact=one, event=FactHistory.Event.CONFLICTED, actor=actor, actor_id=actor_id, before_text=one.text,
+            after_text=other.text, data={"conflict_id": conflict.pk, "with": str(other.uid), "reason": reason},
+            buffer=buffer,
+        )  # fmt: skip
+    return ReconcileResult(fact, "conflicted", other=old, conflict=conflict)
+
+
+def fact_insert(
+    *, subject: Subject, candidate: Candidate, embedding: list[float] | None, buffer: _WriteBuffer | None = None
+) -> Fact:
+    """Insert one fact row with its search fields and source (the source in bulk later, with a buffer)."""
     stext = search_text(candidate.text)
     fact = Fact.objects.create(
         tenant_id=subject.tenant_id,
@@ -110,59 +452,356 @@ def fact_insert(*, subject: Subject, candidate: Candidate, embedding: list[float
         text=candidate.text,
         normalized_text=normalize(candidate.text),
         type=candidate.type,
-        subject_entity=candidate.subject_entity,
-        predicate=candidate.predicate,
+        subject_entity=candidate.subject_entity[:255],
+        predicate=candidate.predicate[:64],
         object_value=candidate.object_value,
         entities=candidate.entities,
-        entity_keys=sorted({normalize(e["text"]) for e in candidate.entities if e.get("text")}),
-        keywords=candidate.keywords or text_keywords(candidate.text),
+        entity_keys=sorted({normalize(e["text"])[:255] for e in candidate.entities if e.get("text")} - {""}),
+        keywords=[k[:100] for k in (candidate.keywords or text_keywords(candidate.text))],
         search_text=stext,
         embedding=embedding,
-        embedding_model=get_embedder().model_name if embedding is not None else "",
+        embedding_model=embedding_backend.get_embedder().model_name if embedding is not None else "",
         language=candidate.language,
-        confidence=candidate.confidence,
-        importance=candidate.importance,
+        confidence=min(max(candidate.confidence, 0.0), 1.0),
+        importance=min(max(candidate.importance, 0.0), 1.0),
         valid_from=candidate.valid_from,
         event_time=candidate.event_time,
         expires_at=candidate.expires_at,
         pinned=candidate.pinned,
-        extractor=candidate.extractor,
-        extractor_version=RuleExtractor.version if candidate.extractor == "rules" else "",
+        extractor=candidate.extractor if candidate.extractor in Fact.Extractor.values else Fact.Extractor.RULES,
+        extractor_version={"rules": RULES_VERSION, "llm": "llm-1.0"}.get(candidate.extractor, ""),
+        search_vector=_search_vector_expr(stext),  # computed by PostgreSQL inside the INSERT
     )
-    Fact.objects.filter(pk=fact.pk).update(search_vector=_search_vector_expr(stext))
+    fact.search_vector = None  # the instance holds the expression, not the value; never save it back
     if candidate.message_id:
-        FactSource.objects.create(
+        source = FactSource(
             fact=fact, message_id=candidate.message_id, span_start=candidate.span_start, span_end=candidate.span_end
         )
+        if buffer is not None:
+            buffer.sources.append(source)
+        else:
+            source.save(force_insert=True)
     return fact
 
 
-def _claim(message_ids: list[int]) -> list[Message]:
-    """Claim pending messages with a conditional update; a message claimed elsewhere is skipped."""
-    claimed: list[Message] = []
+# --- forgetting, pinning, correcting, resolving ---------------------------------------------------------------
+
+
+def fact_forget(*, fact: Fact, actor: str = Actor.SYSTEM, actor_id: str = "", reason: str = "") -> None:
+    """Remove a fact and its embedding; its history keeps the events and loses the text.
+
+    Open conflicts it was part of are closed and the other fact goes back to active.
+    """
+    FactHistory.objects.filter(fact_uid=fact.uid).update(before_text="", after_text="")
+    for conflict in Conflict.objects.filter(Q(fact_a=fact) | Q(fact_b=fact), state=Conflict.State.OPEN):
+        other_id = conflict.fact_b_id if conflict.fact_a_id == fact.pk else conflict.fact_a_id
+        _conflict_close(conflict, resolution="forgotten", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
+        if other_id:
+            Fact.objects.filter(pk=other_id, status=Fact.Status.CONFLICTED).update(status=Fact.Status.ACTIVE)
+    FactHistory.objects.create(
+        tenant_id=fact.tenant_id, subject_id=fact.subject_id, fact=None, fact_uid=fact.uid,
+        event=FactHistory.Event.FORGOTTEN, actor=actor, actor_id=actor_id, data={"reason": reason} if reason else {},
+    )  # fmt: skip
+    FactHistory.objects.filter(fact_uid=fact.uid).update(fact=None)
+    subject_id = fact.subject_id
+    fact.delete()
+    _schedule_profile(subject_id)
+
+
+def fact_pin(*, fact: Fact, actor: str = Actor.SYSTEM, actor_id: str = "", importance: float = 0.9) -> Fact:
+    """Pin a fact ("remember this"): it is kept by every retention policy and ranks higher."""
+    Fact.objects.filter(pk=fact.pk).update(
+        pinned=True, importance=max(fact.importance, importance), updated_at=timezone.now()
+    )
+    fact.refresh_from_db()
+    history_record(fact=fact, event=FactHistory.Event.PINNED, actor=actor, actor_id=actor_id, after_text=fact.text)
+    return fact
+
+
+def _conflict_close(conflict: Conflict, *, resolution: str, resolved_by: str) -> None:
+    conflict.state = Conflict.State.RESOLVED
+    conflict.resolution = resolution[:64]
+    conflict.resolved_by = resolved_by[:255]
+    conflict.resolved_at = timezone.now()
+    conflict.save(update_fields=["state", "resolution", "resolved_by", "resolved_at", "updated_at"])
+
+
+@transaction.atomic
+def conflict_resolve(*, conflict: Conflict, keep: str | int, actor: str, actor_id: str = "") -> Conflict:
+    """Settle an open conflict: keep one fact (the other is superseded), keep both, or neither."""
+    from memory_site.errors import ApiError, ConflictError
+
+    Subject.objects.select_for_update().get(pk=conflict.subject_id)
+    conflict = Conflict.objects.get(pk=conflict.pk)
+    if conflict.state != Conflict.State.OPEN:
+        raise ConflictError("This conflict is already resolved.", {"state": conflict.state})
+    facts = [f for f in (conflict.fact_a, conflict.fact_b) if f is not None]
     now = timezone.now()
-    for pk in message_ids:
-        count = Message.objects.filter(pk=pk, extraction_state=ExtractionState.PENDING).update(
+    if keep == "both":
+        kept, dropped = facts, []
+    elif keep == "neither":
+        kept, dropped = [], facts
+    else:
+        try:
+            keep_id = int(keep)
+        except (TypeError, ValueError):
+            raise ApiError(
+                "keep must be a fact id of this conflict, 'both' or 'neither'.", details={"keep": keep}
+            ) from None
+        if keep_id not in {f.pk for f in facts}:
+            raise ApiError("keep must be a fact id of this conflict, 'both' or 'neither'.", details={"keep": keep})
+        kept = [f for f in facts if f.pk == keep_id]
+        dropped = [f for f in facts if f.pk != keep_id]
+    for fact in kept:
+        Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.ACTIVE, updated_at=now)
+        history_record(
+            fact=fact, event=FactHistory.Event.RESOLVED, actor=actor, actor_id=actor_id, after_text=fact.text,
+            data={"conflict_id": conflict.pk, "kept": True},
+        )  # fmt: skip
+    for fact in dropped:
+        valid_to = max(now, fact.valid_from) if fact.valid_from else now
+        Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.SUPERSEDED, valid_to=valid_to, updated_at=now)
+        history_record(
+            fact=fact, event=FactHistory.Event.SUPERSEDED, actor=actor, actor_id=actor_id, before_text=fact.text,
+            data={"conflict_id": conflict.pk, "kept": False},
+        )  # fmt: skip
+    _conflict_close(conflict, resolution=f"keep:{keep}", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
+    _schedule_profile(conflict.subject_id)
+    return conflict
+
+
+# --- direct writes (API, portal, admin) ----------------------------------------------------------------------
+
+_THIRD_TO_FIRST_EN = {"lives": "live", "has": "have", "is": "am", "works": "work", "loves": "love", "likes": "like",
+                      "hates": "hate", "prefers": "prefer", "enjoys": "enjoy", "doesn't": "don't", "does": "do"}  # fmt: skip
+
+
+def _first_person(text: str, name: str) -> str:
+    """'User lives in Haidian' -> 'I live in Haidian', so the first-person slot rules read direct writes too."""
+    for prefix in {name, "User", "the user", "用户"} - {""}:
+        if text.lower().startswith(prefix.lower()):
+            rest = text[len(prefix) :]
+            if has_cjk(rest[:2]) or rest.startswith(
+                ("的", "对", "在", "是", "住", "搬", "不", "想", "喜", "讨", "有", "养")
+            ):
+                return "我" + rest
+            words = rest.strip().split(" ", 1)
+            verb = _THIRD_TO_FIRST_EN.get(words[0].lower(), words[0])
+            return " ".join(["I", verb, *words[1:]])
+    return text
+
+
+def candidate_from_text(
+    *,
+    subject: Subject,
+    text: str,
+    type: str | None = None,
+    entities: list[dict[str, str]] | None = None,
+    confidence: float | None = None,
+    importance: float | None = None,
+    expires_at: dt.datetime | None = None,
+    valid_from: dt.datetime | None = None,
+    extractor: str = Fact.Extractor.API,
+) -> Candidate:
+    """A candidate for a fact written directly: slot, entities and keywords found by the same rules."""
+    from facts.extraction.slots import type_of
+
+    text = text.strip()
+    first = _first_person(text, subject.external_id)
+    slot = slot_of(first) or pet_slot(first)
+    name = text.split(" ", 1)[0] if text[:4].lower() == "user" else ("用户" if text.startswith("用户") else "User")
+    return Candidate(
+        message_id=0,
+        text=text,
+        type=type or type_of(first, slot, text.endswith(("?", "？"))),
+        subject_entity=name if slot else "",
+        predicate=slot.predicate if slot else "",
+        object_value=slot.object_value if slot else "",
+        entities=entities if entities is not None else entities_of(text, text, ""),
+        keywords=text_keywords(text),
+        confidence=confidence if confidence is not None else 0.9,
+        importance=importance if importance is not None else 0.6,
+        valid_from=valid_from or timezone.now(),
+        expires_at=expires_at,
+        language=detect_language(text),
+        extractor=extractor,
+    )
+
+
+def _embed_one(text: str) -> list[float] | None:
+    try:
+        return embedding_backend.embed_texts([text])[0]
+    except embedding_backend.EmbedderUnavailable as exc:
+        logger.warning("embedder unavailable for a direct write: %s", exc)
+        return None
+
+
+def fact_create(
+    *,
+    subject: Subject,
+    text: str,
+    actor: str = Actor.AGENT,
+    actor_id: str = "",
+    metadata: dict[str, Any] | None = None,
+    **fields: Any,
+) -> ReconcileResult:
+    """Write a fact directly: the same merge, supersede and conflict logic as extraction.
+
+    The embedding is computed first, outside the transaction.
+    """
+    candidate = candidate_from_text(subject=subject, text=text, **fields)
+    vector = _embed_one(candidate.text)
+    with transaction.atomic():
+        subject = Subject.objects.select_for_update().get(pk=subject.pk)
+        result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, actor=actor, actor_id=actor_id)
+        if metadata and result.action != "merged":
+            Fact.objects.filter(pk=result.fact.pk).update(metadata=metadata)
+            result.fact.refresh_from_db()
+        _schedule_profile(subject.pk)
+    return result
+
+
+def fact_correct(
+    *,
+    fact: Fact,
+    actor: str,
+    actor_id: str = "",
+    text: str | None = None,
+    type: str | None = None,
+    expires_at: dt.datetime | None | object = ...,
+    pinned: bool | None = None,
+) -> Fact:
+    """Correct a fact (PATCH): new text is re-embedded and re-indexed; every change is in the history."""
+    new_text = text.strip() if text is not None else None
+    vector = _embed_one(new_text) if new_text and new_text != fact.text else None
+    with transaction.atomic():
+        Subject.objects.select_for_update().get(pk=fact.subject_id)
+        fact = Fact.objects.get(pk=fact.pk)
+        before = fact.text
+        changed: dict[str, Any] = {}
+        if new_text and new_text != fact.text:
+            fact.text = new_text
+            fact.normalized_text = normalize(new_text)
+            fact.search_text = search_text(new_text)
+            fact.keywords = text_keywords(new_text)
+            fact.entities = entities_of(new_text, new_text, "")
+            fact.entity_keys = sorted({normalize(e["text"])[:255] for e in fact.entities} - {""})
+            fact.language = detect_language(new_text)
+            first = _first_person(new_text, fact.subject.external_id)
+            slot = slot_of(first) or pet_slot(first)
+            if slot is not None:
+                fact.predicate, fact.object_value = slot.predicate, slot.object_value
+            if vector is not None:
+                fact.embedding = vector
+                fact.embedding_model = embedding_backend.get_embedder().model_name
+            changed["text"] = new_text
+        if type is not None and type != fact.type:
+            changed["type"] = {"from": fact.type, "to": type}
+            fact.type = type
+        if expires_at is not ... and expires_at != fact.expires_at:
+            changed["expires_at"] = expires_at.isoformat() if isinstance(expires_at, dt.datetime) else None
+            fact.expires_at = expires_at  # type: ignore[assignment]
+        if pinned is not None and pinned != fact.pinned:
+            changed["pinned"] = pinned
+            fact.pinned = pinned
+            if pinned:
+                fact.importance = max(fact.importance, 0.9)
+        if not changed:
+            return fact
+        fact.confidence = max(fact.confidence, 0.95) if "text" in changed else fact.confidence
+        fact.save()
+        if "text" in changed:
+            Fact.objects.filter(pk=fact.pk).update(search_vector=_search_vector_expr(fact.search_text))
+        history_record(
+            fact=fact, event=FactHistory.Event.CORRECTED, actor=actor, actor_id=actor_id, before_text=before,
+            after_text=fact.text, data={"changed": changed},
+        )  # fmt: skip
+        _schedule_profile(fact.subject_id)
+    return fact
+
+
+@transaction.atomic
+def fact_delete(*, fact: Fact, actor: str, actor_id: str = "") -> None:
+    """Forget a fact on request (DELETE, portal): the row and its embedding go, the history keeps the event."""
+    Subject.objects.select_for_update().get(pk=fact.subject_id)
+    fact_forget(fact=fact, actor=actor, actor_id=actor_id, reason="deleted on request")
+
+
+# --- the extraction pipeline ---------------------------------------------------------------------------------
+
+
+def _claim(message_ids: list[int]) -> list[Message]:
+    """Claim pending messages with a conditional update; a message claimed elsewhere is skipped.
+
+    The pending rows are locked (skipping any another worker is claiming right now), then marked running,
+    in one short transaction: each message is claimed by exactly one caller.
+    """
+    ids = list(dict.fromkeys(message_ids))
+    if not ids:
+        return []
+    with transaction.atomic():
+        mine = list(
+            Message.objects.select_for_update(skip_locked=True)
+            .filter(pk__in=ids, extraction_state=ExtractionState.PENDING)
+            .values_list("pk", flat=True)
+        )
+        if not mine:
+            return []
+        Message.objects.filter(pk__in=mine, extraction_state=ExtractionState.PENDING).update(
             extraction_state=ExtractionState.RUNNING,
             extraction_attempts=F("extraction_attempts") + 1,
-            extraction_started_at=now,
+            extraction_started_at=timezone.now(),
         )
-        if count == 1:
-            claimed.append(Message.objects.select_related("subject").get(pk=pk))
+    claimed = list(Message.objects.select_related("subject").filter(pk__in=mine))
+    claimed.sort(key=lambda m: (m.created_at, m.pk))  # "forget that" must see the message before it
     return claimed
+
+
+def _mean_vector(vectors: list[list[float] | None]) -> list[float] | None:
+    present = [v for v in vectors if v is not None]
+    if not present:
+        return None
+    dims = len(present[0])
+    mean = [sum(v[i] for v in present) / len(present) for i in range(dims)]
+    norm = sum(x * x for x in mean) ** 0.5 or 1.0
+    return [x / norm for x in mean]
+
+
+@dataclass
+class _Extracted:
+    message: Message
+    output: ExtractionOutput
+    vectors: list[list[float] | None]
+    message_vector: list[float] | None
+
+
+def _embed_unique(texts: list[str]) -> list[list[float] | None]:
+    """Embed each distinct text once (a fact sentence repeated in a batch costs one encoding)."""
+    unique = list(dict.fromkeys(texts))
+    try:
+        vectors: list[list[float] | None] = list(embedding_backend.embed_texts(unique))
+    except embedding_backend.EmbedderUnavailable as exc:
+        # Facts are still stored and found by keyword; the vectors can be filled in later.
+        logger.warning("embedder unavailable during extraction: %s", exc)
+        return [None] * len(texts)
+    by_text = dict(zip(unique, vectors, strict=True))
+    return [by_text[t] for t in texts]
 
 
 def messages_extract(*, message_ids: list[int]) -> list[int]:
     """Run the write pipeline over messages; return the ids of facts created or merged.
 
     Idempotent: only messages still pending are claimed, so a task delivered twice (late ack, sweeper)
-    does nothing the second time. The embedder runs outside any transaction.
+    does nothing the second time. The extractor (maybe an LLM) and the embedder run outside any transaction,
+    all texts of the batch in one embedder call. A message's own vector (episodic recall) is the mean of its
+    facts' vectors: one embedding per sentence. Then each subject's messages are reconciled in one
+    transaction under the subject's lock, each message in its own savepoint so one bad message fails alone.
     """
     messages = _claim(message_ids)
     if not messages:
         return []
     try:
-        extractor = RuleExtractor()
+        extractor = get_extractor()
         views = [
             MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at) for m in messages
         ]
@@ -170,64 +809,152 @@ def messages_extract(*, message_ids: list[int]) -> list[int]:
         texts: list[str] = []
         for m in messages:
             texts.extend(c.text for c in outputs[m.pk].candidates)
-        message_texts = [m.content for m in messages]
-        try:
-            vectors = embed_texts(texts + message_texts)
-        except EmbedderUnavailable as exc:
-            # Facts are still stored and found by keyword; the vectors can be filled in later.
-            logger.warning("embedder unavailable during extraction: %s", exc)
-            vectors = [None] * (len(texts) + len(message_texts))  # type: ignore[list-item]
+        bare = [m for m in messages if not outputs[m.pk].candidates]
+        vectors = _embed_unique(texts + [m.content for m in bare])
     except Exception as exc:
         messages_mark_failed(message_ids=[m.pk for m in messages], error=repr(exc))
         raise
-    fact_ids: list[int] = []
-    failed: list[int] = []
+    bare_vectors = {m.pk: vectors[len(texts) + i] for i, m in enumerate(bare)}
+    by_subject: dict[int, list[_Extracted]] = {}
     offset = 0
-    for index, message in enumerate(messages):
+    for message in messages:
         output = outputs[message.pk]
         n = len(output.candidates)
-        try:
-            fact_ids.extend(
-                message_apply_extraction(
-                    message=message,
-                    output=output,
-                    vectors=vectors[offset : offset + n],
-                    message_vector=vectors[len(texts) + index],
-                )
-            )
-        except Exception as exc:
-            logger.exception("extraction failed for message %s", message.pk)
-            messages_mark_failed(message_ids=[message.pk], error=repr(exc))
-            failed.append(message.pk)
+        own = vectors[offset : offset + n]
         offset += n
+        vector = _mean_vector(own) if n else bare_vectors.get(message.pk)
+        by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
+    fact_ids: list[int] = []
+    failed: list[int] = []
+    touched: set[int] = set()
+    for subject_id, items in by_subject.items():
+        try:
+            ids, bad = _subject_apply_extraction(subject_id=subject_id, items=items)
+        except Exception as exc:  # the whole transaction failed (the database went away, say)
+            logger.exception("extraction failed for subject %s", subject_id)
+            messages_mark_failed(message_ids=[item.message.pk for item in items], error=repr(exc))
+            failed.extend(item.message.pk for item in items)
+            continue
+        for pk, error in bad.items():
+            messages_mark_failed(message_ids=[pk], error=error)
+            failed.append(pk)
+        fact_ids.extend(ids)
+        touched.add(subject_id)
+    for subject_id in touched:
+        _schedule_profile(subject_id)
     if failed:
         raise ExtractionFailed(f"extraction failed for messages {failed}")
     return fact_ids
 
 
-@transaction.atomic
-def message_apply_extraction(
-    *, message: Message, output: ExtractionOutput, vectors: list[list[float] | None], message_vector: list[float] | None
-) -> list[int]:
-    """Reconcile one message's candidates and mark it done, all in one transaction."""
-    subject = Subject.objects.select_for_update().get(pk=message.subject_id)
+def _subject_apply_extraction(*, subject_id: int, items: list[_Extracted]) -> tuple[list[int], dict[int, str]]:
+    """Reconcile one subject's messages in one transaction; return fact ids and {message id: error}."""
+    fact_ids: list[int] = []
+    errors: dict[int, str] = {}
+    with transaction.atomic():
+        subject = Subject.objects.select_for_update().get(pk=subject_id)
+        # Re-check under the lock: another worker may have finished a message meanwhile (sweeper + late ack).
+        attempts = dict(
+            Message.objects.filter(
+                pk__in=[item.message.pk for item in items], extraction_state=ExtractionState.RUNNING
+            ).values_list("pk", "extraction_attempts")
+        )
+        buffer = _WriteBuffer()
+        if not subject.memory_paused:
+            buffer.prefetch(
+                subject,
+                [normalize(c.text) for item in items for c in item.output.candidates],
+                vectors=any(v is not None for item in items for v in item.vectors),
+            )
+        for item in items:
+            if attempts.get(item.message.pk) != item.message.extraction_attempts:
+                continue
+            try:
+                with transaction.atomic():  # a savepoint: a failing message rolls back alone
+                    fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer))
+            except Exception as exc:
+                logger.exception("extraction failed for message %s", item.message.pk)
+                errors[item.message.pk] = repr(exc)
+                buffer.reset()
+    return fact_ids, errors
+
+
+def _previous_user_message(message: Message) -> Message | None:
+    return (
+        Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id, role=Message.Role.USER)
+        .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
+        .exclude(pk=message.pk)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
+
+
+def _command_targets(message: Message, command: Command) -> list[Fact]:
+    """The facts a command refers to: those matching its words, else those from the previous user message."""
+    current = Fact.objects.filter(subject_id=message.subject_id, status__in=CURRENT)
+    words = set(text_keywords(command.target))
+    if words:
+        matches = [f for f in current.filter(keywords__overlap=list(words)) if len(words & set(f.keywords)) >= 1]
+        if matches:
+            best = max(len(words & set(f.keywords)) for f in matches)
+            return [f for f in matches if len(words & set(f.keywords)) == best]
+    previous = _previous_user_message(message)
+    if previous is None:
+        return []
+    return list(current.filter(sources__message=previous).distinct())
+
+
+def _apply_command(message: Message, command: Command) -> list[int]:
+    targets = _command_targets(message, command)
+    actor_id = f"message:{message.pk}"
+    if command.kind == "forget":
+        for fact in targets:
+            fact_forget(fact=fact, actor=Actor.END_USER, actor_id=actor_id, reason="forget command")
+        return []
+    for fact in targets:
+        fact_pin(fact=fact, actor=Actor.END_USER, actor_id=actor_id, importance=1.0)
+        FactSource.objects.get_or_create(fact=fact, message=message)
+    return [f.pk for f in targets]
+
+
+def _message_apply(*, subject: Subject, item: _Extracted, buffer: _WriteBuffer) -> list[int]:
+    """Reconcile one message's candidates, apply its commands and mark it done (caller holds the lock)."""
+    message, output = item.message, item.output
     fact_ids: list[int] = []
     if not subject.memory_paused:
-        for candidate, vector in zip(output.candidates, vectors, strict=True):
-            result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector)
+        if output.commands:
+            for command in output.commands:
+                fact_ids.extend(_apply_command(message, command))
+            buffer.reset()  # forgotten or pinned facts: ask the database again
+        for candidate, vector in zip(output.candidates, item.vectors, strict=True):
+            result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, buffer=buffer)
             fact_ids.append(result.fact.pk)
+        buffer.flush()  # history and sources written before the next message's commands can read them
     stext = search_text(message.content)
+    gate_reason = "memory paused" if subject.memory_paused else output.gate.reason
     Message.objects.filter(pk=message.pk).update(
         extraction_state=ExtractionState.SKIPPED if subject.memory_paused else ExtractionState.DONE,
         extraction_finished_at=timezone.now(),
-        extraction_error="",
-        extractor=output.extractor,
+        extraction_error=f"llm fallback: {output.fallback_reason}"[:2000] if output.fallback_reason else "",
+        extractor=output.extractor[:32],
         gate_decision="keep" if output.gate.keep else "skip",
-        gate_reason=("memory paused" if subject.memory_paused else output.gate.reason)[:255],
+        gate_reason=gate_reason[:255],
         search_vector=_search_vector_expr(stext),
-        embedding=message_vector,
+        embedding=None if subject.memory_paused else item.message_vector,
     )
     return fact_ids
+
+
+def message_apply_extraction(
+    *, message: Message, output: ExtractionOutput, vectors: list[list[float] | None], message_vector: list[float] | None
+) -> list[int]:
+    """Reconcile one message's candidates, apply its commands and mark it done, all in one transaction."""
+    ids, errors = _subject_apply_extraction(
+        subject_id=message.subject_id, items=[_Extracted(message, output, vectors, message_vector)]
+    )
+    if errors:
+        raise ExtractionFailed(errors[message.pk])
+    return ids
 
 
 def messages_mark_failed(*, message_ids: list[int], error: str) -> None:
@@ -253,7 +980,7 @@ def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
 
     Running ones are put back to pending first so the normal claim works.
     """
-    cutoff = timezone.now() - timezone.timedelta(seconds=older_than_seconds)
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
     Message.objects.filter(extraction_state=ExtractionState.RUNNING, extraction_started_at__lt=cutoff).update(
         extraction_state=ExtractionState.PENDING
     )

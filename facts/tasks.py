@@ -2,19 +2,50 @@
 
 from __future__ import annotations
 
-from celery import shared_task
+import os
+from typing import Any
+
+from celery import Task, shared_task
+from celery.signals import worker_process_init
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from facts import services
+from facts.embedding import EmbedderUnavailable
+
+
+@worker_process_init.connect
+def _limit_torch_threads(**_: Any) -> None:
+    """One intra-op torch thread per worker process by default (WORKER_TORCH_THREADS).
+
+    The pool's processes already run in parallel (one per core): torch's default of one thread per core in
+    each of them oversubscribes the CPU, and a process's database work then stalls the other's embedding.
+    """
+    if settings.EMBEDDINGS_DISABLED or settings.EMBEDDINGS_BACKEND == "openai":
+        return
+    threads = max(1, int(os.environ.get("WORKER_TORCH_THREADS", "1") or 1))
+    import torch
+
+    torch.set_num_threads(threads)
+
+
+class ExtractionTask(Task):
+    """Records a final failure on the messages, so nothing is lost silently (the sweeper retries pending ones)."""
+
+    def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
+        message_ids = kwargs.get("message_ids") or (args[0] if args else [])
+        services.messages_mark_failed(message_ids=list(message_ids), error=f"task failed: {exc!r}")
 
 
 @shared_task(
+    base=ExtractionTask,
     name="facts.tasks.messages_extract_task",
     acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
+    # Transient: the database or the embedder went away for a moment. The messages are back to pending.
+    autoretry_for=(OperationalError, InterfaceError, EmbedderUnavailable, services.ExtractionFailed),
     retry_backoff=True,
     retry_backoff_max=60,
+    retry_jitter=True,
     max_retries=5,
 )
 def messages_extract_task(message_ids: list[int]) -> list[int]:
@@ -29,3 +60,7 @@ def messages_sweep_task() -> int:
     for start in range(0, len(ids), 50):
         messages_extract_task.delay(ids[start : start + 50])
     return len(ids)
+
+
+# The read path's access counting task lives with retrieval; importing it here registers it with the worker.
+from facts.retrieval import tasks as _retrieval_tasks  # noqa: E402, F401

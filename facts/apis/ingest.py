@@ -103,7 +103,12 @@ class JobDetailApi(TenantApi):
             "state": state,
             "facts": facts_payload(fact_services.facts_for_messages(message_ids=[m.pk for m in messages])),
         }
-        errors = [m.extraction_error for m in messages if m.extraction_error]
+        # A fallback from the LLM to the rules is recorded on the message but is not a job error.
+        errors = [
+            m.extraction_error
+            for m in messages
+            if m.extraction_error and not m.extraction_error.startswith("llm fallback")
+        ]
         if errors:
             body["error"] = errors[0]
         return Response(body)

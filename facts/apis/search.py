@@ -2,19 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from facts.models import FactType
 from facts.selectors import fact_search
 from memory_site.api import SourceSerializer, TenantApi, validate_input
+
+MAX_QUERY_CHARS = 2000
 
 
 class SearchApi(TenantApi):
     class InputSerializer(serializers.Serializer):
-        query = serializers.CharField(max_length=2000, trim_whitespace=True)
+        query = serializers.CharField(max_length=MAX_QUERY_CHARS, trim_whitespace=True)
         limit = serializers.IntegerField(min_value=1, max_value=50, default=5)
+        types = serializers.ListField(
+            child=serializers.ChoiceField(choices=FactType.choices), required=False, allow_empty=True, max_length=20
+        )
+        include_archived = serializers.BooleanField(required=False, default=False)
+        include_messages = serializers.BooleanField(required=False, default=False)
+        include_superseded = serializers.BooleanField(required=False, default=False)
+        since = serializers.DateTimeField(required=False, allow_null=True, default=None)
+        until = serializers.DateTimeField(required=False, allow_null=True, default=None)
+
+        def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+            since, until = attrs.get("since"), attrs.get("until")
+            if since is not None and until is not None and since > until:
+                raise serializers.ValidationError({"since": "must not be after until"})
+            return attrs
 
     class OutputSerializer(serializers.Serializer):
         class ResultSerializer(serializers.Serializer):
@@ -35,6 +54,17 @@ class SearchApi(TenantApi):
     def post(self, request: Request, user: str) -> Response:
         data = validate_input(self.InputSerializer, request.data)
         subject = self.subject(request, user)
-        hits, took_ms = fact_search(subject=subject, query=data["query"], limit=data["limit"])
+        hits, took_ms = fact_search(
+            subject=subject,
+            query=data["query"],
+            limit=data["limit"],
+            types=data.get("types") or None,
+            include_archived=data["include_archived"],
+            include_messages=data["include_messages"],
+            include_superseded=data["include_superseded"],
+            since=data["since"],
+            until=data["until"],
+            api_key=self.api_key(request),
+        )
         payload = {"results": [hit.__dict__ for hit in hits], "took_ms": round(took_ms, 2)}
         return Response(self.OutputSerializer(payload).data)

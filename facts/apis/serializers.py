@@ -44,6 +44,6 @@ class FactOutputSerializer(serializers.Serializer):
 def facts_payload(facts: list[Fact]) -> list[dict[str, Any]]:
     """Serialize facts with their sources (one extra query for all sources)."""
     sources = facts_sources(fact_ids=[f.pk for f in facts])
-    names = [name for name in FactOutputSerializer().fields if name != "sources"]
+    names: list[str] = [str(name) for name in FactOutputSerializer().fields if name != "sources"]
     rows = [{**{name: getattr(fact, name) for name in names}, "sources": sources.get(fact.pk, [])} for fact in facts]
     return list(FactOutputSerializer(rows, many=True).data)

@@ -11,6 +11,7 @@ from conversations.models import Message
 from facts.models import Fact, FactHistory
 from facts.services import messages_extract
 from tests.conftest import wait_until
+from tests.facts.test_facts_api import worker_idle
 
 
 @pytest.mark.django_db
@@ -47,6 +48,8 @@ def test_concurrent_extraction_creates_each_fact_once(alice) -> None:  # type: i
     for t in threads:
         t.join()
     assert not errors
+    # A live test worker (session fixture) may have claimed the message first: wait for whoever runs it.
+    assert wait_until(lambda: Message.objects.get(pk=message_id).extraction_state == "done", timeout=60)
     texts = list(Fact.objects.values_list("normalized_text", flat=True))
     assert texts and len(texts) == len(set(texts))
     assert FactHistory.objects.filter(event="created").count() == len(texts)
@@ -67,3 +70,4 @@ def test_real_worker_extracts_enqueued_messages(alice, celery_worker_process) ->
     results = alice.search("where does my sister live").json()["results"]
     assert any("London" in r["text"] for r in results)
     assert results[0]["sources"][0]["session_id"] == "s1"
+    assert wait_until(worker_idle, timeout=60)  # follow-up tasks (profile, summaries) done before the db is flushed

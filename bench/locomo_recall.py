@@ -1,0 +1,187 @@
+"""LoCoMo evidence recall through the public search API, beside BM25 and dense MiniLM over raw turns.
+
+Every category 1-4 question with evidence is asked once, as the conversation's subject, through
+POST /api/v1/users/{user}/search (limit 20). The dia_ids covered by the top k results are read from
+`sources[].external_id`. Metrics per question, then averaged per category id and overall:
+recall@k = |evidence ∩ covered@k| / |evidence|, all-evidence hit@10, MRR (first result covering any
+evidence id, within 20). Category 5 (adversarial) is reported on its own.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import time
+from collections import defaultdict
+from typing import Any
+
+from bench.common import BenchContext, Conversation, percentile
+
+K_MAX = 20
+KS = (5, 10, 20)
+WARMUP = 10
+_TOKEN_RE = re.compile(r"\w+", re.UNICODE)
+
+
+def _tokens(text: str, stop: frozenset[str]) -> list[str]:
+    return [t for t in _TOKEN_RE.findall(text.lower()) if t not in stop]
+
+
+def score_ranking(ranked: list[list[str]], evidence: list[str]) -> dict[str, float]:
+    """Metrics for one question from the dia_ids each ranked item covers."""
+    ev = set(evidence)
+    out: dict[str, float] = {}
+    for k in KS:
+        covered = {d for item in ranked[:k] for d in item}
+        out[f"recall@{k}"] = len(ev & covered) / len(ev)
+    covered10 = {d for item in ranked[:10] for d in item}
+    out["hit_all@10"] = 1.0 if ev <= covered10 else 0.0
+    out["mrr"] = 0.0
+    for rank, item in enumerate(ranked[:K_MAX], start=1):
+        if ev & set(item):
+            out["mrr"] = 1.0 / rank
+            break
+    return out
+
+
+def aggregate(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Mean of every metric per category id and overall."""
+    by_cat: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for row in rows:
+        by_cat[str(row["category"])].append(row)
+    metric_names = [f"recall@{k}" for k in KS] + ["hit_all@10", "mrr"]
+
+    def mean(items: list[dict[str, Any]]) -> dict[str, Any]:
+        return {"n": len(items), **{m: round(statistics.fmean(r[m] for r in items), 4) for m in metric_names}}
+
+    return {"overall": mean(rows) if rows else {"n": 0}, "by_category": {c: mean(v) for c, v in sorted(by_cat.items())}}
+
+
+def _questions(conv: Conversation, categories: set[int]) -> list[Any]:
+    return [q for q in conv.qa if q.category in categories and q.evidence]
+
+
+def run_service(ctx: BenchContext, *, include_messages: bool, categories: set[int]) -> dict[str, Any]:
+    """Ask every question through HTTP; score from sources; token and latency figures."""
+    from facts.tokens import count_tokens
+
+    rows: list[dict[str, Any]] = []
+    latencies: list[float] = []
+    server_ms: list[float] = []
+    ctx_tokens: dict[int, list[int]] = {k: [] for k in (5, 10)}
+    savings: dict[int, list[float]] = {k: [] for k in (5, 10)}
+    result_counts: list[int] = []
+    warm = 0
+    for conv in ctx.conversations:
+        subject = ctx.subjects[conv.sample_id]
+        full = count_tokens("\n".join(t.content for t in conv.turns))
+        for q in _questions(conv, categories):
+            if warm < WARMUP:  # warm-up: model loaded in every web worker, caches filled; not timed
+                ctx.search(subject, q.question, limit=K_MAX, include_messages=include_messages)
+                warm += 1
+            answer, wall_ms = ctx.search(subject, q.question, limit=K_MAX, include_messages=include_messages)
+            latencies.append(wall_ms)
+            server_ms.append(float(answer.get("took_ms", 0.0)))
+            results = answer["results"]
+            result_counts.append(len(results))
+            ranked = [[s["external_id"] for s in r["sources"] if s.get("external_id")] for r in results]
+            row = {"category": q.category, **score_ranking(ranked, q.evidence)}
+            rows.append(row)
+            for k in (5, 10):
+                tokens = count_tokens("\n".join(r["text"] for r in results[:k]))
+                ctx_tokens[k].append(tokens)
+                savings[k].append(1 - tokens / full if full else 0.0)
+    out = aggregate(rows)
+    out["tokens"] = {
+        f"top{k}": {
+            "ctx_tokens_mean": round(statistics.fmean(ctx_tokens[k]), 1) if ctx_tokens[k] else None,
+            "ctx_tokens_p95": round(percentile([float(x) for x in ctx_tokens[k]], 95), 1) if ctx_tokens[k] else None,
+            "savings_mean": round(statistics.fmean(savings[k]), 4) if savings[k] else None,
+            "compression_mean": round(
+                statistics.fmean((1 / (1 - s)) if s < 1 else float("inf") for s in savings[k] if s < 1),
+                1,
+            )
+            if savings[k]
+            else None,
+        }
+        for k in (5, 10)
+    }
+    out["results_per_query_mean"] = round(statistics.fmean(result_counts), 2) if result_counts else 0
+    out["latency_ms"] = {
+        "client_p50": round(percentile(latencies, 50), 2),
+        "client_p95": round(percentile(latencies, 95), 2),
+        "client_p99": round(percentile(latencies, 99), 2),
+        "server_took_p50": round(percentile(server_ms, 50), 2),
+        "server_took_p95": round(percentile(server_ms, 95), 2),
+        "queries": len(latencies),
+        "warmup_discarded": warm,
+    }
+    return out
+
+
+def run_baselines(ctx: BenchContext, *, categories: set[int]) -> dict[str, Any]:
+    """BM25 (rank-bm25, Okapi) and dense MiniLM cosine over the raw turns, same questions, same metrics."""
+    import numpy as np
+    from rank_bm25 import BM25Okapi
+
+    from facts.embedding import embed_texts
+    from facts.text import EN_STOP_WORDS
+
+    bm25_rows: list[dict[str, Any]] = []
+    dense_rows: list[dict[str, Any]] = []
+    random_rows: list[dict[str, Any]] = []
+    rng = np.random.default_rng(0)
+    for conv in ctx.conversations:
+        turns = conv.turns
+        ids = [t.dia_id for t in turns]
+        bm25 = BM25Okapi([_tokens(t.content, EN_STOP_WORDS) or ["_"] for t in turns])
+        matrix = np.asarray(embed_texts([t.content for t in turns]), dtype=np.float32)
+        questions = _questions(conv, categories)
+        qvecs = np.asarray(embed_texts([q.question for q in questions]), dtype=np.float32) if questions else None
+        for i, q in enumerate(questions):
+            scores = bm25.get_scores(_tokens(q.question, EN_STOP_WORDS))
+            order = sorted(range(len(ids)), key=lambda j: (-scores[j], j))[:K_MAX]
+            bm25_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in order], q.evidence)})
+            assert qvecs is not None
+            sims = matrix @ qvecs[i]
+            order = sorted(range(len(ids)), key=lambda j: (-float(sims[j]), j))[:K_MAX]
+            dense_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in order], q.evidence)})
+            pick = rng.choice(len(ids), size=min(K_MAX, len(ids)), replace=False)
+            random_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in pick], q.evidence)})
+    return {"bm25": aggregate(bm25_rows), "dense_minilm": aggregate(dense_rows), "random": aggregate(random_rows)}
+
+
+def run(ctx: BenchContext) -> dict[str, Any]:
+    """The whole LoCoMo recall benchmark: service modes, baselines and ratios."""
+    started = time.perf_counter()
+    headline = {1, 2, 3, 4}
+    modes: dict[str, Any] = {}
+    for name, include_messages in (("facts", False), ("facts+messages", True)):
+        print(f"  locomo: searching ({name}) ...", flush=True)
+        modes[name] = run_service(ctx, include_messages=include_messages, categories=headline)
+    print("  locomo: baselines ...", flush=True)
+    baselines = run_baselines(ctx, categories=headline)
+    best = max(modes, key=lambda m: modes[m]["overall"]["recall@10"])
+    print("  locomo: category 5 ...", flush=True)
+    cat5 = run_service(ctx, include_messages=modes is not None and best == "facts+messages", categories={5})
+    cat5_base = run_baselines(ctx, categories={5})
+    ratios = {
+        mode: {
+            "recall@10_vs_bm25": round(res["overall"]["recall@10"] / baselines["bm25"]["overall"]["recall@10"], 3),
+            "recall@10_vs_dense": round(
+                res["overall"]["recall@10"] / baselines["dense_minilm"]["overall"]["recall@10"], 3
+            ),
+        }
+        for mode, res in modes.items()
+    }
+    return {
+        "questions": modes["facts"]["overall"]["n"],
+        "conversations": [c.sample_id for c in ctx.conversations],
+        "search_limit": K_MAX,
+        "modes": modes,
+        "best_mode": best,
+        "baselines": baselines,
+        "ratios": ratios,
+        "category_5": {"service": {**cat5, "mode": best}, "baselines": cat5_base},
+        "seconds": round(time.perf_counter() - started, 1),
+    }

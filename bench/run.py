@@ -1,0 +1,231 @@
+"""`make bench`: ingest LoCoMo through HTTP, measure recall, context and search latency; write results.
+
+    .venv/bin/python -m bench.run                      # everything (scale test at 1M facts)
+    .venv/bin/python -m bench.run --skip-scale         # LoCoMo only
+    .venv/bin/python -m bench.run --scale-facts 200000 # smaller scale database
+    .venv/bin/python -m bench.run --fresh              # re-ingest LoCoMo from scratch
+    .venv/bin/python -m bench.run --conversations conv-26 conv-30
+
+Results: bench/results/<name>.json (name from --name, default a UTC timestamp) and bench/results/latest.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import importlib
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+import traceback
+from typing import Any
+
+# One intra-op thread per process: the web workers, the worker and this process share 2 cores, and
+# torch's default thread pool only fights itself there (the embedder's own time is measured the same way).
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+from bench.common import RESULTS_DIR, ROOT, ingest_locomo, load_locomo, running_service, write_json  # noqa: E402
+
+
+def _optional(module: str) -> Any | None:
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name == module:
+            return None
+        raise
+
+
+def _step(results: dict[str, Any], name: str, fn: Any) -> None:
+    started = time.perf_counter()
+    print(f"== {name}", flush=True)
+    try:
+        results[name] = fn()
+    except Exception as exc:  # one failing part must not lose the others' figures
+        traceback.print_exc()
+        results[name] = {"error": repr(exc)}
+    print(f"== {name} done in {time.perf_counter() - started:.1f}s", flush=True)
+
+
+def run_scale(args: argparse.Namespace) -> dict[str, Any]:
+    """The scale test runs in its own process: it serves another database (memory_site_scale)."""
+    out = RESULTS_DIR / f".scale-{os.getpid()}.json"
+    cmd = [sys.executable, "-m", "bench.search_latency", "--facts", str(args.scale_facts), "--out", str(out)]
+    if args.fresh_scale:
+        cmd.append("--fresh")
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    data = json.loads(out.read_text())
+    out.unlink()
+    return data
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description="Memory Site benchmarks")
+    parser.add_argument("--name", default=dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ"))
+    parser.add_argument("--fresh", action="store_true", help="re-ingest LoCoMo even when the bench DB holds it")
+    parser.add_argument("--conversations", nargs="*", default=None, help="sample ids (default: all five)")
+    parser.add_argument("--skip-scale", action="store_true", help="skip the 1M-fact latency test")
+    parser.add_argument("--scale-facts", type=int, default=1_000_000, help="facts in the scale database")
+    parser.add_argument("--fresh-scale", action="store_true", help="regenerate the scale database")
+    parser.add_argument("--skip-locomo", action="store_true")
+    parser.add_argument(
+        "--no-throughput", action="store_true", help="do not run bench.ingest_throughput (it always re-ingests)"
+    )
+    args = parser.parse_args(argv)
+
+    conversations = load_locomo()
+    if args.conversations:
+        conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
+    results: dict[str, Any] = {
+        "name": args.name,
+        "started_at": dt.datetime.now(dt.UTC).isoformat(),
+        "machine": {"python": platform.python_version(), "cpus": os.cpu_count(), "platform": platform.platform()},
+        "conversations": [c.sample_id for c in conversations],
+    }
+    if not args.skip_locomo:
+        with running_service(args=args, conversations=conversations) as ctx:
+            from django.conf import settings
+
+            results["config"] = {
+                "embedder": settings.EMBEDDINGS_MODEL,
+                "vector_mode": settings.SEARCH_VECTOR_MODE,
+                "search": {k: getattr(settings, k) for k in dir(settings) if k.startswith("SEARCH_")},
+                "web": "gunicorn, 2 sync workers, OMP_NUM_THREADS=1",
+            }
+            throughput = None if args.no_throughput else _optional("bench.ingest_throughput")
+            if throughput is not None:
+                _step(results, "ingest", lambda: throughput.run(ctx))
+                if isinstance(results["ingest"], dict) and "error" in results["ingest"]:
+                    _step(results, "ingest_fallback", lambda: ingest_locomo(ctx, fresh=False))
+            else:
+                _step(results, "ingest", lambda: ingest_locomo(ctx, fresh=args.fresh))
+            from bench import locomo_recall
+
+            _step(results, "locomo_recall", lambda: locomo_recall.run(ctx))
+            context = _optional("bench.context_recall")
+            if context is not None:
+                _step(results, "context_recall", lambda: context.run(ctx))
+    if not args.skip_scale:
+        _step(results, "search_latency", lambda: run_scale(args))
+    results["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
+    path = write_json(args.name, results)
+    md = render_markdown(results)
+    (RESULTS_DIR / "latest.md").write_text(md, encoding="utf-8")
+    print(md)
+    print(f"results: {path.relative_to(ROOT)} and bench/results/latest.md")
+    return results
+
+
+def _f(x: Any, digits: int = 3) -> str:
+    if x is None:
+        return "–"
+    if isinstance(x, float):
+        return f"{x:.{digits}f}"
+    return str(x)
+
+
+def render_markdown(r: dict[str, Any]) -> str:
+    lines = [f"# Benchmark {r['name']}", "", f"Conversations: {', '.join(r.get('conversations', []))}", ""]
+    ing = r.get("ingest")
+    if isinstance(ing, dict) and "error" not in ing:
+        lines += [
+            "## Ingest",
+            "",
+            "```",
+            json.dumps({k: v for k, v in ing.items() if k != "per_conversation"}, indent=1),
+            "```",
+            "",
+        ]  # noqa: E501
+    loc = r.get("locomo_recall")
+    if isinstance(loc, dict) and "modes" in loc:
+        lines += [
+            "## LoCoMo evidence recall (categories 1-4, search limit 20)",
+            "",
+            "| system | n | recall@5 | recall@10 | recall@20 | all-evidence hit@10 | MRR |",
+            "|---|---:|---:|---:|---:|---:|---:|",
+        ]
+        rows = [(f"memory-site ({m})", v) for m, v in loc["modes"].items()]
+        rows += [
+            ("BM25 over raw turns", loc["baselines"]["bm25"]),
+            ("dense MiniLM over raw turns", loc["baselines"]["dense_minilm"]),
+        ]  # noqa: E501
+        rows += [("random turns", loc["baselines"]["random"])]
+        for label, v in rows:
+            o = v["overall"]
+            lines.append(
+                f"| {label} | {o['n']} | {_f(o['recall@5'])} | {_f(o['recall@10'])} | {_f(o['recall@20'])} | "
+                f"{_f(o['hit_all@10'])} | {_f(o['mrr'])} |"
+            )
+        lines += ["", "Recall@10 per category id (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop):", ""]
+        cats = sorted(loc["baselines"]["bm25"]["by_category"])
+        lines += [
+            "| system | "
+            + " | ".join(f"cat {c} (n={loc['baselines']['bm25']['by_category'][c]['n']})" for c in cats)
+            + " |"
+        ]  # noqa: E501
+        lines += ["|---|" + "---:|" * len(cats)]
+        for label, v in rows:
+            lines.append(
+                f"| {label} | " + " | ".join(_f(v["by_category"].get(c, {}).get("recall@10")) for c in cats) + " |"
+            )  # noqa: E501
+        lines += ["", "Ratios (recall@10):", ""]
+        for mode, ratio in loc["ratios"].items():
+            lines.append(f"- {mode}: {ratio['recall@10_vs_bm25']}× BM25, {ratio['recall@10_vs_dense']}× dense MiniLM")
+        lines += ["", "Tokens of the returned results vs the full conversation (same tokenizer):", ""]
+        lines += [
+            "| system | top-5 tokens (mean) | top-5 savings | top-10 tokens (mean) | top-10 savings | results/query |"
+        ]  # noqa: E501
+        lines += ["|---|---:|---:|---:|---:|---:|"]
+        for mode, v in loc["modes"].items():
+            t = v["tokens"]
+            lines.append(
+                f"| {mode} | {_f(t['top5']['ctx_tokens_mean'], 1)} | {_f(t['top5']['savings_mean'], 4)} | "
+                f"{_f(t['top10']['ctx_tokens_mean'], 1)} | {_f(t['top10']['savings_mean'], 4)} | {v['results_per_query_mean']} |"  # noqa: E501
+            )
+        lines += ["", "Search latency through HTTP during the LoCoMo run (one query at a time, warm-up discarded):", ""]
+        lines += ["| mode | client p50 ms | p95 | p99 | server took p50 | p95 |", "|---|---:|---:|---:|---:|---:|"]
+        for mode, v in loc["modes"].items():
+            lat = v["latency_ms"]
+            lines.append(
+                f"| {mode} | {lat['client_p50']} | {lat['client_p95']} | {lat['client_p99']} | "
+                f"{lat['server_took_p50']} | {lat['server_took_p95']} |"
+            )
+        c5 = loc.get("category_5", {})
+        if c5:
+            s = c5["service"]["overall"]
+            b = c5["baselines"]["bm25"]["overall"]
+            d = c5["baselines"]["dense_minilm"]["overall"]
+            lines += [
+                "",
+                f"Category 5 (adversarial, reported apart; evidence is the distractor turn), n={s.get('n')}: "
+                f"memory-site ({c5['service'].get('mode')}) recall@10 {_f(s.get('recall@10'))}, "
+                f"BM25 {_f(b.get('recall@10'))}, dense {_f(d.get('recall@10'))}.",
+            ]
+    ctxr = r.get("context_recall")
+    if isinstance(ctxr, dict):
+        lines += ["", "## Context (bench.context_recall)", "", "```", json.dumps(ctxr, indent=1)[:4000], "```"]
+    lat = r.get("search_latency")
+    if isinstance(lat, dict) and "search_ms" in lat:
+        lines += [
+            "",
+            f"## Search latency at scale ({lat['facts']} facts in the database, {lat['hot_subject_facts']} for the subject)",  # noqa: E501
+            "",
+            "| p50 ms | p95 ms | p99 ms | server took p50 | embedder alone p50 | p50 / embedder |",
+            "|---:|---:|---:|---:|---:|---:|",
+            f"| {lat['search_ms']['p50']} | {lat['search_ms']['p95']} | {lat['search_ms']['p99']} | "
+            f"{lat['search_ms']['server_took_p50']} | {lat['embed_ms']['p50']} | {lat['p50_over_embed_p50']} |",
+            "",
+            f"Vector mode: {lat.get('vector_mode')}; HNSW: {lat.get('hnsw_index')}.",
+        ]
+    for key in ("ingest", "locomo_recall", "context_recall", "search_latency"):
+        if isinstance(r.get(key), dict) and "error" in r[key]:
+            lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    main()

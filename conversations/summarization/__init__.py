@@ -1,0 +1,1 @@
+"""Rolling session summaries that never lose whitelisted entities."""

@@ -1,0 +1,231 @@
+"""Build a prompt-ready context for a subject under a token budget and record what it cost."""
+
+from __future__ import annotations
+
+import datetime as dt
+import inspect
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Max
+from django.utils import timezone
+
+from conversations.models import ApiKey, Message, Session, Subject, Summary
+from conversations.summarization.services import RECENT_TURNS, WINDOW_TURNS, speaker_of
+from facts import selectors as fact_selectors
+from facts.context.packing import Item, pack
+from facts.models import ContextCall
+from facts.profile import profile_current
+from facts.text import keywords
+from facts.tokens import count_many, count_tokens
+
+DEFAULT_BUDGET = 2000
+MIN_BUDGET = 50
+MAX_BUDGET = 32000
+# Facts asked from the read path: about one per 60 tokens of budget (a fact is one sentence), 5 to 50.
+FACTS_PER_TOKENS = 60
+FACT_LIMIT_MIN, FACT_LIMIT_MAX = 5, 50
+# The 8 most recent turns plus the (< 4) turns not yet in a complete summary window.
+RECENT_MAX = RECENT_TURNS + WINDOW_TURNS - 1
+OTHER_SUMMARIES_MAX = 200
+
+
+@dataclass
+class ContextResult:
+    context: str
+    sections: dict[str, Any]
+    tokens: int
+    full_history_tokens: int
+    session_id: str | None
+
+
+def _when(value: dt.datetime | None) -> str:
+    return f"{value:%Y-%m-%d}" if value else "unknown date"
+
+
+def turn_text(message: Message) -> str:
+    return f"[{message.created_at:%Y-%m-%d %H:%M}] {speaker_of(message)} ({message.role}): {message.content}"
+
+
+def full_history_tokens(*, subject: Subject) -> int:
+    """Tokens the subject's whole message history would cost in a prompt (cached per history state)."""
+    stats = Message.objects.filter(subject=subject).aggregate(last=Max("id"))
+    count = Message.objects.filter(subject=subject).count()
+    key = f"context-full-tokens:{subject.pk}:{count}:{stats['last']}"
+    cached = cache.get(key)
+    if cached is not None:
+        return int(cached)
+    total = 0
+    qs = Message.objects.filter(subject=subject).select_related().order_by("id")
+    batch: list[str] = []
+    for message in qs.iterator(chunk_size=500):
+        batch.append(turn_text(message))
+        if len(batch) >= 500:
+            total += sum(count_many(batch))
+            batch = []
+    total += sum(count_many(batch))
+    cache.set(key, total, timeout=3600)
+    return total
+
+
+def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: int) -> list[Any]:
+    """The read path's search; passes the extended keywords only when that signature has them."""
+    params = inspect.signature(fact_selectors.fact_search).parameters
+    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit}
+    if "api_key" in params:
+        kwargs["api_key"] = api_key
+    hits, _ = fact_selectors.fact_search(**kwargs)
+    return [h for h in hits if getattr(h, "kind", "fact") == "fact"]
+
+
+def _session_for(subject: Subject, session_external_id: str | None) -> Session | None:
+    if session_external_id:
+        return Session.objects.filter(subject=subject, external_id=session_external_id).first()
+    latest = Message.objects.filter(subject=subject).order_by("-created_at", "-id").select_related("session").first()
+    return latest.session if latest else None
+
+
+def _summary_item(summary: Summary, session_name: str, relevance: float = 0.0) -> Item:
+    start = summary.first_message.created_at if summary.first_message else None
+    label = "far summary" if summary.kind == Summary.Kind.FAR else "summary"
+    title = f"[{label}, session {session_name}, {_when(start)} to {_when(summary.covers_until)}]"
+    payload = {
+        "kind": summary.kind,
+        "session_id": session_name,
+        "text": summary.text,
+        "from": start,
+        "until": summary.covers_until,
+        "message_count": summary.message_count,
+        "entities": [e.get("text") for e in summary.entities],
+    }
+    return Item(
+        "summaries",
+        f"{title}\n{summary.text}",
+        payload,
+        sort_key=(summary.covers_until or timezone.now(), summary.pk),
+        truncatable=summary.kind == Summary.Kind.FAR,
+    )
+
+
+def _summaries(subject: Subject, session: Session | None, query_words: set[str]) -> list[Item]:
+    """The session's unfolded mids (newest first) and far summary, then other sessions' by relevance."""
+    rows = list(
+        Summary.objects.filter(subject=subject)
+        .select_related("first_message", "session")
+        .order_by("-covers_until", "-id")[:OTHER_SUMMARIES_MAX]
+    )
+    far_until = {s.session_id: s.covers_until for s in rows if s.kind == Summary.Kind.FAR}
+
+    def unfolded(s: Summary) -> bool:
+        """Far summaries, and mid-term ones newer than their session's far summary."""
+        if s.kind == Summary.Kind.FAR or s.session_id not in far_until:
+            return True
+        folded_until = far_until[s.session_id]
+        return bool(s.covers_until and folded_until and s.covers_until > folded_until)
+
+    live = [s for s in rows if unfolded(s)]
+
+    def relevance(s: Summary) -> int:
+        return len(query_words & set(keywords(s.text, limit=200))) if query_words else 0
+
+    def order(s: Summary) -> tuple[int, float]:
+        return (-relevance(s), -(s.covers_until.timestamp() if s.covers_until else 0))
+
+    own = [s for s in live if session is not None and s.session_id == session.pk]
+    own_mids = sorted((s for s in own if s.kind == Summary.Kind.MID), key=order)
+    own_far = [s for s in own if s.kind == Summary.Kind.FAR]
+    others = sorted((s for s in live if session is None or s.session_id != session.pk), key=order)
+    return [_summary_item(s, s.session.external_id) for s in own_mids + own_far + others]
+
+
+def context_build(
+    *,
+    subject: Subject,
+    query: str | None = None,
+    session_external_id: str | None = None,
+    token_budget: int = DEFAULT_BUDGET,
+    api_key: ApiKey | None = None,
+) -> ContextResult:
+    """Assemble recent turns, summaries, facts and the profile under token_budget; record a ContextCall."""
+    started = time.perf_counter()
+    session = _session_for(subject, session_external_id)
+    recent_rows: list[Message] = []
+    if session is not None:
+        recent_rows = list(Message.objects.filter(session=session).order_by("-created_at", "-id")[:RECENT_MAX])
+        mids = Summary.objects.filter(session=session, kind=Summary.Kind.MID).select_related("last_message")
+        last_mid = mids.order_by("-covers_until", "-id").first()
+        if last_mid is not None and last_mid.last_message is not None:
+            cut = (last_mid.last_message.created_at, last_mid.last_message.pk)
+            recent_rows = [m for m in recent_rows if (m.created_at, m.pk) > cut] or recent_rows[:RECENT_TURNS]
+    recent = [
+        Item(
+            "recent",
+            turn_text(m),
+            {"id": m.pk, "role": m.role, "name": m.name, "content": m.content, "created_at": m.created_at},
+            sort_key=(m.created_at, m.pk),
+        )
+        for m in recent_rows
+    ]
+    search_query = (query or "").strip() or (recent_rows[0].content[:500] if recent_rows else "")
+    limit = max(FACT_LIMIT_MIN, min(FACT_LIMIT_MAX, token_budget // FACTS_PER_TOKENS))
+    hits = _fact_search(subject, search_query, api_key, limit) if search_query else []
+    facts = [
+        Item(
+            "facts",
+            f"- [{_when(h.valid_from or h.created_at)}] {h.text}",
+            {
+                "id": h.id,
+                "text": h.text,
+                "type": h.type,
+                "score": h.score,
+                "valid_from": h.valid_from,
+                "created_at": h.created_at,
+                "sources": h.sources,
+            },  # fmt: skip
+            sort_key=rank,
+        )
+        for rank, h in enumerate(hits)
+    ]
+    profile = profile_current(subject=subject)
+    profile_item = Item("profile", profile.text, profile.text, truncatable=True) if profile.text else None
+    summaries = _summaries(subject, session, set(keywords(query or "")))
+    now = timezone.now()
+    header = (
+        f"Memory context for user {subject.external_id}. Now: {now:%Y-%m-%d %H:%M} UTC. "
+        "Dates in brackets say when something was said or became true."
+    )
+    packed = pack(
+        header=header,
+        recent=recent,
+        facts=facts,
+        profile=profile_item,
+        summaries=summaries,
+        budget=token_budget,
+        count=count_tokens,
+    )
+    history = full_history_tokens(subject=subject)
+    sections = {
+        "recent": [i.payload for i in packed.items["recent"]],
+        "summaries": [i.payload for i in packed.items["summaries"]],
+        "facts": [i.payload for i in packed.items["facts"]],
+        "profile": packed.items["profile"][0].text if packed.items["profile"] else "",
+    }
+    ContextCall.objects.create(
+        tenant_id=subject.tenant_id,
+        subject=subject,
+        api_key=api_key,
+        tokens=packed.tokens,
+        full_history_tokens=history,
+        token_budget=token_budget,
+        fact_count=len(sections["facts"]),
+        took_ms=(time.perf_counter() - started) * 1000,
+    )
+    return ContextResult(
+        context=packed.text,
+        sections=sections,
+        tokens=packed.tokens,
+        full_history_tokens=history,
+        session_id=session.external_id if session else None,
+    )

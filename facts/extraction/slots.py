@@ -1,0 +1,332 @@
+"""Slots (subject_entity / predicate / object_value), types and entities found by rules, in English and Chinese."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from facts.text import has_cjk, keywords
+
+# Predicates with one current value: a new value supersedes the old one.
+SINGLE_VALUED = {"residence", "job", "employer", "diet", "name", "age", "relationship_status", "hometown", "phone",
+                 "email", "school"}  # fmt: skip
+# Predicates whose value is a polarity: a flip the rules cannot settle is a conflict.
+POLAR_PREFIXES = ("preference:", "subscription")
+
+
+@dataclass
+class Slot:
+    predicate: str
+    object_value: str
+    type: str
+    entity_kind: str = ""  # the kind of entity the object is, if any
+
+
+_PLACE = r"([A-Z\u4e00-\u9fff][\w'-]*(?:[ ,]+[A-Z][\w'-]*){0,3})"
+_ZH_OBJ = r"([\u4e00-\u9fffA-Za-z0-9]{1,12}?)"
+_ZH_END = r"(?=[，。！？,.!?了的啦呢吧]|$)"
+
+_EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
+    (re.compile(r"\bmy name is ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)", re.I), "name", "profile", "person"),
+    (
+        re.compile(r"\b(?i:i live|i'?m living|i now live|i currently live|i reside) in (?:the )?" + _PLACE),
+        "residence",
+        "profile",
+        "place",
+    ),
+    (
+        re.compile(r"\b(?i:i (?:just |recently )?(?:moved|relocated)) to (?:the )?" + _PLACE),
+        "residence",
+        "profile",
+        "place",
+    ),
+    (re.compile(r"\b(?i:i'?m (?:originally )?from) (?:the )?" + _PLACE), "hometown", "profile", "place"),
+    (
+        re.compile(r"\bi (?:work|am working|'m working) (?:as an?|as the) ([\w -]{2,40}?)(?= at| for|[.,!?]|$)", re.I),
+        "job",
+        "profile",
+        "",
+    ),
+    (re.compile(r"\bi'?m an? ([a-z][\w -]{2,30}?) (?:at|for) ", re.I), "job", "profile", ""),
+    (
+        re.compile(
+            r"\b(?i:i (?:work|am working|'m working|started (?:a new job|working)|got a (?:new )?job) (?:at|for)) "
+            r"(?:the )?" + _PLACE
+        ),
+        "employer",
+        "profile",
+        "org",
+    ),
+    (
+        re.compile(r"\bi'?m (?:a |an )?(vegetarian|vegan|pescatarian|keto|gluten[- ]free)\b", re.I),
+        "diet",
+        "profile",
+        "",
+    ),
+    (re.compile(r"\bi'?m (\d{1,3}) years? old\b", re.I), "age", "profile", ""),
+    (
+        re.compile(r"\bi'?m (single|married|engaged|divorced|dating someone)\b", re.I),
+        "relationship_status",
+        "relationship",
+        "",
+    ),
+    (
+        re.compile(r"\b(?:i )?(unsubscribed|cancell?ed my (?:subscription|membership|account))\b", re.I),
+        "subscription",
+        "decision",
+        "",
+    ),
+    (re.compile(r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b", re.I), "subscription", "event", ""),
+]
+
+_ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
+    (re.compile(r"我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
+    (re.compile(r"我(?:现在)?(?:住在|家在|住)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
+    (re.compile(r"我(?:已经)?(?:搬到了|搬到|搬去了|搬去)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
+    (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
+    (re.compile(r"我(?:现在)?在" + _ZH_OBJ + r"(?:工作|上班)"), "employer", "profile", "org"),
+    (
+        re.compile(
+            r"我(?:的工作)?是(?:一名|一个|个)?([\u4e00-\u9fff]{1,8}?(?:师|员|生|家|经理|工程师|医生|老师|护士|司机))"
+        ),
+        "job",
+        "profile",
+        "",
+    ),
+    (re.compile(r"我(吃素|是素食者|不吃肉)"), "diet", "profile", ""),
+    (re.compile(r"我今年(\d{1,3}|[一二三四五六七八九十]{1,3})岁"), "age", "profile", ""),
+    (re.compile(r"(退订了|取消了订阅|取消订阅|退了会员)"), "subscription", "decision", ""),
+    (re.compile(r"(刚下单|刚买了|订阅了|下单了)"), "subscription", "event", ""),
+]
+
+_EN_PREF_POS = re.compile(
+    r"\bi (?:really |absolutely |also |just )?(?:love|like|enjoy|adore|prefer|am into|'m into|want to try|"
+    r"can'?t get enough of) ([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
+    re.I,
+)
+_EN_PREF_NEG = re.compile(
+    r"\bi (?:really )?(?:hate|dislike|can'?t stand|don'?t like|do not like|don'?t eat|do not eat|never eat|avoid) "
+    r"([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
+    re.I,
+)
+_EN_FAVORITE = re.compile(r"\bmy fav(?:ou?rite|e) ([\w -]{2,30}?) is ([\w' -]{2,40}?)(?=[.,!?;]|$)", re.I)
+_ZH_PREF_POS = re.compile(
+    r"我(?:很|非常|特别|超级|也|最)?(?:喜欢|爱吃|爱喝|爱|想尝尝|想试试|想吃|想要)([\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
+    + _ZH_END
+)
+_ZH_PREF_NEG = re.compile(
+    r"我(?:很|非常|特别|最|一点都|从来)?(?:不喜欢|讨厌|不吃|不能吃|不爱吃|不爱|受不了|不喝)"
+    r"([\u4e00-\u9fffA-Za-z0-9]{1,10}?)" + _ZH_END
+)
+
+_ORDER_RE = re.compile(
+    r"(?:\border(?: number| no\.?| id)?|订单(?:号)?)\s*(?:is\s*)?[#:：]?\s*([A-Z0-9][A-Z0-9-]{3,})", re.IGNORECASE
+)
+_ORDER_BAD_RE = re.compile(
+    r"never arrived|hasn'?t arrived|not arrived|didn'?t arrive|late|broken|damaged|wrong|missing|refund|"
+    r"没收到|还没到|没到|坏了|破损|错了|退款|退货|延迟",
+    re.I,
+)
+_ORDER_GOOD_RE = re.compile(r"arrived|delivered|received|got it|收到了|到了|已签收", re.I)
+
+_REL_EN = re.compile(
+    r"\bmy (wife|husband|son|daughter|mom|mother|dad|father|sister|brother|friend|best friend|partner|boyfriend|"
+    r"girlfriend|grandma|grandmother|grandpa|grandfather|aunt|uncle|cousin|boss|colleague|coworker|roommate|"
+    r"neighbou?r)(?:,)? (?:is |named |called )?([A-Z][\w'-]+)?",
+    re.I,
+)
+_REL_ZH = re.compile(
+    r"我(?:的)?(老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|母亲|父亲|姐姐|妹妹|哥哥|弟弟|朋友|男朋友|女朋友|"
+    r"奶奶|爷爷|外婆|外公|同事|老板|室友)(?:叫|是)?([\u4e00-\u9fff]{2,3})?"
+)
+_PET_EN = re.compile(
+    r"\b(?i:i have|i've got|i got|we have|i adopted|my) (?i:a |an |two |three )?(?i:new )?(?i:little )?"
+    r"(?i:(dog|cat|puppy|kitten|corgi|labrador|poodle|hamster|parrot|rabbit|bunny|turtle|fish|pet)s?)"
+    r"(?: named| called|,)? ?([A-Z\u4e00-\u9fff][\w\u4e00-\u9fff'-]*)?"
+)
+_PET_ZH = re.compile(
+    r"(?:我|我们)(?:家)?(?:有|养了|养)(?:一只|只|一条|条|两只)?(狗|猫|柯基|小狗|小猫|金毛|泰迪|仓鼠|兔子|鹦鹉)"
+    r"(?:，)?(?:叫|名叫|名字叫)?([\u4e00-\u9fffA-Za-z]{1,4})?"
+)
+_ALLERGY_EN = re.compile(r"\b(?:i'?m|i am) allergic to ([\w -]{2,30}?)(?=[.,!?;]| and |$)", re.I)
+_ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fffA-Za-z]{1,8}?)过敏")
+
+_TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "legal",
+        re.compile(
+            r"\b(lawyer|attorney|court|contract|lawsuit|sued|divorce|visa|lease|custody|legal)\b"
+            r"|律师|法院|合同|起诉|离婚|签证|法律|租约",
+            re.I,
+        ),
+    ),
+    (
+        "health",
+        re.compile(
+            r"\b(allerg\w*|doctor|hospital|medic\w*|diagnos\w*|surgery|pregnan\w*|sick|illness|"
+            r"therap\w*|disease|injur\w*|symptom\w*|blood pressure|diabet\w*|asthma|pills?)\b"
+            r"|过敏|医生|医院|吃药|药|生病|手术|怀孕|血压|糖尿病|感冒|发烧|哮喘",
+            re.I,
+        ),
+    ),
+    (
+        "complaint",
+        re.compile(
+            r"\b(complain\w*|refund|never arrived|hasn'?t arrived|broken|damaged|terrible service|"
+            r"unacceptable|disappointed with)\b|投诉|退款|没收到|坏了|破损|太差|差评|不满意",
+            re.I,
+        ),
+    ),
+    (
+        "commitment",
+        re.compile(
+            r"\b(i'?ll|i will|i promise|i'?m going to|i am going to|i plan to|i'?m planning to|"
+            r"i intend to|i have to|i need to|i must)\b|我会|我答应|我保证|我一定|我打算|我计划|我准备|我要",
+            re.I,
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            r"\b(decided|i chose|going with|settled on|made up my mind|i'?ve chosen)\b"
+            r"|决定|选择了|定了",
+            re.I,
+        ),
+    ),
+    (
+        "relationship",
+        re.compile(
+            r"\b(wife|husband|son|daughter|mom|mother|dad|father|sister|brother|friend|partner|"
+            r"boyfriend|girlfriend|kids?|children|married|grandma|grandpa|family)\b"
+            r"|老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|朋友|孩子|家人|结婚",
+            re.I,
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\b(love|like|enjoy|prefer|hate|dislike|favou?rite|can'?t stand|into|fan of)\b"
+            r"|喜欢|爱吃|爱喝|讨厌|最爱|不吃|偏好|想尝",
+            re.I,
+        ),
+    ),
+    (
+        "event",
+        re.compile(
+            r"\b(went|visited|attended|started|finished|joined|met|got|took|bought|ordered|moved|"
+            r"travell?ed|celebrated|graduated|ran|painted|won|lost|yesterday|last|ago|next|tomorrow|"
+            r"on \d{1,2} [A-Z][a-z]+ \d{4}|\w+ed)\b|去了|参加了|买了|开始|完成|见了|昨天|上周|明天|下周|"
+            r"\d{4}年",
+            re.I,
+        ),
+    ),
+    (
+        "profile",
+        re.compile(
+            r"\b(live|lives|work|works|job|years old|name is|from|born|study|studying)\b"
+            r"|住|工作|叫|岁|出生|学习|专业",
+            re.I,
+        ),
+    ),
+]
+
+
+def slot_of(sentence: str) -> Slot | None:
+    """The slot a first-person sentence fills, if one is clear."""
+    for pattern, predicate, type_, kind in (_ZH_SLOTS + _EN_SLOTS) if has_cjk(sentence) else _EN_SLOTS:
+        m = pattern.search(sentence)
+        if m:
+            value = m.group(1).strip(" ,")
+            if predicate == "subscription":
+                bad = re.search(r"unsub|cancel|退订|取消|退了", value, re.I)
+                value = "cancelled" if bad else "active"
+            return Slot(predicate, value, type_, kind)
+    order = _ORDER_RE.search(sentence)
+    if order:
+        status = (
+            "problem" if _ORDER_BAD_RE.search(sentence) else ("delivered" if _ORDER_GOOD_RE.search(sentence) else "")
+        )
+        return Slot(f"order_status:{order.group(1).upper()}", status or "mentioned",
+                    "complaint" if status == "problem" else "event")  # fmt: skip
+    for pattern in (_ALLERGY_EN, _ALLERGY_ZH):
+        m = pattern.search(sentence)
+        if m:
+            return Slot(f"allergy:{_topic(m.group(1))}", m.group(1).strip(), "health")
+    for pattern, polarity in ((_EN_PREF_NEG, "negative"), (_ZH_PREF_NEG, "negative"), (_EN_PREF_POS, "positive"),
+                              (_ZH_PREF_POS, "positive")):  # fmt: skip
+        m = pattern.search(sentence)
+        if m:
+            topic = _topic(m.group(1))
+            if topic:
+                return Slot(f"preference:{topic}", polarity, "preference")
+    m = _EN_FAVORITE.search(sentence)
+    if m:
+        return Slot(f"favorite:{_topic(m.group(1))}", m.group(2).strip(), "preference")
+    return None
+
+
+_TOPIC_STRIP_ZH = re.compile(r"(的东西|的菜|的食物|的|东西|菜|食物|一下|点)$")
+_TOPIC_STRIP_EN = {
+    "food",
+    "foods",
+    "dishes",
+    "dish",
+    "stuff",
+    "things",
+    "a",
+    "the",
+    "some",
+    "very",
+    "much",
+    "lot",
+    "lots",
+}
+
+
+def _topic(phrase: str) -> str:
+    """The key of a preference: '辣的' and '辣' are one topic; 'spicy food' and 'spicy' too."""
+    phrase = phrase.strip()
+    if has_cjk(phrase):
+        phrase = _TOPIC_STRIP_ZH.sub("", phrase) or phrase
+        return phrase[:8]
+    words = [w for w in keywords(phrase) if w not in _TOPIC_STRIP_EN]
+    if not words:
+        words = [w.lower() for w in re.findall(r"[\w'-]+", phrase) if w.lower() not in _TOPIC_STRIP_EN]
+    return (words[0] if words else "").rstrip("s")[:40]
+
+
+def type_of(sentence: str, slot: Slot | None, is_question: bool) -> str:
+    if slot is not None and not is_question:
+        return slot.type
+    if is_question and not re.search(r"\b(i|my)\b|我", sentence, re.I):
+        return "inquiry"
+    for type_, pattern in _TYPE_RULES:
+        if pattern.search(sentence):
+            return type_
+    return "inquiry" if is_question else "other"
+
+
+def relationship_entities(sentence: str) -> list[dict[str, str]]:
+    out: list[dict[str, str]] = []
+    for m in _REL_EN.finditer(sentence):
+        if m.group(2):
+            out.append({"text": m.group(2), "kind": "person", "role": m.group(1).lower()})
+    for m in _REL_ZH.finditer(sentence):
+        if m.group(2):
+            out.append({"text": m.group(2), "kind": "person", "role": m.group(1)})
+    for m in list(_PET_EN.finditer(sentence)) + list(_PET_ZH.finditer(sentence)):
+        if m.group(2) and m.group(2).lower() not in {"and", "but", "who", "that", "which"}:
+            out.append({"text": m.group(2), "kind": "pet", "role": m.group(1).lower()})
+    return out
+
+
+def pet_slot(sentence: str) -> Slot | None:
+    for pattern in (_PET_EN, _PET_ZH):
+        m = pattern.search(sentence)
+        if m and m.group(2):
+            return Slot(f"pet:{m.group(2).lower()}", m.group(1).lower(), "relationship", "")
+    return None
+
+
+def order_numbers(sentence: str) -> list[str]:
+    return [m.group(1).upper() for m in _ORDER_RE.finditer(sentence)]

@@ -1,0 +1,268 @@
+"""Candidate generation in PostgreSQL: one ranked list per signal, each a few milliseconds.
+
+Every query is scoped to one subject through the (subject, status, tier) btree index. Vector search is,
+by default, an exact distance scan over the subject's rows (`ORDER BY distance + 0` keeps the planner off
+the HNSW index): a subject rarely holds more than ~10k facts, an exact scan of those is a few milliseconds
+and, unlike a filtered HNSW scan, always returns k rows and the true nearest ones. SEARCH_VECTOR_MODE=hnsw
+switches to the HNSW index with pgvector's iterative scan for subjects far larger than that.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+from django.db import connection, transaction
+
+from facts.text import has_cjk
+
+
+@dataclass
+class FactFilter:
+    """Which of a subject's rows a search may return."""
+
+    subject_id: int
+    statuses: list[str]
+    tiers: list[str]
+    types: list[str] | None = None
+    since: dt.datetime | None = None
+    until: dt.datetime | None = None
+    now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+
+    def sql(self, *, tiers: list[str] | None = None) -> tuple[str, list[Any]]:
+        clauses = ["subject_id = %s", "status = ANY(%s)", "tier = ANY(%s)", "(expires_at IS NULL OR expires_at > %s)"]
+        params: list[Any] = [self.subject_id, self.statuses, tiers if tiers is not None else self.tiers, self.now]
+        if self.types:
+            clauses.append("type = ANY(%s)")
+            params.append(self.types)
+        if self.since is not None:
+            clauses.append("COALESCE(event_time, valid_from, created_at) >= %s")
+            params.append(self.since)
+        if self.until is not None:
+            clauses.append("COALESCE(event_time, valid_from, created_at) < %s")
+            params.append(self.until)
+        return " AND ".join(clauses), params
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def _vector_literal(vector: list[float]) -> str:
+    return "[" + ",".join(f"{x:.7g}" for x in vector) + "]"
+
+
+def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+def subject_fact_count_cached(flt: FactFilter) -> int:
+    """The subject's searchable fact count, cached for SEARCH_COUNT_CACHE_SECONDS (IDF and cold start only).
+
+    Counting 10k rows on every query costs milliseconds; a count a few seconds old changes neither.
+    A cold-start subject (fewer than 5 facts) is never cached, so its first facts are used at once.
+    """
+    from django.core.cache import cache
+
+    key = f"search:fact-count:{flt.subject_id}:{','.join(flt.statuses)}:{','.join(flt.tiers)}"
+    count = cache.get(key)
+    if count is None:
+        count = subject_fact_count(FactFilter(subject_id=flt.subject_id, statuses=flt.statuses, tiers=flt.tiers))
+        if count >= int(_setting("SEARCH_COLD_START_MIN_FACTS", 5)):
+            cache.set(key, count, timeout=float(_setting("SEARCH_COUNT_CACHE_SECONDS", 30)))
+    return int(count)
+
+
+def subject_fact_count(flt: FactFilter, *, cap: int | None = None) -> int:
+    """Searchable facts of the subject (capped: the cold-start check only needs to know "fewer than 5")."""
+    where, params = flt.sql()
+    if cap is not None:
+        return int(
+            _fetch(f"SELECT count(*) FROM (SELECT 1 FROM facts_fact WHERE {where} LIMIT %s) s", [*params, cap])[0][0]
+        )
+    return int(_fetch(f"SELECT count(*) FROM facts_fact WHERE {where}", params)[0][0])
+
+
+def vector_facts(flt: FactFilter, vector: list[float], *, limit: int) -> list[tuple[int, float]]:
+    """Active-tier facts nearest to the query vector, (id, cosine similarity), best first."""
+    where, params = flt.sql(tiers=["active"])
+    min_sim = float(_setting("SEARCH_VECTOR_MIN_SIMILARITY", 0.2))
+    literal = _vector_literal(vector)
+    if _setting("SEARCH_VECTOR_MODE", "exact") == "hnsw":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
+                cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, limit * 2)])
+            rows = _fetch(
+                f"SELECT id, 1 - (embedding <=> %s::vector) FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+                "ORDER BY embedding <=> %s::vector LIMIT %s",
+                [literal, *params, literal, limit],
+            )
+        rows.sort(key=lambda r: (-r[1], r[0]))
+    else:
+        rows = _fetch(
+            f"SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+            "ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+            [literal, *params, literal, limit],
+        )
+    return [(int(pk), float(sim)) for pk, sim in rows if sim is not None and sim >= min_sim]
+
+
+def _term_predicates(terms: list[str], *, text_column: str) -> tuple[str, list[Any], list[str], list[Any]]:
+    """One SQL boolean per term: full text (english stemmed or simple) for words, substring for Chinese.
+
+    The tsqueries are built once in a one-row subquery `tq` (plainto_tsquery is only STABLE, so written
+    inline it would be parsed again for every row). Returns (tq subquery, its params, predicates, their params).
+    """
+    tq_cols: list[str] = []
+    tq_params: list[Any] = []
+    preds: list[str] = []
+    params: list[Any] = []
+    for i, term in enumerate(terms):
+        if has_cjk(term):
+            preds.append(f"(strpos({text_column}, %s) > 0)")
+            params.append(term)
+        else:
+            tq_cols.append(f"(plainto_tsquery('english', %s) || plainto_tsquery('simple', %s)) AS q{i}")
+            tq_params.extend([term, term])
+            preds.append(f"(search_vector @@ tq.q{i})")
+    tq = f"(SELECT {', '.join(tq_cols) or '1 AS none'}) tq"
+    return tq, tq_params, preds, params
+
+
+def bm25(flags: list[list[bool]], lengths: list[int], total: int) -> list[float]:
+    """BM25 with binary term frequency over per-row term flags; df comes from the rows matching any term."""
+    if not flags:
+        return []
+    k1 = float(_setting("SEARCH_BM25_K1", 1.2))
+    b = float(_setting("SEARCH_BM25_B", 0.75))
+    n_terms = len(flags[0])
+    df = [sum(1 for row in flags if row[i]) for i in range(n_terms)]
+    total = max(total, len(flags))
+    idf = [math.log(1 + (total - d + 0.5) / (d + 0.5)) for d in df]
+    avg = (sum(lengths) / len(lengths)) or 1.0
+    scores: list[float] = []
+    for row, length in zip(flags, lengths, strict=True):
+        norm = (k1 + 1) / (1 + k1 * (1 - b + b * (length or 1) / avg))
+        scores.append(sum(idf[i] * norm for i in range(n_terms) if row[i]))
+    return scores
+
+
+def keyword_facts(
+    flt: FactFilter, terms: list[str], *, limit: int, total: int, tiers: list[str] | None = None
+) -> list[tuple[int, float]]:
+    """Facts matching any query term, ranked by BM25 (exact df over the subject's matching rows)."""
+    if not terms:
+        return []
+    where, params = flt.sql(tiers=tiers)
+    tq, tq_params, preds, pred_params = _term_predicates(terms, text_column="text")
+    max_rows = int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000))
+    rows = _fetch(
+        f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM facts_fact, {tq} "
+        f"WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id LIMIT %s",
+        [*pred_params, *tq_params, *params, *pred_params, max_rows],
+    )
+    scores = bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
+    ranked = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))
+    return [(pk, score) for pk, score in ranked[:limit] if score > 0]
+
+
+def entity_facts(flt: FactFilter, entities: list[str], *, limit: int, total: int) -> list[tuple[int, float]]:
+    """Exact entity and slot matches: entity_keys (GIN), keywords, subject_entity / object_value."""
+    if not entities:
+        return []
+    where, params = flt.sql()
+    rows = _fetch(
+        f"SELECT id, entity_keys, keywords, lower(subject_entity), lower(object_value) FROM facts_fact "
+        f"WHERE {where} AND (entity_keys && %s::varchar[] OR keywords && %s::varchar[] "
+        "OR lower(subject_entity) = ANY(%s) OR lower(object_value) = ANY(%s)) ORDER BY id LIMIT %s",
+        [*params, entities, entities, entities, entities, int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000))],
+    )
+    flags = [[e in (r[1] or []) or e in (r[2] or []) or e == r[3] or e == r[4] for e in entities] for r in rows]
+    # An entity most facts carry (the user's own name, a speaker) tells nothing apart: drop it.
+    max_share = float(_setting("SEARCH_ENTITY_MAX_SHARE", 0.05))
+    keep = [i for i in range(len(entities)) if sum(1 for f in flags if f[i]) <= max(3, max_share * max(total, 1))]
+    if not keep:
+        return []
+    pairs = [(r, [f[i] for i in keep]) for r, f in zip(rows, flags, strict=True)]
+    pairs = [(r, f) for r, f in pairs if any(f)]
+    rows, flags = [p[0] for p in pairs], [p[1] for p in pairs]
+    # Rare entities weigh more than the name every fact carries; a slot hit counts like any other.
+    scores = bm25(flags, [1] * len(rows), total)
+    ranked = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))
+    return [(pk, score) for pk, score in ranked[:limit] if score > 0]
+
+
+def time_facts(flt: FactFilter, since: dt.datetime, until: dt.datetime, *, limit: int) -> list[tuple[int, float]]:
+    """Facts whose time (event, validity or creation) falls in the query's time range, latest first."""
+    where, params = flt.sql()
+    rows = _fetch(
+        f"SELECT id, COALESCE(event_time, valid_from, created_at) AS t FROM facts_fact WHERE {where} "
+        "AND COALESCE(event_time, valid_from, created_at) >= %s AND COALESCE(event_time, valid_from, created_at) < %s "
+        "ORDER BY t DESC, id LIMIT %s",
+        [*params, since, until, limit],
+    )
+    return [(int(pk), 1.0) for pk, _ in rows]
+
+
+def facts_in_range(ids: list[int], since: dt.datetime, until: dt.datetime) -> set[int]:
+    if not ids:
+        return set()
+    rows = _fetch(
+        "SELECT id FROM facts_fact WHERE id = ANY(%s) AND COALESCE(event_time, valid_from, created_at) >= %s "
+        "AND COALESCE(event_time, valid_from, created_at) < %s",
+        [ids, since, until],
+    )
+    return {int(r[0]) for r in rows}
+
+
+# ------------------------------------------------------------------------------------------ messages
+
+
+def _message_where(subject_id: int, since: dt.datetime | None, until: dt.datetime | None) -> tuple[str, list[Any]]:
+    clauses = ["subject_id = %s"]
+    params: list[Any] = [subject_id]
+    if since is not None:
+        clauses.append("created_at >= %s")
+        params.append(since)
+    if until is not None:
+        clauses.append("created_at < %s")
+        params.append(until)
+    return " AND ".join(clauses), params
+
+
+def vector_messages(
+    subject_id: int, vector: list[float], *, limit: int, since: dt.datetime | None, until: dt.datetime | None
+) -> list[tuple[int, float]]:
+    where, params = _message_where(subject_id, since, until)
+    literal = _vector_literal(vector)
+    min_sim = float(_setting("SEARCH_VECTOR_MIN_SIMILARITY", 0.2))
+    rows = _fetch(
+        f"SELECT id, 1 - (embedding <=> %s::vector) FROM conversations_message WHERE {where} "
+        "AND embedding IS NOT NULL ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
+        [literal, *params, literal, limit],
+    )
+    return [(int(pk), float(sim)) for pk, sim in rows if sim is not None and sim >= min_sim]
+
+
+def keyword_messages(
+    subject_id: int, terms: list[str], *, limit: int, since: dt.datetime | None, until: dt.datetime | None
+) -> list[tuple[int, float]]:
+    if not terms:
+        return []
+    where, params = _message_where(subject_id, since, until)
+    tq, tq_params, preds, pred_params = _term_predicates(terms, text_column="content")
+    total = int(_fetch(f"SELECT count(*) FROM conversations_message WHERE {where}", params)[0][0])
+    rows = _fetch(
+        f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM conversations_message, "
+        f"{tq} WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id LIMIT %s",
+        [*pred_params, *tq_params, *params, *pred_params, int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000))],
+    )
+    scores = bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
+    ranked = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))
+    return [(pk, score) for pk, score in ranked[:limit] if score > 0]

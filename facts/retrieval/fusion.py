@@ -1,0 +1,83 @@
+"""Fusion of the per-signal rankings and re-ranking by recency, value, access frequency and type match.
+
+Weights come from settings (SEARCH_* variables, documented in memory_site/settings.py); every step is a
+pure function of its inputs, and ties break on the id, so the same query over the same data always gives
+the same answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.conf import settings
+
+SIGNALS = ("vector", "keyword", "entity", "time")
+
+
+def _w(name: str, default: float) -> float:
+    return float(getattr(settings, name, default))
+
+
+@dataclass
+class Fused:
+    key: tuple[str, int]  # ("fact" | "message", id)
+    score: float
+    matched_by: list[str]
+    ranks: dict[str, int] = field(default_factory=dict)
+
+
+def weights() -> dict[str, float]:
+    return {
+        "vector": _w("SEARCH_WEIGHT_VECTOR", 1.0),
+        "keyword": _w("SEARCH_WEIGHT_KEYWORD", 1.0),
+        "entity": _w("SEARCH_WEIGHT_ENTITY", 0.5),
+        "time": _w("SEARCH_WEIGHT_TIME", 0.5),
+    }
+
+
+def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple[str, int], Fused]:
+    """Fuse per-signal rankings ((key, raw score), best first) by SEARCH_FUSION: "rrf" or "score".
+
+    rrf: sum over signals of weight / (k + rank). score: sum of weight * score / best score of the signal,
+    which keeps how much better the best keyword match is than the tenth (RRF forgets it).
+    """
+    mode = str(getattr(settings, "SEARCH_FUSION", "score"))
+    k = _w("SEARCH_RRF_K", 60.0)
+    w = weights()
+    out: dict[tuple[str, int], Fused] = {}
+    for signal in SIGNALS:
+        ranked = rankings.get(signal, [])
+        top = max((score for _, score in ranked), default=0.0)
+        for rank, (key, score) in enumerate(ranked, start=1):
+            item = out.setdefault(key, Fused(key=key, score=0.0, matched_by=[]))
+            if mode == "rrf" or top <= 0:
+                item.score += w[signal] / (k + rank)
+            else:
+                item.score += w[signal] * score / top
+            if signal not in item.matched_by:
+                item.matched_by.append(signal)
+            item.ranks[signal] = rank
+    return out
+
+
+def rerank_factor(row: dict[str, Any], *, now: dt.datetime, type_hints: list[str]) -> float:
+    """Multiplicative re-ranking: recency decay, value score, access frequency, type match (each bounded)."""
+    when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
+    factor = 1.0
+    if when is not None:
+        age_days = max((now - when).total_seconds() / 86400.0, 0.0)
+        half_life = max(_w("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0), 1e-6)
+        factor *= 1.0 + _w("SEARCH_WEIGHT_RECENCY", 0.1) * math.pow(0.5, age_days / half_life)
+    value = row.get("value_score")
+    if value is not None:
+        factor *= 1.0 + _w("SEARCH_WEIGHT_VALUE", 0.2) * (float(value) - 0.5)
+    access = row.get("access_count") or 0
+    factor *= 1.0 + _w("SEARCH_WEIGHT_ACCESS", 0.05) * min(math.log1p(access) / math.log(101), 1.0)
+    if type_hints and row.get("type") in type_hints:
+        factor *= 1.0 + _w("SEARCH_WEIGHT_TYPE", 0.15)
+    if row.get("pinned"):
+        factor *= 1.0 + _w("SEARCH_WEIGHT_PINNED", 0.1)
+    return factor

@@ -1,0 +1,327 @@
+"""The read path: analyse the query, gather candidates per signal, fuse, re-rank, collapse, cut.
+
+No LLM anywhere. With SEARCH_EMBED_IN_THREAD the query embedding runs in a worker thread while the keyword,
+entity and time candidates are fetched (max(embedding, SQL) instead of their sum); it is off by default
+because torch in a second thread of a forked gunicorn worker was seen to hang.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy  # noqa: F401  (imported before any thread: psycopg peeks at a half-imported numpy otherwise)
+from django.conf import settings
+from django.db import connection
+
+from facts.embedding import embed_query
+from facts.retrieval import candidates as cand
+from facts.retrieval.fusion import Fused, fuse, rerank_factor, weights
+from facts.retrieval.hits import SearchHit
+from facts.retrieval.query import QueryAnalysis, analyze
+from facts.text import normalize
+
+logger = logging.getLogger(__name__)
+
+_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embed")
+_embedder_warm = False
+
+
+def _embed_async(text: str) -> Future[list[float] | None]:
+    """Embed in a worker thread; the very first call (model load, heavy imports) runs inline instead."""
+    global _embedder_warm
+    if not _embedder_warm or not _setting("SEARCH_EMBED_IN_THREAD", False):
+        future: Future[list[float] | None] = Future()
+        future.set_result(embed_query(text))
+        _embedder_warm = True
+        return future
+    return _executor.submit(embed_query, text)
+
+
+Key = tuple[str, int]
+
+
+@dataclass
+class SearchOutcome:
+    hits: list[SearchHit]
+    analysis: QueryAnalysis
+    signals_used: list[str] = field(default_factory=list)
+    vector_available: bool = True
+    cold_start: bool = False
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def _rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        names = [c.name for c in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def _fact_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    rows = _rows(
+        "SELECT id, text, normalized_text, type, valid_from, created_at, event_time, value_score, access_count, "
+        "pinned FROM facts_fact WHERE id = ANY(%s)",
+        [ids],
+    )
+    return {r["id"]: r for r in rows}
+
+
+def _message_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
+    if not ids:
+        return {}
+    rows = _rows(
+        "SELECT m.id, m.content AS text, m.role, m.created_at, m.external_id, s.external_id AS session_external_id "
+        "FROM conversations_message m JOIN conversations_session s ON s.id = m.session_id WHERE m.id = ANY(%s)",
+        [ids],
+    )
+    return {r["id"]: r for r in rows}
+
+
+def _fact_sources(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
+    if not ids:
+        return out
+    rows = _rows(
+        "SELECT fs.fact_id, m.id AS message_id, m.external_id, s.external_id AS session_id, m.created_at "
+        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
+        "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = ANY(%s) "
+        "ORDER BY m.created_at, m.id",
+        [ids],
+    )
+    for r in rows:
+        fact_id = r.pop("fact_id")
+        out[fact_id].append(r)
+    return out
+
+
+def _merge_lists(*lists: list[tuple[Key, float]]) -> list[tuple[Key, float]]:
+    """Merge scored candidate lists of one signal (facts and messages) into one ranking."""
+    merged = [item for lst in lists for item in lst]
+    merged.sort(key=lambda x: (-x[1], x[0][0], x[0][1]))
+    return merged
+
+
+def run_search(
+    *,
+    subject_id: int,
+    query: str,
+    limit: int = 5,
+    types: list[str] | None = None,
+    include_archived: bool = False,
+    include_messages: bool = False,
+    include_superseded: bool = False,
+    since: dt.datetime | None = None,
+    until: dt.datetime | None = None,
+    now: dt.datetime | None = None,
+) -> SearchOutcome:
+    """Search one subject's memory; the caller has already checked the subject belongs to the tenant."""
+    now = now or dt.datetime.now(dt.UTC)
+    analysis = analyze(query, now=now)
+    outcome = SearchOutcome(hits=[], analysis=analysis)
+    if analysis.is_empty or limit <= 0:
+        return outcome
+    statuses = ["active", "conflicted"] + (["superseded"] if include_superseded else [])
+    tiers = ["active", "archived"] if include_archived else ["active"]
+    flt = cand.FactFilter(
+        subject_id=subject_id, statuses=statuses, tiers=tiers, types=types or None, since=since, until=until, now=now
+    )
+    pool = max(int(_setting("SEARCH_CANDIDATES", 50)), limit * 3)
+
+    active_count = cand.subject_fact_count_cached(flt)
+    cold_start = active_count < int(_setting("SEARCH_COLD_START_MIN_FACTS", 5))
+    outcome.cold_start = cold_start
+    want_vector = (not cold_start or include_messages) and bool(analysis.words or analysis.entities)
+    future: Future[list[float] | None] | None = _embed_async(query) if want_vector else None
+
+    terms = analysis.words
+    fact_kw = [(("fact", pk), s) for pk, s in cand.keyword_facts(flt, terms, limit=pool, total=active_count)]
+    fact_ent = [
+        (("fact", pk), s) for pk, s in cand.entity_facts(flt, analysis.entities, limit=pool, total=active_count)
+    ]
+    msg_kw: list[tuple[Key, float]] = []
+    if include_messages:
+        msg_kw = [
+            (("message", pk), s)
+            for pk, s in cand.keyword_messages(subject_id, terms, limit=pool, since=since, until=until)
+        ]
+    fact_time: list[tuple[Key, float]] = []
+    tr = analysis.time_range
+    if tr is not None:
+        fact_time = [(("fact", pk), s) for pk, s in cand.time_facts(flt, tr.since, tr.until, limit=pool)]
+
+    vector = future.result() if future is not None else None
+    outcome.vector_available = future is None or vector is not None
+    fact_vec: list[tuple[Key, float]] = []
+    msg_vec: list[tuple[Key, float]] = []
+    if vector is not None:
+        if not cold_start:
+            fact_vec = [(("fact", pk), s) for pk, s in cand.vector_facts(flt, vector, limit=pool)]
+        if include_messages:
+            msg_vec = [
+                (("message", pk), s)
+                for pk, s in cand.vector_messages(subject_id, vector, limit=pool, since=since, until=until)
+            ]
+
+    rankings = {
+        "vector": _merge_lists(fact_vec, msg_vec),
+        "keyword": _merge_lists(fact_kw, msg_kw),
+        "entity": _merge_lists(fact_ent),
+        "time": _merge_lists(fact_time),
+    }
+    outcome.signals_used = [s for s, lst in rankings.items() if lst]
+    fused = fuse(rankings)
+    if not fused:
+        return outcome
+
+    fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
+    message_ids = sorted(pk for kind, pk in fused if kind == "message")
+    facts = _fact_rows(fact_ids)
+    messages = _message_rows(message_ids)
+    if tr is not None:
+        _mark_time(fused, facts, messages, tr.since, tr.until, time_list_len=len(rankings["time"]))
+
+    # A candidate only the vector found must be close in absolute terms and next to the best vector match:
+    # MiniLM gives 0.2-0.3 to unrelated sentences, and those must not pad the answer.
+    similarity = dict(fact_vec + msg_vec)
+    best_sim = max(similarity.values(), default=0.0)
+    alone_min = max(
+        float(_setting("SEARCH_VECTOR_ALONE_MIN_SIMILARITY", 0.3)),
+        best_sim * float(_setting("SEARCH_VECTOR_ALONE_RELATIVE", 0.5)),
+    )
+    scored: list[tuple[float, Fused]] = []
+    for key, item in fused.items():
+        kind, pk = key
+        row = facts.get(pk) if kind == "fact" else messages.get(pk)
+        if row is None:  # deleted between the candidate query and now
+            continue
+        if item.matched_by == ["vector"] and similarity.get(key, 0.0) < alone_min:
+            continue
+        scored.append((item.score * rerank_factor(row, now=now, type_hints=analysis.type_hints), item))
+    scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
+    if not scored:
+        return outcome
+    floor = scored[0][0] * float(_setting("SEARCH_MIN_RELATIVE_SCORE", 0.15))
+    scored = [x for x in scored if x[0] >= floor]
+
+    # Sources for the facts that may make the cut (collapsing duplicates can reach a little further down).
+    head_facts = [item.key[1] for _, item in scored[: limit * 3] if item.key[0] == "fact"]
+    sources = _fact_sources(head_facts)
+    outcome.hits = _collapse(scored, facts, messages, sources, limit)
+    return outcome
+
+
+def _mark_time(
+    fused: dict[Key, Fused],
+    facts: dict[int, dict[str, Any]],
+    messages: dict[int, dict[str, Any]],
+    since: dt.datetime,
+    until: dt.datetime,
+    *,
+    time_list_len: int,
+) -> None:
+    """A candidate from another signal whose time falls in the query's range also counts as a time match."""
+    k = float(_setting("SEARCH_RRF_K", 60.0))
+    w = weights()["time"]
+    for key, item in fused.items():
+        if "time" in item.matched_by:
+            continue
+        kind, pk = key
+        row = facts.get(pk) if kind == "fact" else messages.get(pk)
+        if row is None:
+            continue
+        when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
+        if when is not None and since <= when < until:
+            item.matched_by.append("time")
+            item.score += w / (k + time_list_len + 1) if _setting("SEARCH_FUSION", "score") == "rrf" else w
+
+
+def _collapse(
+    scored: list[tuple[float, Fused]],
+    facts: dict[int, dict[str, Any]],
+    messages: dict[int, dict[str, Any]],
+    sources: dict[int, list[dict[str, Any]]],
+    limit: int,
+) -> list[SearchHit]:
+    """Keep the best of near-duplicates: same normalised text, or a message already covered by a fact."""
+    hits: list[SearchHit] = []
+    seen_text: dict[str, SearchHit] = {}
+    message_hit: dict[int, SearchHit] = {}
+    for score, item in scored:
+        kind, pk = item.key
+        if kind == "fact":
+            row = facts[pk]
+            norm = row["normalized_text"] or normalize(row["text"])
+            srcs = sources.get(pk, [])
+            dup = seen_text.get(norm)
+            if dup is None and srcs and all(s["message_id"] in message_hit for s in srcs):
+                parent = message_hit[srcs[0]["message_id"]]
+                if norm in normalize(parent.text):
+                    dup = parent
+            if dup is not None:
+                _absorb(dup, item.matched_by)
+                continue
+            hit = SearchHit(
+                kind="fact",
+                id=pk,
+                text=row["text"],
+                type=row["type"],
+                score=round(score, 6),
+                matched_by=_ordered(item.matched_by),
+                valid_from=row["valid_from"],
+                created_at=row["created_at"],
+                sources=srcs,
+            )
+            seen_text[norm] = hit
+            for s in srcs:
+                message_hit.setdefault(s["message_id"], hit)
+        else:
+            row = messages[pk]
+            norm = normalize(row["text"])
+            dup = message_hit.get(pk) or seen_text.get(norm)
+            if dup is not None:
+                _absorb(dup, item.matched_by)
+                continue
+            hit = SearchHit(
+                kind="message",
+                id=pk,
+                text=row["text"],
+                type="message",
+                score=round(score, 6),
+                matched_by=_ordered(item.matched_by),
+                valid_from=row["created_at"],
+                created_at=row["created_at"],
+                sources=[
+                    {
+                        "message_id": pk,
+                        "external_id": row["external_id"],
+                        "session_id": row["session_external_id"],
+                        "created_at": row["created_at"],
+                    }
+                ],
+            )
+            seen_text[norm] = hit
+            message_hit[pk] = hit
+        hits.append(hit)
+        if len(hits) >= limit:
+            break
+    return hits
+
+
+_ORDER = {"vector": 0, "keyword": 1, "entity": 2, "time": 3}
+
+
+def _ordered(signals: list[str]) -> list[str]:
+    return sorted(set(signals), key=lambda s: _ORDER.get(s, 9))
+
+
+def _absorb(hit: SearchHit, signals: list[str]) -> None:
+    hit.matched_by = _ordered([*hit.matched_by, *signals])

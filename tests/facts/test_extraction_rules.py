@@ -1,0 +1,149 @@
+"""The rule extractor through the public write path (?wait=true): gate, facts, types, slots, entities, time."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from conversations.models import Message
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+from facts.extraction.timeexpr import resolve_text
+
+WHEN = "2023-05-08T13:56:00Z"  # a Monday
+
+
+def _facts(persona, content: str, **extra):  # type: ignore[no-untyped-def]
+    response = persona.ingest(content, created_at=WHEN, **extra)
+    assert response.status_code == 200, response.json()
+    return response.json()["facts"]
+
+
+SKIPPED = [
+    ("Hi!", "greeting"),
+    ("Thanks so much!", "greeting"),
+    ("ok", "greeting"),
+    ("你好", "greeting"),
+    ("谢谢！", "greeting"),
+    ("好的", "greeting"),
+    ("How are you?", "trivial question"),
+    ("What's the capital of France?", "trivial question"),
+    ("今天天气怎么样？", "trivial question"),
+    ("哈哈哈", "greeting"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "reason"), SKIPPED)
+def test_small_talk_yields_no_fact_and_the_gate_says_why(alice, content: str, reason: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content) == []
+    message = Message.objects.get(subject__external_id="alice", content=content)
+    assert message.gate_decision == "skip"
+    assert reason in message.gate_reason
+    assert message.extraction_state == "done"
+
+
+KEPT = [
+    # content, words the fact must keep, type, predicate prefix
+    ("I live in Beijing.", ["User", "Beijing"], "profile", "residence"),
+    ("我住在朝阳区。", ["用户", "朝阳区"], "profile", "residence"),
+    ("I'm allergic to peanuts.", ["peanuts"], "health", "allergy:"),
+    ("我对花生过敏。", ["花生"], "health", "allergy:"),
+    ("I have a corgi named 豆包.", ["corgi", "豆包"], "relationship", "pet:"),
+    ("我养了一只猫叫咪咪。", ["猫", "咪咪"], "relationship", "pet:"),
+    ("My order #A12345 never arrived and I want a refund.", ["A12345", "refund"], "complaint", "order_status:A12345"),
+    ("订单号 88231 还没到，我要投诉。", ["88231"], "complaint", "order_status:88231"),
+    ("I work as a nurse at Mercy Hospital.", ["nurse", "Mercy Hospital"], "profile", "job"),
+    ("我在腾讯工作。", ["腾讯"], "profile", "employer"),
+    ("I'm vegetarian.", ["vegetarian"], "profile", "diet"),
+    ("I promise I'll send the contract to my lawyer on Friday.", ["contract", "lawyer"], "legal", ""),
+    ("I decided to sell my car for $5,000.", ["$5,000", "car"], "decision", ""),
+    ("我决定下个月辞职。", ["辞职", "2023年6月"], "decision", ""),
+    ("I really love hiking in the Alps.", ["hiking", "Alps"], "preference", "preference:hiking"),
+    ("我不吃辣。", ["辣"], "preference", "preference:辣"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "words", "type_", "predicate"), KEPT)
+def test_informative_turns_become_typed_facts(alice, content, words, type_, predicate) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(alice, content)
+    assert facts, content
+    text = " ".join(f["text"] for f in facts)
+    for word in words:
+        assert word in text, (word, facts)
+    assert type_ in {f["type"] for f in facts}
+    if predicate:
+        assert any(f["predicate"].startswith(predicate) for f in facts), facts
+    assert all(f["sources"] and f["sources"][0]["session_id"] == "s1" for f in facts)
+    message = Message.objects.get(subject__external_id="alice", content=content)
+    assert message.gate_decision == "keep"
+
+
+@pytest.mark.django_db
+def test_named_speaker_gets_a_third_person_fact_with_the_resolved_date(alice) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(alice, "I went to a LGBTQ support group yesterday and it was so powerful.", name="Caroline")
+    assert facts[0]["text"].startswith("Caroline went to a LGBTQ support group on 7 May 2023")
+    assert {"text": "Caroline", "kind": "person"} in facts[0]["entities"]
+    assert {"text": "7 May 2023", "kind": "date"} in facts[0]["entities"]
+    assert facts[0]["valid_from"].startswith("2023-05-08")
+
+
+TIMES = [
+    ("I visited my mom last week.", "the week of 1 May 2023"),
+    ("We're moving to Denver next month.", "June 2023"),
+    ("I graduated from college last year.", "in 2022"),
+    ("I adopted a cat two weeks ago.", "24 April 2023"),
+    ("上周三我去医院看了医生。", "2023年5月3日"),
+    ("我去年去了日本旅行。", "2022年"),
+    ("我明天要去上海出差。", "2023年5月9日"),
+    ("I'm flying to Paris tomorrow.", "9 May 2023"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "absolute"), TIMES)
+def test_relative_times_become_absolute_dates(alice, content: str, absolute: str) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(alice, content)
+    assert any(absolute in f["text"] for f in facts), facts
+
+
+@pytest.mark.django_db
+def test_temporary_state_expires(alice) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(alice, "I'm sick today so I'm staying home.")
+    assert facts[0]["type"] == "health"
+    assert facts[0]["expires_at"] is not None and facts[0]["expires_at"].startswith("2023-05-09")
+    lasting = _facts(alice, "I have a brother named Tom.")
+    assert lasting[0]["expires_at"] is None
+
+
+@pytest.mark.django_db
+def test_greeting_inside_an_informative_turn_is_dropped_but_content_kept(alice) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(
+        alice, "Hey Caroline! Good to see you! I'm swamped with the kids & work. What's up with you?", name="Melanie"
+    )
+    assert [f["text"] for f in facts] == ["Melanie is swamped with the kids & work."]
+
+
+def test_every_informative_sentence_keeps_its_content_words() -> None:
+    """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
+    turn = (
+        "Oliver's hilarious! He hid his bone in my slipper once! Last summer we took the kids to the Grand Canyon, "
+        "and I painted a sunset there."
+    )
+    ref = dt.datetime(2023, 8, 14, 12, tzinfo=dt.UTC)
+    out = RuleExtractor().extract_one(MessageView(id=1, role="user", name="Melanie", content=turn, created_at=ref))
+    text = " ".join(c.text for c in out.candidates)
+    for word in ["Oliver", "bone", "slipper", "Grand Canyon", "painted", "sunset", "2022"]:
+        assert word in text, (word, text)
+    assert all(c.span_start is not None and turn[c.span_start : c.span_end] for c in out.candidates)
+
+
+def test_time_resolution_in_both_languages() -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text("I met her yesterday", ref)[0] == "I met her on 7 May 2023"
+    assert resolve_text("下周五见", ref)[0] == "2023年5月19日见"
+    assert resolve_text("三天前我丢了钱包", ref)[0] == "2023年5月5日我丢了钱包"
+    text, matches = resolve_text("I started a new job last month", ref)
+    assert text == "I started a new job in April 2023" and matches[0].when.month == 4

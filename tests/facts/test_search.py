@@ -1,0 +1,347 @@
+"""Recall through POST /api/v1/users/{user}/search: each signal, Chinese and English, filters, bad input."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from conversations.models import Subject
+from conversations.services import subject_get_or_create
+from facts.embedding import EmbedderUnavailable, embed_texts, set_embedder
+from facts.extraction.base import Candidate
+from facts.models import Fact
+from facts.services import fact_insert
+from tests.conftest import Persona
+from tests.factories import MessageFactory, SessionFactory
+
+FILLER_EN = [
+    "I work as a nurse at the city hospital.",
+    "My favourite colour is green.",
+    "I moved to Shanghai in 2019.",
+    "My sister lives in Hangzhou.",
+    "I play tennis every Saturday morning.",
+]
+FILLER_ZH = ["我住在北京朝阳区。", "我喜欢喝美式咖啡。", "我对花生过敏。", "我在一家银行工作。", "我每周六去游泳。"]
+
+
+class FailingEmbedder:
+    model_name = "down"
+    dimensions = 384
+
+    def embed(self, texts: list[str]) -> list[list[float]]:
+        raise EmbedderUnavailable("embedder is down")
+
+
+@pytest.fixture
+def embedder_down() -> Any:
+    set_embedder(FailingEmbedder())
+    yield
+    set_embedder(None)
+
+
+def subject_of(persona: Persona, external_id: str | None = None) -> Subject:
+    return subject_get_or_create(tenant=persona.tenant, external_id=external_id or persona.name)
+
+
+def add_fact(
+    subject: Subject,
+    text: str,
+    *,
+    type: str = "other",
+    entities: list[dict[str, str]] | None = None,
+    valid_from: dt.datetime | None = None,
+    embed: bool = True,
+    **fields: Any,
+) -> Fact:
+    """A fact stored as the pipeline stores it (search fields, embedding), then any extra fields set."""
+    vector = embed_texts([text])[0] if embed else None
+    candidate = Candidate(message_id=0, text=text, type=type, entities=entities or [], valid_from=valid_from)
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=vector)
+    if fields:
+        Fact.objects.filter(pk=fact.pk).update(**fields)
+        fact.refresh_from_db()
+    return fact
+
+
+def texts(response: Any) -> list[str]:
+    assert response.status_code == 200, response.content
+    return [r["text"] for r in response.json()["results"]]
+
+
+def first(response: Any) -> dict[str, Any]:
+    assert response.status_code == 200, response.content
+    results = response.json()["results"]
+    assert results, "expected at least one result"
+    return results[0]
+
+
+# ------------------------------------------------------------------------------------------- signals
+
+
+def test_vector_finds_a_paraphrase_that_shares_no_word(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I have a dog named Rex.", type="relationship")
+    top = first(alice.search("Tell me about my puppy"))
+    assert top["text"] == "I have a dog named Rex."
+    assert top["matched_by"] == ["vector"]
+
+
+def test_keyword_alone_answers_when_the_embedder_is_down(alice: Persona, embedder_down: None) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text, embed=False)
+    add_fact(subject, "My locker code is zorblax.", embed=False)
+    response = alice.search("what was the zorblax thing")
+    top = first(response)
+    assert top["text"] == "My locker code is zorblax."
+    assert top["matched_by"] == ["keyword"]
+    assert all("vector" not in r["matched_by"] for r in response.json()["results"])
+
+
+def test_entity_match_finds_a_fact_whose_text_does_not_name_it(alice: Persona, embedder_down: None) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text, embed=False)
+    add_fact(
+        subject,
+        "The parcel arrived damaged and the box was wet.",
+        type="complaint",
+        entities=[{"text": "ORD-88123", "kind": "order_id"}],
+        embed=False,
+    )
+    top = first(alice.search("ORD-88123"))
+    assert top["text"] == "The parcel arrived damaged and the box was wet."
+    assert top["matched_by"] == ["entity"]
+
+
+@pytest.mark.parametrize("query", ["What did I do yesterday?", "我昨天干嘛了"])
+def test_time_expression_finds_what_happened_then(alice: Persona, query: str) -> None:
+    subject = subject_of(alice)
+    long_ago = timezone.now() - dt.timedelta(days=60)
+    for text in FILLER_EN:
+        add_fact(subject, text, valid_from=long_ago)
+    today = timezone.now().astimezone(dt.UTC).replace(hour=0, minute=0, second=0, microsecond=0)
+    add_fact(subject, "Went hiking at Fragrant Hills.", type="event", valid_from=today - dt.timedelta(hours=12))
+    results = alice.search(query).json()["results"]
+    assert [r["text"] for r in results] == ["Went hiking at Fragrant Hills."]
+    assert results[0]["matched_by"] == ["time"]
+
+
+def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_ZH:
+        add_fact(subject, text)
+    add_fact(subject, "我家的狗叫豆包，是一只柯基。", type="relationship", entities=[{"text": "豆包", "kind": "pet"}])
+    top = first(alice.search("我的狗最近掉毛厉害怎么办"))
+    assert "豆包" in top["text"]
+    assert "keyword" in top["matched_by"]
+
+
+def test_chinese_keywords_find_chinese_facts(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_ZH:
+        add_fact(subject, text)
+    assert texts(alice.search("我对什么过敏？"))[0] == "我对花生过敏。"
+    assert texts(alice.search("我住哪个区"))[0] == "我住在北京朝阳区。"
+
+
+def test_type_hint_prefers_a_preference_for_what_do_i_like(alice: Persona) -> None:
+    subject = subject_of(alice)
+    add_fact(subject, "I went to a coffee tasting event in March.", type="event")
+    add_fact(subject, "I like oat milk in my coffee.", type="preference")
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    assert texts(alice.search("What do I like in my coffee?"))[0] == "I like oat milk in my coffee."
+
+
+# ------------------------------------------------------------------------------------------- lifecycle
+
+
+def test_superseded_facts_do_not_appear_unless_asked(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    old = add_fact(subject, "I live in Chaoyang district.", type="profile", status="superseded")
+    add_fact(subject, "I live in Haidian district.", type="profile")
+    found = texts(alice.search("Which district do I live in?", limit=10))
+    assert "I live in Haidian district." in found
+    assert old.text not in found
+    found_all = texts(alice.search("Which district do I live in?", limit=10, include_superseded=True))
+    assert old.text in found_all
+
+
+def test_archived_facts_only_with_include_archived_and_only_by_keyword(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I asked about the refund policy for umbrellas.", type="inquiry", embed=False, tier="archived")
+    assert "I asked about the refund policy for umbrellas." not in texts(alice.search("umbrellas refund"))
+    response = alice.search("umbrellas refund", include_archived=True)
+    top = first(response)
+    assert top["text"] == "I asked about the refund policy for umbrellas."
+    assert "vector" not in top["matched_by"]
+
+
+def test_expired_facts_are_not_returned(alice: Persona) -> None:
+    subject = subject_of(alice)
+    add_fact(subject, "I am in Paris this week.", expires_at=timezone.now() - dt.timedelta(days=1))
+    assert texts(alice.search("Paris")) == []
+
+
+def test_types_and_time_filters(alice: Persona) -> None:
+    subject = subject_of(alice)
+    old = timezone.now() - dt.timedelta(days=400)
+    add_fact(subject, "I love spicy Sichuan food.", type="preference", valid_from=old)
+    add_fact(subject, "I ate spicy Sichuan food at a party.", type="event")
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    assert texts(alice.search("spicy Sichuan food", types=["preference"])) == ["I love spicy Sichuan food."]
+    since = (timezone.now() - dt.timedelta(days=30)).isoformat()
+    assert texts(alice.search("spicy Sichuan food", since=since)) == ["I ate spicy Sichuan food at a party."]
+    until = (timezone.now() - dt.timedelta(days=30)).isoformat()
+    assert texts(alice.search("spicy Sichuan food", until=until)) == ["I love spicy Sichuan food."]
+
+
+def test_near_duplicates_collapse_into_one_result(alice: Persona) -> None:
+    subject = subject_of(alice)
+    add_fact(subject, "I love jazz.")
+    add_fact(subject, "I love  jazz!")
+    assert len(texts(alice.search("jazz", limit=10))) == 1
+
+
+def test_cold_start_skips_vector_search(alice: Persona) -> None:
+    subject = subject_of(alice)
+    add_fact(subject, "I have a dog named Rex.")
+    add_fact(subject, "My favourite colour is green.")
+    assert texts(alice.search("Tell me about my puppy")) == []
+    assert texts(alice.search("Rex")) == ["I have a dog named Rex."]
+
+
+def test_same_query_same_answer(alice: Persona) -> None:
+    subject = subject_of(alice)
+    for text in [*FILLER_EN, "I have a dog named Rex.", "My dog Rex likes the beach."]:
+        add_fact(subject, text)
+    answers = [alice.search("my dog", limit=10).json()["results"] for _ in range(3)]
+    assert answers[0] == answers[1] == answers[2]
+    assert [r["score"] for r in answers[0]] == sorted((r["score"] for r in answers[0]), reverse=True)
+
+
+# ------------------------------------------------------------------------------------------- sources, messages
+
+
+def test_results_carry_their_source_turns(alice: Persona) -> None:
+    response = alice.ingest(
+        "I have a corgi called Doubao and she loves carrots.", external_id="turn-7", session="chat-1"
+    )
+    assert response.status_code == 200, response.content
+    results = alice.search("What does my corgi love?").json()["results"]
+    assert results
+    sources = results[0]["sources"]
+    assert sources and sources[0]["external_id"] == "turn-7"
+    assert sources[0]["session_id"] == "chat-1"
+
+
+def test_include_messages_searches_raw_turns(alice: Persona) -> None:
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s9")
+    message = MessageFactory(session=session, content="The zebra crossing near the office is repainted.")
+    message.external_id = "m-1"
+    message.save()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE conversations_message SET search_vector = to_tsvector('english', content) WHERE id = %s",
+            [message.pk],
+        )
+    assert texts(alice.search("zebra crossing")) == []
+    top = first(alice.search("zebra crossing", include_messages=True))
+    assert top["kind"] == "message"
+    assert top["sources"][0]["external_id"] == "m-1"
+
+
+# ------------------------------------------------------------------------------------------- access, isolation
+
+
+def test_search_counts_access_for_the_reading_key(
+    alice: Persona, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from celery import current_app
+
+    from facts.models import AccessLog, SearchCall
+
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+    subject = subject_of(alice)
+    fact = add_fact(subject, "I have a dog named Rex.")
+    with django_capture_on_commit_callbacks(execute=True):
+        response = alice.search("Rex")
+    assert first(response)["id"] == fact.pk
+    fact.refresh_from_db()
+    assert fact.access_count == 1
+    assert fact.last_accessed_at is not None
+    log = AccessLog.objects.get(subject=subject)
+    assert log.operation == "search"
+    assert log.fact_ids == [fact.pk]
+    assert log.api_key is not None and log.api_key.name == "alice"
+    call = SearchCall.objects.get(subject=subject)
+    assert call.result_count == 1
+    assert "keyword" in call.matched_by
+
+
+def test_another_tenant_gets_404(alice: Persona, carol: Persona) -> None:
+    add_fact(subject_of(alice), "I have a dog named Rex.")
+    response = carol.search("Rex", user="alice")
+    assert response.status_code == 404
+    assert response.json()["error"]["code"] == "not_found"
+
+
+def test_a_subject_never_sees_another_subjects_facts(alice: Persona, bob: Persona) -> None:
+    add_fact(subject_of(alice), "I have a dog named Rex.")
+    subject_of(bob)
+    assert texts(bob.search("Rex")) == []
+
+
+# ------------------------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {"query": ""},
+        {"query": "   "},
+        {"query": "x" * 10_000},
+        {"query": "dog", "limit": 0},
+        {"query": "dog", "limit": 999},
+        {"query": "dog", "limit": "many"},
+        {"query": "dog", "since": "last tuesday-ish"},
+        {"query": "dog", "until": "2024-13-45"},
+        {"query": "dog", "since": "2025-01-02T00:00:00Z", "until": "2025-01-01T00:00:00Z"},
+        {"query": "dog", "types": ["feelings"]},
+        {"query": "dog", "types": "preference"},
+        {"query": ["dog"]},
+        {},
+    ],
+)
+def test_bad_input_is_a_clear_400(alice: Persona, body: dict[str, Any]) -> None:
+    subject_of(alice)
+    response = alice.client.post("/api/v1/users/alice/search", body, format="json")
+    assert response.status_code == 400, response.content
+    assert response.json()["error"]["code"] == "invalid"
+
+
+@pytest.mark.parametrize("query", ["?!…。", "的了吗", "the a of", "🙂🙂", "%_\\'\"", "a:* & !b | (c"])
+def test_absurd_queries_give_an_empty_or_valid_list(alice: Persona, query: str) -> None:
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    response = alice.search(query)
+    assert response.status_code == 200, response.content
+    assert isinstance(response.json()["results"], list)
+
+
+def test_unknown_user_is_404(alice: Persona) -> None:
+    assert alice.search("dog", user="nobody").status_code == 404
