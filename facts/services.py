@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.postgres.search import SearchVector
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F, Q, Value
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -40,6 +40,8 @@ MERGE_SIMILARITY = 0.9
 CONTRADICTION_SIMILARITY = 0.85
 # A batch reads at most this many of a subject's fact vectors into memory for the near-duplicate check.
 NEIGHBOUR_SCAN_LIMIT = 20_000
+# The pipeline embeds a task's sentences sorted by length, this many per batch (less padding than one batch).
+EMBED_CHUNK = 16
 _NEGATION_RE = re.compile(
     r"\b(not|never|no longer|no|don'?t|doesn'?t|didn'?t|isn'?t|wasn'?t|won'?t|can'?t)\b|不|没|别|未", re.I
 )
@@ -112,6 +114,38 @@ class _WriteBuffer:
     ids: Any = None
     matrix: Any = None
     added: list[tuple[int, Any]] = field(default_factory=list)
+    # New facts waiting for one bulk INSERT, and primary keys reserved for them from the table's sequence.
+    pending: list[Fact] = field(default_factory=list)
+    reserved: list[int] = field(default_factory=list)
+
+    def reserve(self, count: int) -> None:
+        if count <= 0:
+            return
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT nextval(pg_get_serial_sequence(%s, 'id')) FROM generate_series(1, %s)",
+                [Fact._meta.db_table, count],
+            )
+            self.reserved.extend(row[0] for row in cursor.fetchall())
+
+    def defer(self, fact: Fact) -> bool:
+        """Queue a new fact for the bulk insert; False when no key is reserved (insert it now)."""
+        if not self.reserved:
+            return False
+        fact.pk = self.reserved.pop(0)  # in order: ids follow creation order
+        self.pending.append(fact)
+        return True
+
+    def flush_facts(self) -> None:
+        """Insert the queued facts in one INSERT: call before a query or an update that must see them."""
+        if not self.pending:
+            return
+        for fact in self.pending:
+            fact.search_vector = _search_vector_expr(fact.search_text)  # computed by PostgreSQL in the INSERT
+        Fact.objects.bulk_create(self.pending)
+        for fact in self.pending:
+            fact.search_vector = None  # the instance holds the expression, not the value; never save it back
+        self.pending = []
 
     def prefetch(self, subject: Subject, norms: list[str], *, vectors: bool = False) -> None:
         self.known = dict.fromkeys(norms)
@@ -166,6 +200,7 @@ class _WriteBuffer:
         if not len(near):
             return []
         order = near[np.argsort(distances[near], kind="stable")][:8]
+        self.flush_facts()
         by_pk = Fact.objects.filter(pk__in=[int(ids[i]) for i in order], status__in=CURRENT).in_bulk()
         out: list[Fact] = []
         for i in order:  # facts superseded or forgotten since the batch began are gone from by_pk
@@ -176,6 +211,7 @@ class _WriteBuffer:
         return out[:3]
 
     def flush(self) -> None:
+        self.flush_facts()
         if self.sources:
             FactSource.objects.bulk_create(self.sources, ignore_conflicts=True)
         if self.history:
@@ -187,6 +223,7 @@ class _WriteBuffer:
         self.sources, self.history, self.known = [], [], {}
         self.ids = self.matrix = None
         self.added = []
+        self.pending = []  # rolled back with the savepoint (their reserved keys are simply never used)
 
 
 def _unit_rows(matrix: Any) -> Any:
@@ -243,6 +280,8 @@ def fact_reconcile(
     else:
         existing = current.filter(normalized_text=norm).order_by("created_at").first()
     if existing is not None:
+        if buffer is not None:
+            buffer.flush_facts()
         return ReconcileResult(_merge(existing, candidate, actor, actor_id, buffer), "merged")
     result = _reconcile_new(subject, candidate, embedding, current, actor, actor_id, buffer)
     if buffer is not None:
@@ -265,6 +304,8 @@ def _reconcile_new(
     buffer: _WriteBuffer | None,
 ) -> ReconcileResult:
     """No current fact has the candidate's exact text: same slot, then nearest vectors, else a new fact."""
+    if buffer is not None and (candidate.predicate or buffer.matrix is None):
+        buffer.flush_facts()  # the queries below must see this batch's new facts
 
     if candidate.predicate:
         same_slot = list(
@@ -377,7 +418,7 @@ def _supersede(
     new_from = candidate.valid_from or timezone.now()
     if old.valid_from and new_from < old.valid_from:
         # The candidate is older than what we hold (a message arrived late): it is history at once.
-        fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+        fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding)
         Fact.objects.filter(pk=fact.pk).update(status=Fact.Status.SUPERSEDED, valid_to=old.valid_from)
         fact.refresh_from_db()
         history_record(
@@ -389,7 +430,7 @@ def _supersede(
             after_text=old.text, data={"by": str(old.uid), "reason": "older statement arrived late"}, buffer=buffer,
         )  # fmt: skip
         return ReconcileResult(fact, "superseded", other=old)
-    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding)
     valid_to = max(new_from, old.valid_from) if old.valid_from else new_from
     Fact.objects.filter(pk=old.pk).update(status=Fact.Status.SUPERSEDED, valid_to=valid_to, updated_at=timezone.now())
     old.refresh_from_db()
@@ -421,7 +462,7 @@ def _conflict(
     reason: str,
 ) -> ReconcileResult:
     """A contradiction the rules cannot settle: both facts stay, marked conflicted, one open Conflict."""
-    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding, buffer=buffer)
+    fact = fact_insert(subject=subject, candidate=candidate, embedding=embedding)
     Fact.objects.filter(pk__in=[fact.pk, old.pk]).update(status=Fact.Status.CONFLICTED, updated_at=timezone.now())
     fact.refresh_from_db()
     old.refresh_from_db()
@@ -446,7 +487,7 @@ def fact_insert(
 ) -> Fact:
     """Insert one fact row with its search fields and source (the source in bulk later, with a buffer)."""
     stext = search_text(candidate.text)
-    fact = Fact.objects.create(
+    fact = Fact(
         tenant_id=subject.tenant_id,
         subject=subject,
         text=candidate.text,
@@ -470,9 +511,13 @@ def fact_insert(
         pinned=candidate.pinned,
         extractor=candidate.extractor if candidate.extractor in Fact.Extractor.values else Fact.Extractor.RULES,
         extractor_version={"rules": RULES_VERSION, "llm": "llm-1.0"}.get(candidate.extractor, ""),
-        search_vector=_search_vector_expr(stext),  # computed by PostgreSQL inside the INSERT
     )
-    fact.search_vector = None  # the instance holds the expression, not the value; never save it back
+    if buffer is not None and buffer.defer(fact):
+        pass  # inserted with the batch's other new facts (its primary key is already reserved)
+    else:
+        fact.search_vector = _search_vector_expr(stext)  # computed by PostgreSQL inside the INSERT
+        fact.save(force_insert=True)
+        fact.search_vector = None  # the instance holds the expression, not the value; never save it back
     if candidate.message_id:
         source = FactSource(
             fact=fact, message_id=candidate.message_id, span_start=candidate.span_start, span_end=candidate.span_end
@@ -777,14 +822,17 @@ class _Extracted:
 
 def _embed_unique(texts: list[str]) -> list[list[float] | None]:
     """Embed each distinct text once (a fact sentence repeated in a batch costs one encoding)."""
-    unique = list(dict.fromkeys(texts))
+    unique = sorted(dict.fromkeys(texts), key=len)
+    by_text: dict[str, list[float]] = {}
     try:
-        vectors: list[list[float] | None] = list(embedding_backend.embed_texts(unique))
+        # Small batches of similar length: one batch of a whole task pads every sentence to the longest.
+        for start in range(0, len(unique), EMBED_CHUNK):
+            chunk = unique[start : start + EMBED_CHUNK]
+            by_text.update(zip(chunk, embedding_backend.embed_texts(chunk), strict=True))
     except embedding_backend.EmbedderUnavailable as exc:
         # Facts are still stored and found by keyword; the vectors can be filled in later.
         logger.warning("embedder unavailable during extraction: %s", exc)
         return [None] * len(texts)
-    by_text = dict(zip(unique, vectors, strict=True))
     return [by_text[t] for t in texts]
 
 
@@ -866,6 +914,7 @@ def _subject_apply_extraction(*, subject_id: int, items: list[_Extracted]) -> tu
                 [normalize(c.text) for item in items for c in item.output.candidates],
                 vectors=any(v is not None for item in items for v in item.vectors),
             )
+            buffer.reserve(sum(len(item.output.candidates) for item in items))
         for item in items:
             if attempts.get(item.message.pk) != item.message.extraction_attempts:
                 continue

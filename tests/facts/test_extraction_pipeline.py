@@ -8,7 +8,7 @@ import pytest
 from django.db import connection
 
 from conversations.models import Message
-from facts.models import Fact, FactHistory
+from facts.models import Conflict, Fact, FactHistory
 from facts.services import messages_extract
 from tests.conftest import wait_until
 from tests.facts.test_facts_api import worker_idle
@@ -71,3 +71,90 @@ def test_real_worker_extracts_enqueued_messages(alice, celery_worker_process) ->
     assert any("London" in r["text"] for r in results)
     assert results[0]["sources"][0]["session_id"] == "s1"
     assert wait_until(worker_idle, timeout=60)  # follow-up tasks (profile, summaries) done before the db is flushed
+
+
+# One batch (one task) is reconciled in one transaction with in-memory look-ups; it must decide exactly as
+# messages reconciled one at a time do: merges, supersedes, conflicts, forgets, history, in both languages.
+_SCRIPT = [
+    "I live in Hangzhou.",
+    "I have a corgi named 豆包.",
+    "I live in Hangzhou.",
+    "I live in Shanghai.",
+    "我不吃辣。",
+    "我想尝尝辣的。",
+    "I don't like coffee.",
+    "I love coffee.",
+    "I have a secret crush on my coworker Dan.",
+    "Forget that.",
+    "我住在朝阳区。",
+    "我住在朝阳区",
+    "I'm allergic to peanuts.",
+    "I'm allergic to peanuts",
+]
+
+
+def _script_messages() -> list[dict[str, str]]:
+    return [
+        {"role": "user", "content": text, "created_at": f"2023-05-08T10:{minute:02d}:00Z"}
+        for minute, text in enumerate(_SCRIPT)
+    ]
+
+
+def _state(subject: str) -> tuple[list[tuple], list[tuple], list[tuple]]:
+    facts = sorted(
+        (f.text, f.status, f.mention_count, f.pinned, f.sources.count())
+        for f in Fact.objects.filter(subject__external_id=subject)
+    )
+    history = sorted((h.event, h.actor, h.after_text) for h in FactHistory.objects.filter(subject__external_id=subject))
+    conflicts = sorted(
+        (c.kind, c.state, c.fact_a.text, c.fact_b.text)
+        for c in Conflict.objects.filter(subject__external_id=subject).select_related("fact_a", "fact_b")
+    )
+    return facts, history, conflicts
+
+
+@pytest.mark.django_db
+def test_a_batch_reconciles_exactly_like_one_message_at_a_time(alice) -> None:  # type: ignore[no-untyped-def]
+    response = alice.post("messages?wait=true", {"session_id": "s1", "messages": _script_messages()}, user="batched")
+    assert response.status_code == 200, response.json()
+    for message in _script_messages():
+        response = alice.post("messages?wait=true", {"session_id": "s1", "messages": [message]}, user="one-by-one")
+        assert response.status_code == 200, response.json()
+    batched = _state("batched")
+    assert batched == _state("one-by-one")
+    facts, history, conflicts = batched
+    texts = [f[0] for f in facts]
+    assert not any("Dan" in t for t in texts)  # forgotten, also inside one batch
+    assert ("superseded" in {f[1] for f in facts if "Hangzhou" in f[0]}) and any("Shanghai" in t for t in texts)
+    assert any(f[2] == 2 for f in facts if "Hangzhou" in f[0])  # said twice: merged
+    assert any(f[2] == 2 for f in facts if "朝阳区" in f[0]) and any(f[2] == 2 for f in facts if "peanuts" in f[0])
+    assert any(c[0] == "contradiction" and c[1] == "open" for c in conflicts)
+    assert Message.objects.filter(subject__external_id="batched", extraction_state="done").count() == len(_SCRIPT)
+
+
+@pytest.mark.django_db
+def test_a_failing_message_fails_alone_and_is_recorded(alice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from facts import services
+
+    body = alice.ingest("I live in Lisbon.", "I have a cat named Miso.", "I work at Siemens.", wait=False).json()
+    ids = [m["id"] for m in body["messages"]]
+    real = services.fact_reconcile
+
+    def flaky(**kwargs):  # type: ignore[no-untyped-def]
+        if "Miso" in kwargs["candidate"].text:
+            raise RuntimeError("disk on fire")
+        return real(**kwargs)
+
+    monkeypatch.setattr(services, "fact_reconcile", flaky)
+    with pytest.raises(services.ExtractionFailed):
+        messages_extract(message_ids=ids)
+    states = dict(Message.objects.filter(pk__in=ids).values_list("content", "extraction_state"))
+    assert states == {"I live in Lisbon.": "done", "I have a cat named Miso.": "pending", "I work at Siemens.": "done"}
+    failed = Message.objects.get(pk=ids[1])
+    assert "disk on fire" in failed.extraction_error and failed.extraction_attempts == 1
+    assert not Fact.objects.filter(text__contains="Miso").exists()
+    assert Fact.objects.filter(text__contains="Lisbon").exists() and Fact.objects.filter(text__contains="Siemens")
+    monkeypatch.setattr(services, "fact_reconcile", real)
+    messages_extract(message_ids=ids)  # the retry picks up only the failed one
+    assert Fact.objects.filter(text__contains="Miso").count() == 1
+    assert Fact.objects.filter(text__contains="Lisbon").count() == 1
