@@ -234,17 +234,24 @@ EMBEDDINGS_TIMEOUT = env_float("EMBEDDINGS_TIMEOUT", 10.0)
 EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
 
 # Search (the read path, facts/retrieval): deterministic hybrid recall, no LLM. Every knob is an env variable.
-# SEARCH_FUSION=score (default): score = sum over signals of SEARCH_WEIGHT_<signal> * score / best score of that
-# signal (BM25 for keyword and entity, cosine for vector, 1 for time); SEARCH_FUSION=rrf: weighted reciprocal rank,
-# sum of SEARCH_WEIGHT_<signal> / (SEARCH_RRF_K + rank). Measured on LoCoMo: score 0.684 vs rrf 0.680 recall@10.
+# SEARCH_FUSION=rrf (default): weighted reciprocal rank, sum of SEARCH_WEIGHT_<signal> / (SEARCH_RRF_K + rank);
+# SEARCH_FUSION=score: sum over signals of SEARCH_WEIGHT_<signal> * score / best score of that signal (BM25 for
+# keyword and entity, cosine for vector, 1 for time). Measured on LoCoMo (bench/README.md): rrf with k=20 beats
+# score fusion and rrf with k=60 (k=60 lets the 40th keyword match count nearly as much as the first).
 # Then multiplied by (1 + RECENCY * 0.5^(age/HALF_LIFE)) (1 + VALUE * (value_score - 0.5))
 # (1 + ACCESS * log-scaled access_count) (1 + TYPE if the query hints at the fact's type) (1 + PINNED if pinned).
 SEARCH_WEIGHT_VECTOR = env_float("SEARCH_WEIGHT_VECTOR", 1.0)  # pgvector cosine over the subject's active facts
 SEARCH_WEIGHT_KEYWORD = env_float("SEARCH_WEIGHT_KEYWORD", 1.0)  # full text (BM25 over tsvector / Chinese words)
 SEARCH_WEIGHT_ENTITY = env_float("SEARCH_WEIGHT_ENTITY", 0.5)  # exact entity / slot / keyword-array matches
 SEARCH_WEIGHT_TIME = env_float("SEARCH_WEIGHT_TIME", 0.5)  # facts inside the query's time expression
-SEARCH_FUSION = env_str("SEARCH_FUSION", "score")  # score | rrf
-SEARCH_RRF_K = env_float("SEARCH_RRF_K", 60.0)  # RRF damping: higher flattens the rank differences
+SEARCH_FUSION = env_str("SEARCH_FUSION", "rrf")  # rrf | score
+SEARCH_RRF_K = env_float("SEARCH_RRF_K", 20.0)  # RRF damping: higher flattens the rank differences
+# A result whose source messages are all covered by better results is scaled by this (1 = off): fewer
+# near-duplicates from one message, more of the conversation in the top k.
+SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
+# Boost (1 + this) of a result about a name the query mentions (subject / speaker / entity key), even when
+# that name is too common to select candidates by itself ("What did Melanie paint?").
+SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.2)
 SEARCH_ENTITY_MAX_SHARE = env_float("SEARCH_ENTITY_MAX_SHARE", 0.05)  # entity in more facts than this: not an entity
 SEARCH_COUNT_CACHE_SECONDS = env_float("SEARCH_COUNT_CACHE_SECONDS", 30.0)  # subject fact count (IDF, cold start)
 SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", False)  # overlap query embedding with SQL

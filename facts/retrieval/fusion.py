@@ -27,6 +27,7 @@ class Fused:
     score: float
     matched_by: list[str]
     ranks: dict[str, int] = field(default_factory=dict)
+    strength: float = 0.0  # score-fusion sum (weights * score / best score), whatever orders the results
 
 
 def weights() -> dict[str, float]:
@@ -42,10 +43,12 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
     """Fuse per-signal rankings ((key, raw score), best first) by SEARCH_FUSION: "rrf" or "score".
 
     rrf: sum over signals of weight / (k + rank). score: sum of weight * score / best score of the signal,
-    which keeps how much better the best keyword match is than the tenth (RRF forgets it).
+    which keeps how much better the best keyword match is than the tenth (RRF forgets it). `strength` always
+    holds the score-fusion sum: the weak-match cut uses it in both modes (a rank says nothing about how weak
+    the 40th keyword match is).
     """
-    mode = str(getattr(settings, "SEARCH_FUSION", "score"))
-    k = _w("SEARCH_RRF_K", 60.0)
+    mode = str(getattr(settings, "SEARCH_FUSION", "rrf"))
+    k = _w("SEARCH_RRF_K", 20.0)
     w = weights()
     out: dict[tuple[str, int], Fused] = {}
     for signal in SIGNALS:
@@ -53,10 +56,9 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
         top = max((score for _, score in ranked), default=0.0)
         for rank, (key, score) in enumerate(ranked, start=1):
             item = out.setdefault(key, Fused(key=key, score=0.0, matched_by=[]))
-            if mode == "rrf" or top <= 0:
-                item.score += w[signal] / (k + rank)
-            else:
-                item.score += w[signal] * score / top
+            strength = w[signal] * (score / top if top > 0 else 1.0)
+            item.strength += strength
+            item.score += w[signal] / (k + rank) if mode == "rrf" or top <= 0 else strength
             if signal not in item.matched_by:
                 item.matched_by.append(signal)
             item.ranks[signal] = rank

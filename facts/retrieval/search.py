@@ -69,7 +69,7 @@ def _fact_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
         return {}
     rows = _rows(
         "SELECT id, text, normalized_text, type, valid_from, created_at, event_time, value_score, access_count, "
-        "pinned FROM facts_fact WHERE id = ANY(%s)",
+        "pinned, entity_keys, lower(subject_entity) AS subject_key FROM facts_fact WHERE id = ANY(%s)",
         [ids],
     )
     return {r["id"]: r for r in rows}
@@ -79,7 +79,8 @@ def _message_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
     if not ids:
         return {}
     rows = _rows(
-        "SELECT m.id, m.content AS text, m.role, m.created_at, m.external_id, s.external_id AS session_external_id "
+        "SELECT m.id, m.content AS text, m.role, lower(m.name) AS name_key, m.created_at, m.external_id, "
+        "s.external_id AS session_external_id "
         "FROM conversations_message m JOIN conversations_session s ON s.id = m.session_id WHERE m.id = ANY(%s)",
         [ids],
     )
@@ -197,7 +198,12 @@ def run_search(
         float(_setting("SEARCH_VECTOR_ALONE_MIN_SIMILARITY", 0.3)),
         best_sim * float(_setting("SEARCH_VECTOR_ALONE_RELATIVE", 0.5)),
     )
+    # A person the query names ("What did Melanie paint?") is often on most facts (a speaker), so it cannot
+    # select candidates; it still tells which of the candidates are about that person: a soft boost.
+    named = set(analysis.entities)
+    speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.2))
     scored: list[tuple[float, Fused]] = []
+    strength: dict[Key, float] = {}
     for key, item in fused.items():
         kind, pk = key
         row = facts.get(pk) if kind == "fact" else messages.get(pk)
@@ -205,18 +211,63 @@ def run_search(
             continue
         if item.matched_by == ["vector"] and similarity.get(key, 0.0) < alone_min:
             continue
-        scored.append((item.score * rerank_factor(row, now=now, type_hints=analysis.type_hints), item))
+        factor = rerank_factor(row, now=now, type_hints=analysis.type_hints)
+        if named and _names_match(row, named):
+            factor *= 1.0 + speaker_boost
+        scored.append((item.score * factor, item))
+        strength[key] = item.strength * factor
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
     if not scored:
         return outcome
-    floor = scored[0][0] * float(_setting("SEARCH_MIN_RELATIVE_SCORE", 0.15))
-    scored = [x for x in scored if x[0] >= floor]
+    # Weak matches are cut on the score-fusion strength (relative to the strongest candidate) in both modes.
+    floor = max(strength.values()) * float(_setting("SEARCH_MIN_RELATIVE_SCORE", 0.15))
+    scored = [x for x in scored if strength[x[1].key] >= floor]
 
     # Sources for the facts that may make the cut (collapsing duplicates can reach a little further down).
-    head_facts = [item.key[1] for _, item in scored[: limit * 3] if item.key[0] == "fact"]
+    head_facts = [item.key[1] for _, item in scored[: limit * 6] if item.key[0] == "fact"]
     sources = _fact_sources(head_facts)
-    outcome.hits = _collapse(scored, facts, messages, sources, limit)
+    outcome.hits = _collapse(_diversify(scored, sources, limit * 6), facts, messages, sources, limit)
     return outcome
+
+
+def _names_match(row: dict[str, Any], named: set[str]) -> bool:
+    if row.get("subject_key") and row["subject_key"] in named:
+        return True
+    if row.get("name_key") and row["name_key"] in named:
+        return True
+    return any(k in named for k in (row.get("entity_keys") or []))
+
+
+def _diversify(
+    scored: list[tuple[float, Fused]], sources: dict[int, list[dict[str, Any]]], depth: int
+) -> list[tuple[float, Fused]]:
+    """Greedy MMR over source messages: a result whose source messages are all covered by better results is
+    scaled by SEARCH_DIVERSITY_PENALTY, so the top of the list covers more of the conversation.
+
+    Coverage only grows, so lazy re-evaluation with a heap gives the exact greedy order. Only the first
+    `depth` candidates are re-ordered (the rest keep their order after them).
+    """
+    penalty = float(_setting("SEARCH_DIVERSITY_PENALTY", 0.5))
+    if penalty >= 1.0:
+        return scored
+    import heapq
+
+    head, tail = scored[:depth], scored[depth:]
+    heap = [(-score, i, False) for i, (score, _) in enumerate(head)]
+    heapq.heapify(heap)
+    covered: set[int] = set()
+    out: list[tuple[float, Fused]] = []
+    while heap:
+        neg, i, penalised = heapq.heappop(heap)
+        item = head[i][1]
+        kind, pk = item.key
+        msg_ids = [s["message_id"] for s in sources.get(pk, [])] if kind == "fact" else [pk]
+        if not penalised and msg_ids and all(m in covered for m in msg_ids):
+            heapq.heappush(heap, (neg * penalty, i, True))
+            continue
+        covered.update(msg_ids)
+        out.append((-neg, item))
+    return out + tail
 
 
 def _mark_time(
@@ -229,7 +280,7 @@ def _mark_time(
     time_list_len: int,
 ) -> None:
     """A candidate from another signal whose time falls in the query's range also counts as a time match."""
-    k = float(_setting("SEARCH_RRF_K", 60.0))
+    k = float(_setting("SEARCH_RRF_K", 20.0))
     w = weights()["time"]
     for key, item in fused.items():
         if "time" in item.matched_by:
@@ -241,7 +292,8 @@ def _mark_time(
         when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
         if when is not None and since <= when < until:
             item.matched_by.append("time")
-            item.score += w / (k + time_list_len + 1) if _setting("SEARCH_FUSION", "score") == "rrf" else w
+            item.score += w / (k + time_list_len + 1) if _setting("SEARCH_FUSION", "rrf") == "rrf" else w
+            item.strength += w
 
 
 def _collapse(

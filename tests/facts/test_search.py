@@ -264,6 +264,47 @@ def test_include_messages_searches_raw_turns(alice: Persona) -> None:
     assert top["sources"][0]["external_id"] == "m-1"
 
 
+@pytest.mark.parametrize(
+    ("one_turn", "other_turn", "query"),
+    [
+        (
+            [
+                "I went sailing on Lake Tai in May.",
+                "Sailing on Lake Tai took the whole day.",
+                "The sailing boat on Lake Tai was red.",
+            ],
+            "My brother taught me sailing when I was ten.",
+            "sailing on Lake Tai",
+        ),
+        (["我五月在太湖划船。", "在太湖划船花了一整天。", "太湖上的划船很红。"], "我哥哥十岁时教我划船。", "太湖划船"),
+    ],
+)
+def test_top_results_cover_more_turns_than_one_turns_restatements(
+    alice: Persona, settings: Any, one_turn: list[str], other_turn: str, query: str
+) -> None:
+    """Three facts drawn from one turn do not fill the top slots ahead of a fact from another turn."""
+    from facts.models import FactSource
+
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-div")
+    turn_a = MessageFactory(session=session, content=" ".join(one_turn))
+    turn_b = MessageFactory(session=session, content=other_turn)
+    for text in FILLER_EN + FILLER_ZH:
+        add_fact(subject, text)
+    for text in one_turn:
+        FactSource.objects.create(fact=add_fact(subject, text, type="event"), message=turn_a)
+    FactSource.objects.create(fact=add_fact(subject, other_turn, type="event"), message=turn_b)
+
+    def top_two_turns() -> list[int]:
+        response = alice.search(query, limit=2)
+        assert response.status_code == 200, response.content
+        return [r["sources"][0]["message_id"] for r in response.json()["results"]]
+
+    assert sorted(top_two_turns()) == sorted([turn_a.pk, turn_b.pk])
+    settings.SEARCH_DIVERSITY_PENALTY = 1.0  # diversity off: the turn restated three times takes both slots
+    assert top_two_turns() == [turn_a.pk, turn_a.pk]
+
+
 # ------------------------------------------------------------------------------------------- access, isolation
 
 
