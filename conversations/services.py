@@ -127,5 +127,6 @@ def message_ingest(
     messages_enqueue_extraction(
         message_ids=[m.pk for m in created if m.extraction_state == Message.ExtractionState.PENDING]
     )
-    transaction.on_commit(lambda: current_app.send_task(SUMMARIZE_TASK, args=[session.pk]))
+    if created and not subject.memory_paused:
+        transaction.on_commit(lambda: current_app.send_task(SUMMARIZE_TASK, args=[session.pk]))
     return IngestResult(job_id=job_id, messages=out, created=created)

@@ -134,9 +134,9 @@ def session_summarize(*, session_id: int) -> SummarizeResult:
     from conversations.replay import session_snapshots_update
 
     out = SummarizeResult()
-    session = Session.objects.filter(pk=session_id).first()
-    if session is None:
-        return out
+    session = Session.objects.select_related("subject").filter(pk=session_id).first()
+    if session is None or session.subject.memory_paused:
+        return out  # a paused subject gets nothing derived from its messages
     # Positions only; full rows are loaded for the windows that still need work (long sessions stay cheap).
     light = list(Message.objects.filter(session=session).order_by("created_at", "id").only("id", "created_at"))
     windows = session_windows(light)

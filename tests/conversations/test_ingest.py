@@ -87,3 +87,17 @@ def test_paused_subject_stores_messages_but_no_facts(alice) -> None:  # type: ig
     body = alice.ingest("I live in Beijing and I have two cats.").json()
     assert body["facts"] == []
     assert Message.objects.get(pk=body["messages"][0]["id"]).extraction_state == "skipped"
+
+
+def test_paused_subject_gets_no_summaries(alice) -> None:  # type: ignore[no-untyped-def]
+    from conversations.models import Session, Subject, Summary
+    from conversations.summarization.services import session_summarize
+
+    alice.ingest("I moved to Hangzhou last year.")
+    Subject.objects.filter(external_id="alice").update(memory_paused=True)
+    alice.ingest(*[f"Turn {i}: my order A{i}00 for Acme shoes arrived late." for i in range(16)])
+    session = Session.objects.get(subject__external_id="alice")
+    assert session_summarize(session_id=session.pk).mid_created == 0
+    assert Summary.objects.count() == 0
+    Subject.objects.filter(external_id="alice").update(memory_paused=False)
+    assert session_summarize(session_id=session.pk).mid_created > 0
