@@ -250,7 +250,7 @@ SEARCH_RRF_K = env_float("SEARCH_RRF_K", 20.0)  # RRF damping: higher flattens t
 # near-duplicates from one message, more of the conversation in the top k.
 SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
 # Boost (1 + this) of a result about a name the query mentions (subject / speaker / entity key), even when
-# that name is too common to select candidates by itself ("What did Melanie paint?").
+# that name is too common to select candidates by itself ("What did Priya paint?").
 SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.2)
 SEARCH_ENTITY_MAX_SHARE = env_float("SEARCH_ENTITY_MAX_SHARE", 0.05)  # entity in more facts than this: not an entity
 SEARCH_COUNT_CACHE_SECONDS = env_float("SEARCH_COUNT_CACHE_SECONDS", 30.0)  # subject fact count (IDF, cold start)

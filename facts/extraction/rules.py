@@ -1,7 +1,7 @@
 """The default, deterministic rule extractor for Chinese and English.
 
 One candidate per informative sentence, rewritten in the third person about the speaker ("I went to a
-support group yesterday" from Caroline on 8 May 2023 -> "Caroline went to a support group on 7 May 2023"),
+pottery class yesterday" from Priya on 8 May 2023 -> "Priya went to a pottery class on 7 May 2023"),
 so that every informative turn keeps its names, objects, places and dates. No model, microseconds per turn.
 """
 
@@ -268,7 +268,7 @@ def third_person_en(sentence: str, name: str) -> str:
             return name
         if verb.lower() in _ADVERBS or verb.lower().endswith("ly"):
             following = re.match(r" (\w+(?:'t)?)", sentence[m.end() :])
-            if following:  # "I really love" -> "Caroline really loves": conjugate the next word later
+            if following:  # "I really love" -> "Priya really loves": conjugate the next word later
                 return f"{name} {verb}\x00"
             return f"{name} {verb}"
         return f"{name} {_conjugate(verb)}" if whole[1:].strip() else name
@@ -559,7 +559,7 @@ class RuleExtractor:
         default_speaker = "用户" if lang_of_message == "zh" and message.role == "user" else "User"
         speaker = message.name or default_speaker
         out: list[Candidate] = []
-        # "Caroline: I went ..." (a client that prefixes the speaker): the prefix is not part of the fact.
+        # "Priya: I went ..." (a client that prefixes the speaker): the prefix is not part of the fact.
         prefix = re.match(rf"\s*{re.escape(speaker)}\s*[:：]\s*", content) if message.name else None
         if prefix:
             offset += prefix.end()

@@ -198,7 +198,7 @@ def run_search(
         float(_setting("SEARCH_VECTOR_ALONE_MIN_SIMILARITY", 0.3)),
         best_sim * float(_setting("SEARCH_VECTOR_ALONE_RELATIVE", 0.5)),
     )
-    # A person the query names ("What did Melanie paint?") is often on most facts (a speaker), so it cannot
+    # A person the query names ("What did Priya paint?") is often on most facts (a speaker), so it cannot
     # select candidates; it still tells which of the candidates are about that person: a soft boost.
     named = set(analysis.entities)
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.2))

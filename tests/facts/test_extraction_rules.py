@@ -83,9 +83,9 @@ def test_informative_turns_become_typed_facts(alice, content, words, type_, pred
 
 @pytest.mark.django_db
 def test_named_speaker_gets_a_third_person_fact_with_the_resolved_date(alice) -> None:  # type: ignore[no-untyped-def]
-    facts = _facts(alice, "I went to a LGBTQ support group yesterday and it was so powerful.", name="Caroline")
-    assert facts[0]["text"].startswith("Caroline went to a LGBTQ support group on 7 May 2023")
-    assert {"text": "Caroline", "kind": "person"} in facts[0]["entities"]
+    facts = _facts(alice, "I went to a pottery class yesterday and it was so relaxing.", name="Priya")
+    assert facts[0]["text"].startswith("Priya went to a pottery class on 7 May 2023")
+    assert {"text": "Priya", "kind": "person"} in facts[0]["entities"]
     assert {"text": "7 May 2023", "kind": "date"} in facts[0]["entities"]
     assert facts[0]["valid_from"].startswith("2023-05-08")
 
@@ -121,21 +121,21 @@ def test_temporary_state_expires(alice) -> None:  # type: ignore[no-untyped-def]
 @pytest.mark.django_db
 def test_greeting_inside_an_informative_turn_is_dropped_but_content_kept(alice) -> None:  # type: ignore[no-untyped-def]
     facts = _facts(
-        alice, "Hey Caroline! Good to see you! I'm swamped with the kids & work. What's up with you?", name="Melanie"
+        alice, "Hey Priya! Good to see you! I'm buried in deadlines & chores. How are things with you?", name="Daniel"
     )
-    assert [f["text"] for f in facts] == ["Melanie is swamped with the kids & work."]
+    assert [f["text"] for f in facts] == ["Daniel is buried in deadlines & chores."]
 
 
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
-        "Oliver's hilarious! He hid his bone in my slipper once! Last summer we took the kids to the Grand Canyon, "
-        "and I painted a sunset there."
+        "Biscuit's hilarious! He hid his ball in my boot once! Last summer we took the kids to Yosemite, "
+        "and I sketched a waterfall there."
     )
     ref = dt.datetime(2023, 8, 14, 12, tzinfo=dt.UTC)
-    out = RuleExtractor().extract_one(MessageView(id=1, role="user", name="Melanie", content=turn, created_at=ref))
+    out = RuleExtractor().extract_one(MessageView(id=1, role="user", name="Daniel", content=turn, created_at=ref))
     text = " ".join(c.text for c in out.candidates)
-    for word in ["Oliver", "bone", "slipper", "Grand Canyon", "painted", "sunset", "2022"]:
+    for word in ["Biscuit", "ball", "boot", "Yosemite", "sketched", "waterfall", "2022"]:
         assert word in text, (word, text)
     assert all(c.span_start is not None and turn[c.span_start : c.span_end] for c in out.candidates)
 
