@@ -26,22 +26,25 @@ def fact_history(*, subject: Subject, fact: Fact) -> QuerySet[FactHistory]:
 
 
 def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
+    """Each fact's source messages (id, external id, session, time), oldest first, in one query.
+
+    Only the needed columns are read: the search hot path calls this for every result page.
+    """
     from facts.models import FactSource
 
     out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
+    if not fact_ids:
+        return out
     rows = (
         FactSource.objects.filter(fact_id__in=fact_ids)
-        .select_related("message__session")
         .order_by("message__created_at", "message_id")
+        .values_list(
+            "fact_id", "message_id", "message__external_id", "message__session__external_id", "message__created_at"
+        )
     )
-    for row in rows:
-        out[row.fact_id].append(
-            {
-                "message_id": row.message_id,
-                "external_id": row.message.external_id,
-                "session_id": row.message.session.external_id,
-                "created_at": row.message.created_at,
-            }
+    for fact_id, message_id, external_id, session_id, created_at in rows:
+        out[fact_id].append(
+            {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}
         )
     return out
 
@@ -65,7 +68,7 @@ def fact_search(
     Vector, full-text, entity and time candidates are fused and re-ranked (facts.retrieval). Reads are
     counted off the request: the access record is queued on commit when `record_access` is set.
     """
-    from facts.retrieval.access import facts_schedule_access
+    from facts.retrieval.access import AccessRecord, facts_schedule_access
     from facts.retrieval.search import run_search
 
     started = time.perf_counter()
@@ -84,13 +87,15 @@ def fact_search(
     if record_access:
         matched = sorted({signal for hit in outcome.hits for signal in hit.matched_by})
         facts_schedule_access(
-            subject_id=subject.pk,
-            tenant_id=subject.tenant_id,
-            fact_ids=[hit.id for hit in outcome.hits if hit.kind == "fact"],
-            api_key_id=api_key.pk if api_key is not None else None,
-            operation="search",
-            took_ms=took_ms,
-            result_count=len(outcome.hits),
-            matched_by=matched,
+            record=AccessRecord(
+                subject_id=subject.pk,
+                tenant_id=subject.tenant_id,
+                fact_ids=[hit.id for hit in outcome.hits if hit.kind == "fact"],
+                api_key_id=api_key.pk if api_key is not None else None,
+                operation="search",
+                took_ms=took_ms,
+                result_count=len(outcome.hits),
+                matched_by=matched,
+            )
         )
     return outcome.hits, took_ms

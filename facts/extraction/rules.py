@@ -111,7 +111,31 @@ _IRREGULAR_PAST = frozenset(
         "hurt",
     ]
 )
-_NO_CONJUGATE = frozenset(
+# Adverbs between "I" and the verb ("I really love"): conjugate the next word instead.
+_COMMON_ADVERBS = frozenset(
+    [
+        "really",
+        "also",
+        "just",
+        "never",
+        "always",
+        "still",
+        "even",
+        "recently",
+        "finally",
+        "actually",
+        "usually",
+        "often",
+        "sometimes",
+        "definitely",
+        "totally",
+        "already",
+        "only",
+    ]
+)
+_ADVERBS = _COMMON_ADVERBS | {"truly", "absolutely"}
+# Words after "I" that are never conjugated: modals, past forms, quantifiers and the common adverbs.
+_NO_CONJUGATE = _COMMON_ADVERBS | frozenset(
     [
         "was",
         "were",
@@ -126,23 +150,6 @@ _NO_CONJUGATE = frozenset(
         "must",
         "may",
         "shall",
-        "also",
-        "just",
-        "really",
-        "never",
-        "always",
-        "still",
-        "even",
-        "recently",
-        "finally",
-        "actually",
-        "usually",
-        "often",
-        "sometimes",
-        "definitely",
-        "totally",
-        "already",
-        "only",
         "used",
         "ever",
         "once",
@@ -152,29 +159,6 @@ _NO_CONJUGATE = frozenset(
         "all",
         "guess",
         "think",
-    ]
-)
-_ADVERBS = frozenset(
-    [
-        "really",
-        "also",
-        "just",
-        "never",
-        "always",
-        "still",
-        "even",
-        "recently",
-        "finally",
-        "actually",
-        "usually",
-        "often",
-        "sometimes",
-        "definitely",
-        "totally",
-        "already",
-        "only",
-        "truly",
-        "absolutely",
     ]
 )
 _PRONOUN_MAP = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "dont": "doesn't", "'m": "is",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import asdict, dataclass, field
 
 from celery import current_app
 from django.db import transaction
@@ -16,80 +17,64 @@ logger = logging.getLogger(__name__)
 RECORD_ACCESS_TASK = "facts.tasks.facts_record_access_task"
 
 
+@dataclass(frozen=True)
+class AccessRecord:
+    """One read of a subject's memory: which facts, by which key, and the search call's figures if any."""
+
+    subject_id: int
+    tenant_id: int
+    fact_ids: list[int]
+    api_key_id: int | None
+    operation: str = "search"
+    took_ms: float | None = None
+    result_count: int | None = None
+    matched_by: list[str] = field(default_factory=list)
+
+
 @transaction.atomic
-def facts_record_access(
-    *,
-    subject_id: int,
-    tenant_id: int,
-    fact_ids: list[int],
-    api_key_id: int | None,
-    operation: str = "search",
-    took_ms: float | None = None,
-    result_count: int | None = None,
-    matched_by: list[str] | None = None,
-) -> None:
+def facts_record_access(*, record: AccessRecord) -> None:
     """Count one read of these facts and log who read them; record the search call when given.
 
     Counters are bumped with a single UPDATE ... SET access_count = access_count + 1, so concurrent reads
     never lose a count.
     """
     now = timezone.now()
-    ids = sorted(set(fact_ids))
+    ids = sorted(set(record.fact_ids))
     if ids:
-        Fact.objects.filter(subject_id=subject_id, pk__in=ids).update(
+        Fact.objects.filter(subject_id=record.subject_id, pk__in=ids).update(
             access_count=F("access_count") + 1, last_accessed_at=now
         )
         AccessLog.objects.create(
-            tenant_id=tenant_id,
-            subject_id=subject_id,
-            api_key_id=api_key_id,
-            actor=Actor.AGENT if api_key_id else Actor.SYSTEM,
-            actor_id=str(api_key_id or ""),
-            operation=operation,
+            tenant_id=record.tenant_id,
+            subject_id=record.subject_id,
+            api_key_id=record.api_key_id,
+            actor=Actor.AGENT if record.api_key_id else Actor.SYSTEM,
+            actor_id=str(record.api_key_id or ""),
+            operation=record.operation,
             fact_ids=ids,
         )
-    if took_ms is not None:
+    if record.took_ms is not None:
         SearchCall.objects.create(
-            tenant_id=tenant_id,
-            subject_id=subject_id,
-            result_count=result_count or 0,
-            took_ms=took_ms,
-            matched_by=sorted(set(matched_by or [])),
+            tenant_id=record.tenant_id,
+            subject_id=record.subject_id,
+            result_count=record.result_count or 0,
+            took_ms=record.took_ms,
+            matched_by=sorted(set(record.matched_by)),
         )
 
 
-def facts_schedule_access(
-    *,
-    subject_id: int,
-    tenant_id: int,
-    fact_ids: list[int],
-    api_key_id: int | None,
-    operation: str = "search",
-    took_ms: float | None = None,
-    result_count: int | None = None,
-    matched_by: list[str] | None = None,
-) -> None:
+def facts_schedule_access(*, record: AccessRecord) -> None:
     """Queue the access record once the surrounding transaction commits; the read never waits on it.
 
     A broker outage must not fail a search: the count is then lost and a warning logged.
     """
-    kwargs = {
-        "subject_id": subject_id,
-        "tenant_id": tenant_id,
-        "fact_ids": list(fact_ids),
-        "api_key_id": api_key_id,
-        "operation": operation,
-        "took_ms": took_ms,
-        "result_count": result_count,
-        "matched_by": list(matched_by or []),
-    }
 
     def send() -> None:
         try:
             if current_app.conf.task_always_eager:
-                facts_record_access(**kwargs)  # type: ignore[arg-type]
+                facts_record_access(record=record)
             else:
-                current_app.send_task(RECORD_ACCESS_TASK, kwargs=kwargs)
+                current_app.send_task(RECORD_ACCESS_TASK, kwargs={"record": asdict(record)})
         except Exception as exc:  # broker down: searches keep answering
             logger.warning("could not queue access record: %s", exc)
 

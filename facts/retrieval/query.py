@@ -115,6 +115,15 @@ class QueryAnalysis:
         return not self.words and not self.entities and self.time_range is None
 
 
+# (pattern, searched in the original text or the lower-cased one, (year, month, day) group numbers)
+_DATE_PATTERNS: list[tuple[str, str, tuple[int, int, int]]] = [
+    (r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", "text", (1, 2, 3)),
+    (r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]", "text", (1, 2, 3)),
+    (rf"\b(\d{{1,2}})\s+({_MONTH_RE})\s*,?\s+(\d{{4}})\b", "low", (3, 2, 1)),
+    (rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,\s*(\d{{4}})\b", "low", (3, 1, 2)),
+]
+
+
 def _day_start(d: dt.date) -> dt.datetime:
     return dt.datetime.combine(d, dt.time.min, tzinfo=dt.UTC)
 
@@ -196,27 +205,16 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     if m:
         return rng(today - dt.timedelta(days=30), tomorrow, m.group(0))
     # Absolute dates: ISO, "8 May 2023", "May 8, 2023", "2023年5月8日".
-    m = re.search(r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", text) or re.search(r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]", text)
-    if m:
+    for pattern, source, (yi, mi, di) in _DATE_PATTERNS:
+        m = re.search(pattern, text if source == "text" else low)
+        if not m:
+            continue
+        month = m.group(mi)
         try:
-            d = dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3)))
-            return rng(d, d + dt.timedelta(days=1), m.group(0))
+            d = dt.date(int(m.group(yi)), int(month) if month.isdigit() else _month_number(month), int(m.group(di)))
         except ValueError:
-            pass
-    m = re.search(rf"\b(\d{{1,2}})\s+({_MONTH_RE})\s*,?\s+(\d{{4}})\b", low)
-    if m:
-        try:
-            d = dt.date(int(m.group(3)), _month_number(m.group(2)), int(m.group(1)))
-            return rng(d, d + dt.timedelta(days=1), m.group(0))
-        except ValueError:
-            pass
-    m = re.search(rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,\s*(\d{{4}})\b", low)
-    if m:
-        try:
-            d = dt.date(int(m.group(3)), _month_number(m.group(1)), int(m.group(2)))
-            return rng(d, d + dt.timedelta(days=1), m.group(0))
-        except ValueError:
-            pass
+            continue
+        return rng(d, d + dt.timedelta(days=1), m.group(0))
     # Months: "in May 2023", "2023年5月", "in May", "5月", "五月".
     m = re.search(rf"\b({_MONTH_RE})\s*,?\s+(\d{{4}})\b", low)
     if m:

@@ -22,6 +22,7 @@ from facts.retrieval import candidates as cand
 from facts.retrieval.fusion import Fused, fuse, rerank_factor, weights
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
+from facts.selectors import facts_sources
 from facts.text import normalize
 
 logger = logging.getLogger(__name__)
@@ -85,23 +86,6 @@ def _message_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
         [ids],
     )
     return {r["id"]: r for r in rows}
-
-
-def _fact_sources(ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
-    if not ids:
-        return out
-    rows = _rows(
-        "SELECT fs.fact_id, m.id AS message_id, m.external_id, s.external_id AS session_id, m.created_at "
-        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
-        "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = ANY(%s) "
-        "ORDER BY m.created_at, m.id",
-        [ids],
-    )
-    for r in rows:
-        fact_id = r.pop("fact_id")
-        out[fact_id].append(r)
-    return out
 
 
 def _merge_lists(*lists: list[tuple[Key, float]]) -> list[tuple[Key, float]]:
@@ -225,7 +209,7 @@ def run_search(
 
     # Sources for the facts that may make the cut (collapsing duplicates can reach a little further down).
     head_facts = [item.key[1] for _, item in scored[: limit * 6] if item.key[0] == "fact"]
-    sources = _fact_sources(head_facts)
+    sources = facts_sources(fact_ids=head_facts)
     outcome.hits = _collapse(_diversify(scored, sources, limit * 6), facts, messages, sources, limit)
     return outcome
 
