@@ -158,3 +158,57 @@ def test_a_failing_message_fails_alone_and_is_recorded(alice, monkeypatch) -> No
     messages_extract(message_ids=ids)  # the retry picks up only the failed one
     assert Fact.objects.filter(text__contains="Miso").count() == 1
     assert Fact.objects.filter(text__contains="Lisbon").count() == 1
+
+
+@pytest.mark.django_db
+def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice) -> None:  # type: ignore[no-untyped-def]
+    """One embedding per fact sentence: a message's vector (episodic recall) is derived from its facts'
+    vectors; a message that yields no fact is embedded itself."""
+    import numpy as np
+
+    from facts.embedding import embed_texts
+
+    body = alice.ingest("I live in Lisbon and I have a cat named Miso.", "Thanks, bye!", wait=False).json()
+    ids = [m["id"] for m in body["messages"]]
+    messages_extract(message_ids=ids)
+    with_facts, bare = Message.objects.get(pk=ids[0]), Message.objects.get(pk=ids[1])
+    facts = list(Fact.objects.filter(sources__message_id=with_facts.pk))
+    assert len(facts) >= 2 and not Fact.objects.filter(sources__message_id=bare.pk).exists()
+    mean = np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0)
+    assert np.allclose(np.asarray(with_facts.embedding), mean / np.linalg.norm(mean), atol=1e-5)
+    assert np.allclose(np.asarray(bare.embedding), embed_texts([bare.content])[0], atol=1e-5)
+    assert with_facts.gate_decision == "keep" and bare.extraction_state == "done"
+
+
+@pytest.mark.django_db
+def test_bulk_written_rows_have_the_same_search_vectors_as_the_orm(alice) -> None:  # type: ignore[no-untyped-def]
+    """Facts and messages are written in one statement per batch; their search vectors are those of
+    `_search_vector_expr` on the same text, and their vectors are stored."""
+    from facts.services import _search_vector_expr
+
+    body = alice.ingest(
+        "My sister Ana moved to Porto last year.", "我住在海淀区，养了一只柯基叫豆包。", wait=False
+    ).json()
+    ids = [m["id"] for m in body["messages"]]
+    messages_extract(message_ids=ids)
+    facts = list(Fact.objects.filter(sources__message_id__in=ids))
+    assert facts and all(f.embedding is not None and f.search_vector for f in facts)
+    for fact in facts:
+        expected = Fact.objects.filter(pk=fact.pk).annotate(sv=_search_vector_expr(fact.search_text)).get().sv
+        assert fact.search_vector == expected
+    for message in Message.objects.filter(pk__in=ids):
+        from facts.text import search_text
+
+        expected = Message.objects.filter(pk=message.pk).annotate(sv=_search_vector_expr(search_text(message.content)))
+        assert message.search_vector == expected.get().sv and message.embedding is not None
+
+
+@pytest.mark.django_db
+def test_near_duplicates_across_batches_and_within_one_merge(alice) -> None:  # type: ignore[no-untyped-def]
+    """The near-duplicate check sees the subject's stored facts (one query per batch) and the batch's own."""
+    body = alice.ingest("I have a dog named Rex.", wait=False).json()
+    messages_extract(message_ids=[m["id"] for m in body["messages"]])
+    body = alice.ingest("I have a dog named Rex!", "I have a dog named Rex.", wait=False).json()
+    messages_extract(message_ids=[m["id"] for m in body["messages"]])
+    rex = list(Fact.objects.filter(text__contains="Rex"))
+    assert len(rex) == 1 and rex[0].mention_count == 3
