@@ -121,6 +121,15 @@ def set_embedder(embedder: Embedder | None) -> None:
     _embedder = embedder
 
 
+def limit_torch_threads(threads: int) -> None:
+    """Set this process's intra-op torch threads for the local model (no-op for a remote or disabled one)."""
+    if settings.EMBEDDINGS_DISABLED or settings.EMBEDDINGS_BACKEND == "openai" or threads <= 0:
+        return
+    import torch
+
+    torch.set_num_threads(threads)
+
+
 def embed_texts(texts: list[str]) -> list[list[float]]:
     """Embed texts, raising EmbedderUnavailable for any failure of the embedder."""
     try:

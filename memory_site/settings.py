@@ -254,19 +254,27 @@ SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
 SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.2)
 SEARCH_ENTITY_MAX_SHARE = env_float("SEARCH_ENTITY_MAX_SHARE", 0.05)  # entity in more facts than this: not an entity
 SEARCH_COUNT_CACHE_SECONDS = env_float("SEARCH_COUNT_CACHE_SECONDS", 30.0)  # subject fact count (IDF, cold start)
-SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", False)  # overlap query embedding with SQL
+SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)  # overlap query embedding with SQL
 SEARCH_WEIGHT_RECENCY = env_float("SEARCH_WEIGHT_RECENCY", 0.1)  # max boost of a brand-new fact
 SEARCH_RECENCY_HALF_LIFE_DAYS = env_float("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0)
 SEARCH_WEIGHT_VALUE = env_float("SEARCH_WEIGHT_VALUE", 0.2)  # value_score 1.0 -> +10 %, 0.0 -> -10 %
 SEARCH_WEIGHT_ACCESS = env_float("SEARCH_WEIGHT_ACCESS", 0.05)  # 100+ reads -> +5 %
 SEARCH_WEIGHT_TYPE = env_float("SEARCH_WEIGHT_TYPE", 0.15)  # "what do I like" and a preference fact
 SEARCH_WEIGHT_PINNED = env_float("SEARCH_WEIGHT_PINNED", 0.1)  # "remember this" facts
+# A result with few content words besides the names in the query ("Yeah, Melanie loves to.") is mostly the name:
+# scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1 (3 words or more: no change).
+SEARCH_INFO_BASE = env_float("SEARCH_INFO_BASE", 0.4)
+SEARCH_INFO_PER_WORD = env_float("SEARCH_INFO_PER_WORD", 0.2)
 SEARCH_MIN_RELATIVE_SCORE = env_float("SEARCH_MIN_RELATIVE_SCORE", 0.15)  # drop hits under this share of the top
 SEARCH_VECTOR_MIN_SIMILARITY = env_float("SEARCH_VECTOR_MIN_SIMILARITY", 0.2)  # weaker vector matches are noise
 # A hit found by the vector alone needs at least this similarity, and this share of the best vector match.
 SEARCH_VECTOR_ALONE_MIN_SIMILARITY = env_float("SEARCH_VECTOR_ALONE_MIN_SIMILARITY", 0.3)
 SEARCH_VECTOR_ALONE_RELATIVE = env_float("SEARCH_VECTOR_ALONE_RELATIVE", 0.5)
 SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50)  # per signal, before fusion
+# Reply context (facts/retrieval/replies.py): the answer after a matching question is a candidate too, with the
+# question's score times this factor; only the SEARCH_REPLY_TOP strongest candidates are looked at. 0 turns it off.
+SEARCH_REPLY_FACTOR = env_float("SEARCH_REPLY_FACTOR", 0.9)
+SEARCH_REPLY_TOP = env_int("SEARCH_REPLY_TOP", 20)
 SEARCH_KEYWORD_MAX_ROWS = env_int("SEARCH_KEYWORD_MAX_ROWS", 3000)  # rows scored by BM25 per query
 SEARCH_COLD_START_MIN_FACTS = env_int("SEARCH_COLD_START_MIN_FACTS", 5)  # fewer facts: no vector search
 # exact: distance over the subject's rows (btree on subject), exact and fast up to ~10k facts a subject;

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import logging
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from celery import current_app
@@ -71,11 +75,50 @@ def facts_schedule_access(*, record: AccessRecord) -> None:
 
     def send() -> None:
         try:
-            if current_app.conf.task_always_eager:
-                facts_record_access(record=record)
-            else:
-                current_app.send_task(RECORD_ACCESS_TASK, kwargs={"record": asdict(record)})
+            current_app.send_task(RECORD_ACCESS_TASK, kwargs={"record": asdict(record)})
         except Exception as exc:  # broker down: searches keep answering
             logger.warning("could not queue access record: %s", exc)
 
-    transaction.on_commit(send)
+    def schedule() -> None:
+        if current_app.conf.task_always_eager:
+            try:
+                facts_record_access(record=record)
+            except Exception as exc:
+                logger.warning("could not record access: %s", exc)
+        else:
+            _in_background(send)
+
+    transaction.on_commit(schedule)
+
+
+_sender: ThreadPoolExecutor | None = None
+_sender_pid = 0
+_sender_lock = threading.Lock()
+_pending = 0
+MAX_PENDING_SENDS = 1000
+
+
+def _in_background(job: Callable[[], None]) -> None:
+    """Publish from this process's sender thread: the response does not wait on the broker (a publish is a
+    round trip, and retries for seconds while the broker is down). Made per process (fork-safe); past
+    MAX_PENDING_SENDS queued publishes (broker down) the record is dropped with a warning."""
+    global _sender, _sender_pid, _pending
+    pid = os.getpid()
+    with _sender_lock:
+        if _sender is None or _sender_pid != pid:
+            _sender, _sender_pid, _pending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access-send"), pid, 0
+        if _pending >= MAX_PENDING_SENDS:
+            logger.warning("access records are not being sent (%d queued): dropping one", _pending)
+            return
+        _pending += 1
+        sender = _sender
+
+    def run() -> None:
+        global _pending
+        try:
+            job()
+        finally:
+            with _sender_lock:
+                _pending -= 1
+
+    sender.submit(run)

@@ -198,6 +198,21 @@ def entity_facts(flt: FactFilter, entities: list[str], *, limit: int, total: int
     return [(pk, score) for pk, score in ranked[:limit] if score > 0]
 
 
+def slot_facts(flt: FactFilter, predicates: list[str], *, limit: int) -> list[tuple[int, float]]:
+    """Facts holding a slot the query names (predicate, or a prefix ending in ":" such as "pet:"), newest first."""
+    if not predicates:
+        return []
+    exact = [p for p in predicates if not p.endswith(":")]
+    prefixes = [p.replace("%", r"\%").replace("_", r"\_") + "%" for p in predicates if p.endswith(":")]
+    where, params = flt.sql()
+    rows = _fetch(
+        f"SELECT id FROM facts_fact WHERE {where} AND (predicate = ANY(%s) OR predicate LIKE ANY(%s)) "
+        "ORDER BY valid_from DESC NULLS LAST, id DESC LIMIT %s",
+        [*params, exact, prefixes, limit],
+    )
+    return [(int(r[0]), 1.0) for r in rows]
+
+
 def time_facts(flt: FactFilter, since: dt.datetime, until: dt.datetime, *, limit: int) -> list[tuple[int, float]]:
     """Facts whose time (event, validity or creation) falls in the query's time range, latest first."""
     where, params = flt.sql()

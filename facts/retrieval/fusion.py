@@ -65,8 +65,19 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
     return out
 
 
-def rerank_factor(row: dict[str, Any], *, now: dt.datetime, type_hints: list[str]) -> float:
-    """Multiplicative re-ranking: recency decay, value score, access frequency, type match (each bounded)."""
+def information_factor(words: list[str], named: set[str] | frozenset[str] = frozenset()) -> float:
+    """A candidate with few content words besides the names the query gives ("Yeah, Melanie loves to.",
+    "Care to fill Melanie in?") is mostly the name: the vector finds it close to any question about that
+    person. Scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1."""
+    other = len({w for w in words if w not in named})
+    return min(1.0, _w("SEARCH_INFO_BASE", 0.4) + _w("SEARCH_INFO_PER_WORD", 0.2) * other)
+
+
+def rerank_factor(
+    row: dict[str, Any], *, now: dt.datetime, type_hints: list[str], named: set[str] | frozenset[str] = frozenset()
+) -> float:
+    """Multiplicative re-ranking: recency decay, value score, access frequency, type match, information
+    (each bounded). `row["keywords"]` holds the candidate's content words (facts store them)."""
     when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
     factor = 1.0
     if when is not None:
@@ -82,4 +93,6 @@ def rerank_factor(row: dict[str, Any], *, now: dt.datetime, type_hints: list[str
         factor *= 1.0 + _w("SEARCH_WEIGHT_TYPE", 0.15)
     if row.get("pinned"):
         factor *= 1.0 + _w("SEARCH_WEIGHT_PINNED", 0.1)
+    if row.get("keywords") is not None:
+        factor *= information_factor(row["keywords"], named)
     return factor

@@ -90,6 +90,28 @@ TYPE_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (re.compile(r"\b(when|happened|went|did|trip|visit(ed)?)\b|什么时候|发生|去了"), ("event",)),
 ]
 
+# Words naming a slot the rule extractor fills ("我的狗" -> any pet:<name> slot, "where do I live" -> residence).
+# A query naming a slot finds the facts holding it even when they share no word ("狗" and "柯基"), also at cold
+# start when vector search is skipped. Values are predicates; one ending in ":" matches every "pet:<name>".
+SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
+    (
+        re.compile(r"\b(dogs?|cats?|pets?|pupp(y|ies)|kittens?)\b|狗|猫|宠物", re.I),
+        ("pet:",),
+    ),
+    (
+        re.compile(r"\b(live|lives|living|address|home town|hometown|moved)\b|住|地址|搬家|搬到|老家", re.I),
+        ("residence", "hometown"),
+    ),
+    (
+        re.compile(r"\b(job|jobs|occupation|profession|employer|work|works|working)\b|工作|职业|上班|公司", re.I),
+        ("job", "employer"),
+    ),
+    (re.compile(r"\ballerg\w*|过敏", re.I), ("allergy:",)),
+    (re.compile(r"\b(diet|vegetarian|vegan)\b|吃素|素食|饮食", re.I), ("diet",)),
+    (re.compile(r"\bmy name\b|我叫什么|名字", re.I), ("name",)),
+    (re.compile(r"\bhow old\b|\bmy age\b|几岁|多大", re.I), ("age",)),
+]
+
 _ID_RE = re.compile(r"#?\b(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,}\b")
 _CAPWORD_RE = re.compile(r"\b[A-Z][a-zA-Z'’]+(?:\s+[A-Z][a-zA-Z'’]+)*")
 
@@ -109,10 +131,12 @@ class QueryAnalysis:
     entities: list[str]  # normalised names, ids, numbers
     time_range: TimeRange | None
     type_hints: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)  # capitalised names among the entities
+    slots: list[str] = field(default_factory=list)  # slot predicates the query names (SLOT_HINTS)
 
     @property
     def is_empty(self) -> bool:
-        return not self.words and not self.entities and self.time_range is None
+        return not self.words and not self.entities and self.time_range is None and not self.slots
 
 
 # (pattern, searched in the original text or the lower-cased one, (year, month, day) group numbers)
@@ -247,23 +271,29 @@ def _month_number(name: str) -> int:
     return 5 if name == "may" else _MONTHS[name]
 
 
+def extract_names(text: str) -> list[str]:
+    """Capitalised words and phrases not at a question's start ("Melanie", "Lake Tai", "Tai"): normalised."""
+    found: dict[str, None] = {}
+    for m in _CAPWORD_RE.finditer(text):
+        words = m.group(0).split()
+        while words and words[0].lower() in EN_STOP_WORDS | {"when", "what", "how", "who", "where", "why", "would"}:
+            words = words[1:]
+        if not words:
+            continue
+        found.setdefault(normalize(" ".join(words)), None)
+        if len(words) > 1:
+            for word in words:
+                found.setdefault(normalize(word), None)
+    return [key for key in found if key]
+
+
 def extract_entities(text: str) -> list[str]:
     """Names (capitalised words not at a question's start), ids and numbers, Chinese nouns: normalised."""
     found: dict[str, None] = {}
     for m in _ID_RE.finditer(text):
         found.setdefault(normalize(m.group(0)), None)
-    for m in _CAPWORD_RE.finditer(text):
-        phrase = m.group(0)
-        words = phrase.split()
-        while words and words[0].lower() in EN_STOP_WORDS | {"when", "what", "how", "who", "where", "why", "would"}:
-            words = words[1:]
-        if not words:
-            continue
-        phrase = " ".join(words)
-        found.setdefault(normalize(phrase), None)
-        if len(words) > 1:
-            for word in words:
-                found.setdefault(normalize(word), None)
+    for name in extract_names(text):
+        found.setdefault(name, None)
     if has_cjk(text):
         for word in segment(text):
             if has_cjk(word) and len(word) >= 2:
@@ -318,4 +348,6 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         entities=[e for e in extract_entities(content) if not has_cjk(e) or e in words],
         time_range=time_range,
         type_hints=list(hints),
+        names=extract_names(content),
+        slots=list(dict.fromkeys(p for pattern, preds in SLOT_HINTS if pattern.search(text) for p in preds)),
     )

@@ -1,14 +1,17 @@
 """The read path: analyse the query, gather candidates per signal, fuse, re-rank, collapse, cut.
 
-No LLM anywhere. With SEARCH_EMBED_IN_THREAD the query embedding runs in a worker thread while the keyword,
-entity and time candidates are fetched (max(embedding, SQL) instead of their sum); it is off by default
-because torch in a second thread of a forked gunicorn worker was seen to hang.
+No LLM anywhere. With SEARCH_EMBED_IN_THREAD (default) the query embedding runs in a worker thread while the
+keyword, entity and time candidates are fetched (max(embedding, SQL) instead of their sum). The thread pool is
+made per process (one inherited through fork has no live threads: jobs sent to it would wait forever, the
+hang once seen in forked workers), and each process's first embedding runs inline (model load).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import logging
+import os
+import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,27 +22,43 @@ from django.db import connection
 
 from facts.embedding import embed_query
 from facts.retrieval import candidates as cand
+from facts.retrieval import replies
 from facts.retrieval.fusion import Fused, fuse, rerank_factor, weights
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.selectors import facts_sources
-from facts.text import normalize
+from facts.text import keywords, normalize
 
 logger = logging.getLogger(__name__)
 
-_executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embed")
-_embedder_warm = False
+_executor: ThreadPoolExecutor | None = None
+_executor_pid = 0
+_embedder_warm_pid = 0
+_executor_lock = threading.Lock()
+
+
+def _embed_executor() -> ThreadPoolExecutor:
+    """This process's embedding threads. An executor inherited through fork (gunicorn --preload, a Celery
+    prefork child) counts threads that only exist in the parent and would never run the job: make a new one."""
+    global _executor, _executor_pid
+    pid = os.getpid()
+    if _executor is None or _executor_pid != pid:
+        with _executor_lock:
+            if _executor is None or _executor_pid != pid:
+                _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embed")
+                _executor_pid = pid
+    return _executor
 
 
 def _embed_async(text: str) -> Future[list[float] | None]:
-    """Embed in a worker thread; the very first call (model load, heavy imports) runs inline instead."""
-    global _embedder_warm
-    if not _embedder_warm or not _setting("SEARCH_EMBED_IN_THREAD", False):
+    """Embed in a worker thread; the first call in each process (model load, heavy imports) runs inline."""
+    global _embedder_warm_pid
+    if _embedder_warm_pid != os.getpid() or not _setting("SEARCH_EMBED_IN_THREAD", True):
         future: Future[list[float] | None] = Future()
         future.set_result(embed_query(text))
-        _embedder_warm = True
+        _embedder_warm_pid = os.getpid()
         return future
-    return _executor.submit(embed_query, text)
+    return _embed_executor().submit(embed_query, text)
 
 
 Key = tuple[str, int]
@@ -70,7 +89,7 @@ def _fact_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
         return {}
     rows = _rows(
         "SELECT id, text, normalized_text, type, valid_from, created_at, event_time, value_score, access_count, "
-        "pinned, entity_keys, lower(subject_entity) AS subject_key FROM facts_fact WHERE id = ANY(%s)",
+        "pinned, entity_keys, keywords, lower(subject_entity) AS subject_key FROM facts_fact WHERE id = ANY(%s)",
         [ids],
     )
     return {r["id"]: r for r in rows}
@@ -85,6 +104,8 @@ def _message_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
         "FROM conversations_message m JOIN conversations_session s ON s.id = m.session_id WHERE m.id = ANY(%s)",
         [ids],
     )
+    for r in rows:
+        r["keywords"] = keywords(r["text"])
     return {r["id"]: r for r in rows}
 
 
@@ -132,6 +153,14 @@ def run_search(
     fact_ent = [
         (("fact", pk), s) for pk, s in cand.entity_facts(flt, analysis.entities, limit=pool, total=active_count)
     ]
+    if analysis.slots:  # "我的狗" -> the pet slot: an exact slot match counts as an entity match
+        seen = {key for key, _ in fact_ent}
+        top = max((s for _, s in fact_ent), default=1.0)
+        fact_ent += [
+            (("fact", pk), top * s)
+            for pk, s in cand.slot_facts(flt, analysis.slots, limit=pool)
+            if ("fact", pk) not in seen
+        ]
     msg_kw: list[tuple[Key, float]] = []
     if include_messages:
         msg_kw = [
@@ -166,6 +195,7 @@ def run_search(
     fused = fuse(rankings)
     if not fused:
         return outcome
+    replies.add_answers(fused, flt, include_messages=include_messages)
 
     fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
     message_ids = sorted(pk for kind, pk in fused if kind == "message")
@@ -185,6 +215,7 @@ def run_search(
     # A person the query names ("What did Priya paint?") is often on most facts (a speaker), so it cannot
     # select candidates; it still tells which of the candidates are about that person: a soft boost.
     named = set(analysis.entities)
+    names = set(analysis.names)
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.2))
     scored: list[tuple[float, Fused]] = []
     strength: dict[Key, float] = {}
@@ -195,7 +226,7 @@ def run_search(
             continue
         if item.matched_by == ["vector"] and similarity.get(key, 0.0) < alone_min:
             continue
-        factor = rerank_factor(row, now=now, type_hints=analysis.type_hints)
+        factor = rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
         if named and _names_match(row, named):
             factor *= 1.0 + speaker_boost
         scored.append((item.score * factor, item))

@@ -143,6 +143,32 @@ def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
     assert "keyword" in top["matched_by"]
 
 
+@pytest.mark.parametrize(
+    ("turns", "query", "expected"),
+    [
+        (["我有一只柯基叫豆包。", "我住在北京朝阳区。"], "我的狗最近掉毛厉害怎么办", "豆包"),
+        (
+            ["I have a corgi named Biscuit.", "I work as a nurse."],
+            "my dog keeps scratching, what should I do",
+            "Biscuit",
+        ),
+        (["I live in Lisbon.", "I have a corgi named Biscuit."], "where is home for me these days", None),
+    ],
+)
+def test_a_slot_the_query_names_finds_its_fact_at_cold_start(
+    alice: Persona, turns: list[str], query: str, expected: str | None
+) -> None:
+    """Two facts (cold start: no vector search), no shared word: the pet slot still answers "我的狗"."""
+    assert alice.ingest(*turns).status_code == 200
+    found = texts(alice.search(query))
+    if expected is None:
+        assert found == []  # no slot word, no shared word: nothing, rather than padding
+    else:
+        assert found and expected in found[0]
+        matched_by = first(alice.search(query))["matched_by"]
+        assert "entity" in matched_by and "vector" not in matched_by
+
+
 def test_chinese_keywords_find_chinese_facts(alice: Persona) -> None:
     subject = subject_of(alice)
     for text in FILLER_ZH:
@@ -303,6 +329,59 @@ def test_top_results_cover_more_turns_than_one_turns_restatements(
     assert sorted(top_two_turns()) == sorted([turn_a.pk, turn_b.pk])
     settings.SEARCH_DIVERSITY_PENALTY = 1.0  # diversity off: the turn restated three times takes both slots
     assert top_two_turns() == [turn_a.pk, turn_a.pk]
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "query"),
+    [
+        (
+            "How did the kids take the news about moving to Denver?",
+            "They cried at first, now they are thrilled about their new school.",
+            "how did they take the news about moving to Denver",
+        ),
+        ("搬到成都以后你们适应得怎么样？", "一开始哭了，现在交到了新朋友。", "搬到成都以后适应得怎么样"),
+    ],
+)
+def test_the_answer_to_a_matching_question_is_found_through_it(
+    alice: Persona, settings: Any, embedder_down: None, question: str, answer: str, query: str
+) -> None:
+    """The answer shares no word with the query; the question before it does (reply context)."""
+    from facts.models import FactSource
+
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-reply")
+    asked = MessageFactory(session=session, role="assistant", content=question, external_id="q-1")
+    answered = MessageFactory(session=session, role="user", content=answer, external_id="a-1")
+    MessageFactory(session=session, role="assistant", content="I see.", external_id="q-2")
+    for text in FILLER_EN + FILLER_ZH:
+        add_fact(subject, text, embed=False)
+    FactSource.objects.create(fact=add_fact(subject, question, embed=False), message=asked)
+    FactSource.objects.create(fact=add_fact(subject, answer, embed=False), message=answered)
+
+    results = alice.search(query).json()["results"]
+    assert [r["text"] for r in results[:2]] == [question, answer]
+    assert results[1]["sources"][0]["external_id"] == "a-1"
+    assert results[1]["matched_by"] == results[0]["matched_by"]  # found through the question's signals
+    settings.SEARCH_REPLY_FACTOR = 0.0  # reply context off: the answer is not found
+    assert answer not in texts(alice.search(query))
+
+
+def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, embedder_down: None) -> None:
+    from facts.models import FactSource
+
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-reply-2")
+    statement = MessageFactory(session=session, role="assistant", content="The news about Denver is out.")
+    after_statement = MessageFactory(session=session, role="user", content="They cried at first.")
+    own = MessageFactory(session=session, role="user", content="Did I mention the Denver move?")
+    same_speaker = MessageFactory(session=session, role="user", content="Now they are thrilled.")
+    for text in FILLER_EN:
+        add_fact(subject, text, embed=False)
+    for message in (statement, after_statement, own, same_speaker):
+        FactSource.objects.create(fact=add_fact(subject, message.content, embed=False), message=message)
+    found = texts(alice.search("Denver", include_messages=True))
+    assert "The news about Denver is out." in found and "Did I mention the Denver move?" in found
+    assert "They cried at first." not in found and "Now they are thrilled." not in found
 
 
 # ------------------------------------------------------------------------------------------- access, isolation

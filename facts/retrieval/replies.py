@@ -1,0 +1,95 @@
+"""Reply context: a question that matches the query points at the answer that followed it.
+
+In a conversation the words of a question are often only in the question: "How did the kids take the
+accident?" is followed by "They were scared but we reassured them". The answer turn, and the facts taken
+from it, hold what the user wants to recall, yet share no word with the query. So when a strong candidate
+comes from a question (its source message contains "?" or "？"), the next message of that session by
+another speaker, and the facts taken from it, become candidates too, with the question's score times
+SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Two SQL statements,
+bounded by SEARCH_REPLY_TOP candidates; deterministic.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.db import connection
+
+from facts.retrieval.candidates import FactFilter
+from facts.retrieval.fusion import Fused
+
+Key = tuple[str, int]
+
+_ANSWERS_SQL = """
+WITH cand AS (
+    SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
+), src AS (
+    SELECT c.kind, c.key_id, fs.message_id
+    FROM cand c JOIN facts_factsource fs ON c.kind = 'fact' AND fs.fact_id = c.key_id
+    UNION ALL
+    SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
+)
+SELECT src.kind, src.key_id, a.id
+FROM src
+JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
+CROSS JOIN LATERAL (
+    SELECT m.id, m.name, m.role FROM conversations_message m
+    WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
+    ORDER BY m.created_at, m.id LIMIT 1
+) a
+WHERE (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <> q.name OR a.role <> q.role)
+"""
+
+
+def _setting(name: str, default: Any) -> Any:
+    return getattr(settings, name, default)
+
+
+def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        return list(cursor.fetchall())
+
+
+def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool) -> list[Key]:
+    """Add (or lift) the answers to the strongest question candidates in `fused`; returns the keys touched."""
+    factor = float(_setting("SEARCH_REPLY_FACTOR", 0.9))
+    top_n = int(_setting("SEARCH_REPLY_TOP", 20))
+    if factor <= 0 or top_n <= 0 or not fused:
+        return []
+    head = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))[:top_n]
+    rows = _fetch(_ANSWERS_SQL, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
+    if not rows:
+        return []
+    parent_of: dict[int, Fused] = {}  # answer message id -> the strongest question candidate pointing at it
+    for kind, key_id, answer_id in rows:
+        parent = fused[(str(kind), int(key_id))]
+        best = parent_of.get(int(answer_id))
+        if best is None or parent.score > best.score:
+            parent_of[int(answer_id)] = parent
+    targets: list[tuple[Key, Fused]] = []
+    if include_messages:
+        targets += [(("message", mid), parent) for mid, parent in parent_of.items()]
+    where, params = flt.sql()
+    for message_id, fact_id in _fetch(
+        "SELECT fs.message_id, fs.fact_id FROM facts_factsource fs WHERE fs.message_id = ANY(%s) "
+        f"AND fs.fact_id IN (SELECT id FROM facts_fact WHERE {where}) ORDER BY fs.message_id, fs.fact_id",
+        [list(parent_of), *params],
+    ):
+        targets.append((("fact", int(fact_id)), parent_of[int(message_id)]))
+    touched: list[Key] = []
+    for key, parent in targets:
+        if key == parent.key:
+            continue
+        score, strength = parent.score * factor, parent.strength * factor
+        item = fused.get(key)
+        if item is None:
+            fused[key] = Fused(key=key, score=score, matched_by=list(parent.matched_by), strength=strength)
+        elif score > item.score:
+            item.score, item.strength = score, max(item.strength, strength)
+            item.matched_by = list(dict.fromkeys([*item.matched_by, *parent.matched_by]))
+        else:
+            continue
+        touched.append(key)
+    return touched
