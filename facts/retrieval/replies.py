@@ -5,8 +5,8 @@ accident?" is followed by "They were scared but we reassured them". The answer t
 from it, hold what the user wants to recall, yet share no word with the query. So when a strong candidate
 comes from a question (its source message contains "?" or "？"), the next message of that session by
 another speaker, and the facts taken from it, become candidates too, with the question's score times
-SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Two SQL statements,
-bounded by SEARCH_REPLY_TOP candidates; deterministic.
+SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Questions found by the
+vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP candidates; deterministic.
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: b
     if factor <= 0 or top_n <= 0 or not fused:
         return []
     head = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))[:top_n]
+    # A question only the vector found is a weak link already: its answer would be a guess about a guess
+    # (and, with no similarity of its own, would fall under the vector-only cut in search). Skipped.
+    head = [f for f in head if f.matched_by != ["vector"]]
     rows = _fetch(_ANSWERS_SQL, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
     if not rows:
         return []
