@@ -286,6 +286,16 @@ def _wait_worker(queue_name: str, proc: subprocess.Popen[bytes], timeout: float 
     raise RuntimeError("celery worker did not answer a ping in time")
 
 
+def _die_with_parent() -> None:
+    """Run in each service child before exec: SIGTERM when the bench process dies, even by SIGKILL or a
+    timeout (PR_SET_PDEATHSIG), so a killed bench leaves no gunicorn or worker holding the database."""
+    import contextlib
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGTERM)  # 1 = PR_SET_PDEATHSIG (Linux)
+
+
 def _stop(proc: subprocess.Popen[bytes]) -> None:
     if proc.poll() is not None:
         return
@@ -351,6 +361,7 @@ def running_service(
             [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
              "--workers", str(web_workers), "--worker-class", "sync", "--timeout", "120"],
             cwd=ROOT, env=env, stdout=web_log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_die_with_parent,
         )  # fmt: skip
         procs.append(web)
         worker = subprocess.Popen(
@@ -358,6 +369,7 @@ def running_service(
              "--concurrency", str(worker_concurrency), "--pool", "prefork", "--hostname", f"{queue_name}@%h",
              "--queues", queue_name],
             cwd=ROOT, env=env, stdout=worker_log, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_die_with_parent,
         )  # fmt: skip
         procs.append(worker)
         base_url = f"http://127.0.0.1:{port}"
