@@ -88,6 +88,42 @@ def _database_url() -> str:
     return f"postgresql://{user}:{password}@{host}:{port}/{s['NAME']}"
 
 
+# The session's live worker, once a test has started it: later transactional tests commit, so their on-commit
+# tasks reach it too, and it must be idle before pytest-django flushes the tables (a TRUNCATE next to a task's
+# SELECT ... FOR UPDATE deadlocks).
+_LIVE_WORKER: dict[str, str] = {}
+
+
+def _wait_worker_idle(timeout: float = 60.0) -> None:
+    from memory_site.celery import app
+
+    queue, broker = _LIVE_WORKER["queue"], _LIVE_WORKER["broker"]
+    client = None
+    if broker.startswith("redis://"):
+        import redis
+
+        client = redis.Redis.from_url(broker)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        queued = int(client.llen(queue)) if client is not None else 0
+        inspect = app.control.inspect(timeout=0.5)
+        busy = [*((inspect.active() or {}).values()), *((inspect.reserved() or {}).values())]
+        if queued == 0 and not any(busy):
+            return
+        time.sleep(0.1)
+
+
+@pytest.fixture(autouse=True)
+def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
+    marker = request.node.get_closest_marker("django_db")
+    transactional = "transactional_db" in request.fixturenames or bool(marker and marker.kwargs.get("transaction"))
+    if transactional:
+        request.getfixturevalue("_django_db_helper")  # set up before this fixture: its flush runs after our wait
+    yield
+    if transactional and _LIVE_WORKER:
+        _wait_worker_idle()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process on the real broker, against the test database."""
@@ -123,7 +159,9 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iter
     else:
         proc.terminate()
         raise RuntimeError("worker did not answer a ping in time")
+    _LIVE_WORKER.update(queue=queue, broker=broker)
     yield proc
+    _LIVE_WORKER.clear()
     os.killpg(proc.pid, signal.SIGTERM)
     try:
         proc.wait(timeout=20)
