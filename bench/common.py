@@ -83,7 +83,8 @@ class Conversation:
 
 
 def normalize_evidence(raw_ids: list[str]) -> list[str]:
-    """Clean malformed evidence ids exactly as the dataset's stats.py does ("D8:6; D9:17", "D:11:26", "D30:05")."""
+    """Clean malformed evidence ids exactly as the dataset's stats.py does: several ids in one string, a
+    stray colon after the D ("D:<s>:<t>"), zero-padded turn numbers."""
     out: list[str] = []
     for raw in raw_ids:
         for part in re.split(r"[;,\s]+", str(raw).strip()):

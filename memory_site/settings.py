@@ -261,7 +261,7 @@ SEARCH_WEIGHT_VALUE = env_float("SEARCH_WEIGHT_VALUE", 0.2)  # value_score 1.0 -
 SEARCH_WEIGHT_ACCESS = env_float("SEARCH_WEIGHT_ACCESS", 0.05)  # 100+ reads -> +5 %
 SEARCH_WEIGHT_TYPE = env_float("SEARCH_WEIGHT_TYPE", 0.15)  # "what do I like" and a preference fact
 SEARCH_WEIGHT_PINNED = env_float("SEARCH_WEIGHT_PINNED", 0.1)  # "remember this" facts
-# A result with few content words besides the names in the query ("Yeah, Melanie loves to.") is mostly the name:
+# A result with few content words besides the names in the query ("Thanks, Priya!") is mostly the name:
 # scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1 (3 words or more: no change).
 SEARCH_INFO_BASE = env_float("SEARCH_INFO_BASE", 0.4)
 SEARCH_INFO_PER_WORD = env_float("SEARCH_INFO_PER_WORD", 0.2)

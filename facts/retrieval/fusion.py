@@ -66,8 +66,8 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
 
 
 def information_factor(words: list[str], named: set[str] | frozenset[str] = frozenset()) -> float:
-    """A candidate with few content words besides the names the query gives ("Yeah, Melanie loves to.",
-    "Care to fill Melanie in?") is mostly the name: the vector finds it close to any question about that
+    """A candidate with few content words besides the names the query gives ("Thanks, Priya!", "Over to you,
+    Priya?") is mostly the name: the vector finds it close to any question about that
     person. Scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1."""
     other = len({w for w in words if w not in named})
     return min(1.0, _w("SEARCH_INFO_BASE", 0.4) + _w("SEARCH_INFO_PER_WORD", 0.2) * other)

@@ -272,7 +272,7 @@ def _month_number(name: str) -> int:
 
 
 def extract_names(text: str) -> list[str]:
-    """Capitalised words and phrases not at a question's start ("Melanie", "Lake Tai", "Tai"): normalised."""
+    """Capitalised words and phrases not at a question's start ("Priya", "Lake Tai", "Tai"): normalised."""
     found: dict[str, None] = {}
     for m in _CAPWORD_RE.finditer(text):
         words = m.group(0).split()
