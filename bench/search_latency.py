@@ -287,9 +287,11 @@ def measure(ctx: Any, *, queries: int = QUERIES) -> dict[str, Any]:
             took.append(float(answer["took_ms"]))
             counts.append(len(answer["results"]))
     # The embedder alone in the web workers' configuration (WEB_TORCH_THREADS intra-op threads, see wsgi.py).
+    from django.conf import settings
+
     from facts.embedding import limit_torch_threads
 
-    limit_torch_threads(int(os.environ.get("WEB_TORCH_THREADS", "1") or 1))
+    limit_torch_threads(settings.WEB_TORCH_THREADS)
     embed_ms: list[float] = []
     for i, q in enumerate(qs):
         t0 = time.perf_counter()

@@ -15,9 +15,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.contrib.postgres.search import SearchVector
+from django.contrib.postgres.search import SearchVectorField
 from django.db import InterfaceError, OperationalError, connection, transaction
-from django.db.models import F, Q, Value
+from django.db.models import F, Q
+from django.db.models.expressions import RawSQL
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -51,11 +52,17 @@ class ExtractionFailed(Exception):
     """Some messages of a batch failed; they are back to pending (or failed after the last attempt)."""
 
 
-def _search_vector_expr(text_value: str):  # type: ignore[no-untyped-def]
-    # English stemming plus the plain word form (Chinese is pre-segmented into words).
-    return SearchVector(Value(text_value), config="english", weight="A") + SearchVector(
-        Value(text_value), config="simple", weight="B"
-    )
+# A row's search vector: English stemming (weight A) plus the plain word forms (weight B; Chinese text is
+# pre-segmented into words), as SQL over one text parameter given twice. The bulk INSERT / UPDATE use it
+# as is, the ORM through _search_vector_expr: one definition for every write.
+_SEARCH_VECTOR_SQL = (
+    "setweight(to_tsvector('english'::regconfig, COALESCE(%s, '')), 'A') || "
+    "setweight(to_tsvector('simple'::regconfig, COALESCE(%s, '')), 'B')"
+)
+
+
+def _search_vector_expr(text_value: str) -> RawSQL:
+    return RawSQL(_SEARCH_VECTOR_SQL, (text_value, text_value), output_field=SearchVectorField())
 
 
 def _schedule_profile(subject_id: int) -> None:
@@ -295,13 +302,6 @@ def _messages_finish(messages: list[Message]) -> None:
             "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding) WHERE m.id = v.id",
             params,
         )
-
-
-# The search vector of _search_vector_expr, as SQL over one text parameter given twice.
-_SEARCH_VECTOR_SQL = (
-    "setweight(to_tsvector('english'::regconfig, COALESCE(%s, '')), 'A') || "
-    "setweight(to_tsvector('simple'::regconfig, COALESCE(%s, '')), 'B')"
-)
 
 
 def _facts_bulk_insert(facts: list[Fact]) -> None:
@@ -626,9 +626,8 @@ def fact_insert(
         extractor=candidate.extractor if candidate.extractor in Fact.Extractor.values else Fact.Extractor.RULES,
         extractor_version={"rules": RULES_VERSION, "llm": "llm-1.0"}.get(candidate.extractor, ""),
     )
-    if buffer is not None and buffer.defer(fact):
-        pass  # inserted with the batch's other new facts (its primary key is already reserved)
-    else:
+    # With a buffer the fact waits for the batch's one INSERT (its primary key is already reserved).
+    if buffer is None or not buffer.defer(fact):
         fact.search_vector = _search_vector_expr(stext)  # computed by PostgreSQL inside the INSERT
         fact.save(force_insert=True)
         fact.search_vector = None  # the instance holds the expression, not the value; never save it back

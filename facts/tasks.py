@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from celery import Task, shared_task
@@ -11,7 +10,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from facts import services
-from facts.embedding import EmbedderUnavailable
+from facts.embedding import EmbedderUnavailable, limit_torch_threads
 
 
 @worker_process_init.connect
@@ -21,12 +20,7 @@ def _limit_torch_threads(**_: Any) -> None:
     The pool's processes already run in parallel (one per core): torch's default of one thread per core in
     each of them oversubscribes the CPU, and a process's database work then stalls the other's embedding.
     """
-    if settings.EMBEDDINGS_DISABLED or settings.EMBEDDINGS_BACKEND == "openai":
-        return
-    threads = max(1, int(os.environ.get("WORKER_TORCH_THREADS", "1") or 1))
-    import torch
-
-    torch.set_num_threads(threads)
+    limit_torch_threads(settings.WORKER_TORCH_THREADS)
 
 
 class ExtractionTask(Task):

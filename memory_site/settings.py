@@ -232,6 +232,10 @@ EMBEDDINGS_BATCH_SIZE = env_int("EMBEDDINGS_BATCH_SIZE", 64)
 EMBEDDINGS_TIMEOUT = env_float("EMBEDDINGS_TIMEOUT", 10.0)
 # Set to true to simulate (or force) an embedder outage: search degrades to keyword and entity.
 EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
+# Intra-op torch threads of the local model per process: web workers (query embedding) and Celery worker
+# processes already run side by side, one per core; more threads only oversubscribe the CPU.
+WEB_TORCH_THREADS = max(1, env_int("WEB_TORCH_THREADS", 1))
+WORKER_TORCH_THREADS = max(1, env_int("WORKER_TORCH_THREADS", 1))
 
 # Search (the read path, facts/retrieval): deterministic hybrid recall, no LLM. Every knob is an env variable.
 # SEARCH_FUSION=rrf (default): weighted reciprocal rank, sum of SEARCH_WEIGHT_<signal> / (SEARCH_RRF_K + rank);

@@ -11,12 +11,14 @@ if os.environ.get("MEMORY_SITE_WARMUP", "1") != "0":
     # Load the embedder and tokenizer before the worker takes requests, so the first search does not pay
     # for it. Synchronous on purpose: a background thread importing numpy/torch while requests import
     # them too left numpy half-initialised in a worker.
+    from django.conf import settings
+
     from facts.embedding import embed_query, limit_torch_threads
     from facts.tokens import count_tokens
 
     # One intra-op torch thread per web worker (WEB_TORCH_THREADS): the workers already run side by side, and a
     # query is a dozen tokens; torch's default of one thread per core oversubscribes the CPU and a busy core
     # holds the other thread's half of every matrix product back (measured 5x slower p50 on 2 shared cores).
-    limit_torch_threads(int(os.environ.get("WEB_TORCH_THREADS", "1") or 1))
+    limit_torch_threads(settings.WEB_TORCH_THREADS)
     embed_query("warm up")
     count_tokens("warm up")

@@ -3,10 +3,7 @@
 from __future__ import annotations
 
 import logging
-import os
-import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import asdict, dataclass, field
 
 from celery import current_app
@@ -15,6 +12,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from facts.models import AccessLog, Actor, Fact, SearchCall
+from memory_site.threads import ProcessPool
 
 logger = logging.getLogger(__name__)
 
@@ -91,34 +89,13 @@ def facts_schedule_access(*, record: AccessRecord) -> None:
     transaction.on_commit(schedule)
 
 
-_sender: ThreadPoolExecutor | None = None
-_sender_pid = 0
-_sender_lock = threading.Lock()
-_pending = 0
 MAX_PENDING_SENDS = 1000
+# Publishes run on this process's sender thread: the response does not wait on the broker (a publish is a
+# round trip, and retries for seconds while the broker is down). Past MAX_PENDING_SENDS queued publishes
+# (broker down) a record is dropped with a warning.
+_sender = ProcessPool("access-send", max_workers=1, max_pending=MAX_PENDING_SENDS)
 
 
 def _in_background(job: Callable[[], None]) -> None:
-    """Publish from this process's sender thread: the response does not wait on the broker (a publish is a
-    round trip, and retries for seconds while the broker is down). Made per process (fork-safe); past
-    MAX_PENDING_SENDS queued publishes (broker down) the record is dropped with a warning."""
-    global _sender, _sender_pid, _pending
-    pid = os.getpid()
-    with _sender_lock:
-        if _sender is None or _sender_pid != pid:
-            _sender, _sender_pid, _pending = ThreadPoolExecutor(max_workers=1, thread_name_prefix="access-send"), pid, 0
-        if _pending >= MAX_PENDING_SENDS:
-            logger.warning("access records are not being sent (%d queued): dropping one", _pending)
-            return
-        _pending += 1
-        sender = _sender
-
-    def run() -> None:
-        global _pending
-        try:
-            job()
-        finally:
-            with _sender_lock:
-                _pending -= 1
-
-    sender.submit(run)
+    if _sender.submit(job) is None:
+        logger.warning("access records are not being sent (%d queued): dropping one", _sender.pending)

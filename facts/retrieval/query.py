@@ -287,12 +287,13 @@ def extract_names(text: str) -> list[str]:
     return [key for key in found if key]
 
 
-def extract_entities(text: str) -> list[str]:
-    """Names (capitalised words not at a question's start), ids and numbers, Chinese nouns: normalised."""
+def extract_entities(text: str, names: list[str] | None = None) -> list[str]:
+    """Names (capitalised words not at a question's start; pass `names` when already found), ids and numbers,
+    Chinese nouns: normalised."""
     found: dict[str, None] = {}
     for m in _ID_RE.finditer(text):
         found.setdefault(normalize(m.group(0)), None)
-    for name in extract_names(text):
+    for name in extract_names(text) if names is None else names:
         found.setdefault(name, None)
     if has_cjk(text):
         for word in segment(text):
@@ -335,6 +336,7 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         # Time words select by date; as keywords they would match every fact that says "week" or "上周".
         content = re.sub(re.escape(time_range.phrase), " ", text, count=1, flags=re.IGNORECASE)
     words = content_words(content)
+    names = extract_names(content)
     low = text.lower()
     hints: dict[str, None] = {}
     for pattern, types in TYPE_HINTS:
@@ -345,9 +347,9 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         text=text,
         language=language,
         words=words,
-        entities=[e for e in extract_entities(content) if not has_cjk(e) or e in words],
+        entities=[e for e in extract_entities(content, names) if not has_cjk(e) or e in words],
         time_range=time_range,
         type_hints=list(hints),
-        names=extract_names(content),
+        names=names,
         slots=list(dict.fromkeys(p for pattern, preds in SLOT_HINTS if pattern.search(text) for p in preds)),
     )

@@ -11,12 +11,7 @@ vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP c
 
 from __future__ import annotations
 
-from typing import Any
-
-from django.conf import settings
-from django.db import connection
-
-from facts.retrieval.candidates import FactFilter
+from facts.retrieval.candidates import FactFilter, _fetch, _setting
 from facts.retrieval.fusion import Fused
 
 Key = tuple[str, int]
@@ -42,29 +37,19 @@ WHERE (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <
 """
 
 
-def _setting(name: str, default: Any) -> Any:
-    return getattr(settings, name, default)
-
-
-def _fetch(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
-    with connection.cursor() as cursor:
-        cursor.execute(sql, params)
-        return list(cursor.fetchall())
-
-
-def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool) -> list[Key]:
-    """Add (or lift) the answers to the strongest question candidates in `fused`; returns the keys touched."""
+def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool) -> None:
+    """Add (or lift) the answers to the strongest question candidates in `fused`, in place."""
     factor = float(_setting("SEARCH_REPLY_FACTOR", 0.9))
     top_n = int(_setting("SEARCH_REPLY_TOP", 20))
     if factor <= 0 or top_n <= 0 or not fused:
-        return []
+        return
     head = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))[:top_n]
     # A question only the vector found is a weak link already: its answer would be a guess about a guess
     # (and, with no similarity of its own, would fall under the vector-only cut in search). Skipped.
     head = [f for f in head if f.matched_by != ["vector"]]
     rows = _fetch(_ANSWERS_SQL, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
     if not rows:
-        return []
+        return
     parent_of: dict[int, Fused] = {}  # answer message id -> the strongest question candidate pointing at it
     for kind, key_id, answer_id in rows:
         parent = fused[(str(kind), int(key_id))]
@@ -81,7 +66,6 @@ def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: b
         [list(parent_of), *params],
     ):
         targets.append((("fact", int(fact_id)), parent_of[int(message_id)]))
-    touched: list[Key] = []
     for key, parent in targets:
         if key == parent.key:
             continue
@@ -92,7 +76,3 @@ def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: b
         elif score > item.score:
             item.score, item.strength = score, max(item.strength, strength)
             item.matched_by = list(dict.fromkeys([*item.matched_by, *parent.matched_by]))
-        else:
-            continue
-        touched.append(key)
-    return touched

@@ -11,7 +11,6 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
-import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,26 +27,16 @@ from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.selectors import facts_sources
 from facts.text import keywords, normalize
+from memory_site.threads import ProcessPool
 
 logger = logging.getLogger(__name__)
 
-_executor: ThreadPoolExecutor | None = None
-_executor_pid = 0
+_embed_pool = ProcessPool("query-embed", max_workers=2)  # this process's embedding threads (fork-safe)
 _embedder_warm_pid = 0
-_executor_lock = threading.Lock()
 
 
 def _embed_executor() -> ThreadPoolExecutor:
-    """This process's embedding threads. An executor inherited through fork (gunicorn --preload, a Celery
-    prefork child) counts threads that only exist in the parent and would never run the job: make a new one."""
-    global _executor, _executor_pid
-    pid = os.getpid()
-    if _executor is None or _executor_pid != pid:
-        with _executor_lock:
-            if _executor is None or _executor_pid != pid:
-                _executor = ThreadPoolExecutor(max_workers=2, thread_name_prefix="query-embed")
-                _executor_pid = pid
-    return _executor
+    return _embed_pool.executor()
 
 
 def _embed_async(text: str) -> Future[list[float] | None]:

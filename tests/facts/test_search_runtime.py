@@ -16,7 +16,7 @@ def test_an_embedding_thread_inherited_through_fork_is_replaced(alice: Persona, 
     settings.SEARCH_EMBED_IN_THREAD = True
     first = search_module._embed_executor()
     assert search_module._embed_executor() is first
-    search_module._executor_pid = -1  # as a forked child sees its parent's executor
+    search_module._embed_pool._pid = -1  # as a forked child sees its parent's executor
     fresh = search_module._embed_executor()
     assert fresh is not first
     search_module._embedder_warm_pid = -1  # first embedding in a new process runs inline
