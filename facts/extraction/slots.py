@@ -79,12 +79,22 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b", re.I), "subscription", "event", ""),
 ]
 
+# When-words a Chinese sentence puts between 我 and its verb ("我上个月搬到了海淀区", "我现在在腾讯工作").
+_ZH_WHEN = (
+    r"(?:上个?月|下个?月|上周|上个?星期|昨天|前天|今天|去年|今年|最近|前不久|刚刚|刚|已经|现在|\d{1,4}年|\d{1,2}月)*"
+)
+
 _ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
-    (re.compile(r"我(?:现在)?(?:住在|家在|住)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
-    (re.compile(r"我(?:已经)?(?:搬到了|搬到|搬去了|搬去)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
+    (re.compile(r"我" + _ZH_WHEN + r"(?:住在|家在|住)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
+    (
+        re.compile(r"我" + _ZH_WHEN + r"(?:搬到了|搬到|搬去了|搬去)" + _ZH_OBJ + _ZH_END),
+        "residence",
+        "profile",
+        "place",
+    ),
     (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
-    (re.compile(r"我(?:现在)?在" + _ZH_OBJ + r"(?:工作|上班)"), "employer", "profile", "org"),
+    (re.compile(r"我" + _ZH_WHEN + r"在" + _ZH_OBJ + r"(?:工作|上班)"), "employer", "profile", "org"),
     (
         re.compile(
             r"我(?:的工作)?是(?:一名|一个|个)?([\u4e00-\u9fff]{1,8}?(?:师|员|生|家|经理|工程师|医生|老师|护士|司机))"

@@ -48,6 +48,7 @@ KEPT = [
     # content, words the fact must keep, type, predicate prefix
     ("I live in Beijing.", ["User", "Beijing"], "profile", "residence"),
     ("我住在朝阳区。", ["用户", "朝阳区"], "profile", "residence"),
+    ("我去年搬到了杭州。", ["杭州"], "profile", "residence"),
     ("I'm allergic to peanuts.", ["peanuts"], "health", "allergy:"),
     ("我对花生过敏。", ["花生"], "health", "allergy:"),
     ("I have a corgi named 豆包.", ["corgi", "豆包"], "relationship", "pet:"),

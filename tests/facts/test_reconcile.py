@@ -49,6 +49,7 @@ def test_same_slot_in_other_words_merges(alice) -> None:  # type: ignore[no-unty
     ("old", "new", "predicate", "new_value"),
     [
         ("我住在朝阳区。", "我搬到了海淀区。", "residence", "海淀区"),
+        ("我住在朝阳区。", "我上个月搬到了海淀区。", "residence", "海淀区"),  # a when-word before the verb
         ("I live in Boston.", "I moved to Seattle last month.", "residence", "Seattle"),
         ("I work at Google.", "I started a new job at Microsoft.", "employer", "Microsoft"),
         ("I'm vegetarian.", "I'm vegan.", "diet", "vegan"),
