@@ -14,6 +14,7 @@ if os.environ.get("MEMORY_SITE_WARMUP", "1") != "0":
     from django.conf import settings
 
     from facts.embedding import embed_query, limit_torch_threads
+    from facts.text import segment
     from facts.tokens import count_tokens
 
     # One intra-op torch thread per web worker (WEB_TORCH_THREADS): the workers already run side by side, and a
@@ -22,3 +23,4 @@ if os.environ.get("MEMORY_SITE_WARMUP", "1") != "0":
     limit_torch_threads(settings.WEB_TORCH_THREADS)
     embed_query("warm up")
     count_tokens("warm up")
+    segment("预热")  # jieba's dictionary: the first Chinese query otherwise waits ~0.6 s for it
