@@ -431,6 +431,36 @@ def session_payload(conv: Conversation, session: int, turns: list[Turn]) -> dict
     }
 
 
+STALL_SECONDS = float(os.environ.get("BENCH_STALL_SECONDS", "300"))
+
+
+def wait_for_jobs(ctx: BenchContext, jobs: list[str], *, poll_interval: float = 0.2) -> dict[str, str]:
+    """Poll ingest jobs until each is done or failed; return {job id: final state}.
+
+    One job at a time, oldest first (jobs finish roughly in order): polling every pending job each round
+    made the client and the web workers use a good part of a core, taken from the worker being measured.
+    A job that makes no progress for BENCH_STALL_SECONDS stops the bench with an error instead of a hang.
+    """
+    states: dict[str, str] = {}
+    pending = list(dict.fromkeys(jobs))
+    last_change = time.monotonic()
+    last_seen: Any = None
+    while pending:
+        answer = ctx.get(f"/api/v1/jobs/{pending[0]}")
+        state = answer["state"]
+        states[pending[0]] = state
+        if state in {"done", "failed"}:
+            pending.pop(0)
+            last_change = time.monotonic()
+            continue
+        if answer != last_seen:
+            last_seen, last_change = answer, time.monotonic()
+        elif time.monotonic() - last_change > STALL_SECONDS:
+            raise RuntimeError(f"job {pending[0]} made no progress for {STALL_SECONDS:.0f}s: {answer}")
+        time.sleep(poll_interval)
+    return states
+
+
 def ingest_conversation(ctx: BenchContext, conv: Conversation, *, poll_interval: float = 0.2) -> dict[str, Any]:
     """Send every session as one batch (no wait), then poll each job until done; return timings."""
     started = time.perf_counter()
@@ -439,17 +469,7 @@ def ingest_conversation(ctx: BenchContext, conv: Conversation, *, poll_interval:
         answer = ctx.post(f"/api/v1/users/{quote(conv.subject_id, safe='')}/messages", session_payload(conv, n, turns))
         jobs.append(answer["job_id"])
     posted = time.perf_counter()
-    states: dict[str, str] = {}
-    # One job at a time, oldest first (jobs finish roughly in order): polling every pending job each round
-    # made the client and the web workers use a good part of a core, taken from the worker being measured.
-    pending = list(dict.fromkeys(jobs))
-    while pending:
-        state = ctx.get(f"/api/v1/jobs/{pending[0]}")["state"]
-        states[pending[0]] = state
-        if state in {"done", "failed"}:
-            pending.pop(0)
-        else:
-            time.sleep(poll_interval)
+    states = wait_for_jobs(ctx, jobs, poll_interval=poll_interval)
     return {
         "sample_id": conv.sample_id,
         "turns": len(conv.turns),

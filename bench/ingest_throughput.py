@@ -94,7 +94,7 @@ def ingest_concurrently(ctx: BenchContext, conversations: list[Any], *, poll_int
     """
     from urllib.parse import quote
 
-    from bench.common import session_payload, subject_erase
+    from bench.common import session_payload, subject_erase, wait_for_jobs
 
     for conv in conversations:
         subject_erase(conv)  # fresh: a stored conversation would make this a no-op
@@ -108,15 +108,8 @@ def ingest_concurrently(ctx: BenchContext, conversations: list[Any], *, poll_int
         answer = ctx.post(f"/api/v1/users/{quote(conv.subject_id, safe='')}/messages", session_payload(conv, n, turns))
         jobs.append(answer["job_id"])
     posted = time.perf_counter()
-    failed = 0
-    pending = list(dict.fromkeys(jobs))
-    while pending:
-        state = ctx.get(f"/api/v1/jobs/{pending[0]}")["state"]
-        if state in {"done", "failed"}:
-            failed += state == "failed"
-            pending.pop(0)
-        else:
-            time.sleep(poll_interval)
+    states = wait_for_jobs(ctx, jobs, poll_interval=poll_interval)
+    failed = sum(1 for state in states.values() if state == "failed")
     seconds = time.perf_counter() - started
     return {
         "turns": sum(len(c.turns) for c in conversations),

@@ -892,14 +892,17 @@ def _claim(message_ids: list[int]) -> list[Message]:
     """Claim pending messages with a conditional update; a message claimed elsewhere is skipped.
 
     The pending rows are locked (skipping any another worker is claiming right now), then marked running,
-    in one short transaction: each message is claimed by exactly one caller.
+    in one short transaction: each message is claimed by exactly one caller. The lock is FOR NO KEY UPDATE:
+    a row that references a message (a summary's first and last message, a fact source) holds FOR KEY SHARE
+    on it while its transaction runs, and a plain FOR UPDATE ... SKIP LOCKED skipped such a message, which then
+    stayed pending until the sweeper (seen in the ingest bench: the session summariser ran beside extraction).
     """
     ids = list(dict.fromkeys(message_ids))
     if not ids:
         return []
     with transaction.atomic():
         mine = list(
-            Message.objects.select_for_update(skip_locked=True)
+            Message.objects.select_for_update(skip_locked=True, no_key=True)
             .filter(pk__in=ids, extraction_state=ExtractionState.PENDING)
             .values_list("pk", flat=True)
         )
@@ -1158,6 +1161,15 @@ def messages_mark_failed(*, message_ids: list[int], error: str) -> None:
         )
 
 
+def messages_pending(*, message_ids: list[int]) -> list[int]:
+    """Those of the messages still waiting for extraction (a claim skipped them: another lock held them)."""
+    return sorted(
+        Message.objects.filter(pk__in=message_ids, extraction_state=ExtractionState.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+
+
 def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
     """Find messages left pending or running too long (broker down, worker killed); return their ids.
 
@@ -1183,14 +1195,21 @@ def messages_extract_now(*, message_ids: list[int]) -> None:
 
     from django.conf import settings
 
-    try:
-        messages_extract(message_ids=message_ids)
-    except ExtractionFailed:
-        logger.warning("inline extraction failed for some of %s", message_ids)
     deadline = time.monotonic() + settings.INGEST_WAIT_TIMEOUT
-    while time.monotonic() < deadline:
-        busy = Message.objects.filter(pk__in=message_ids, extraction_state=ExtractionState.RUNNING).exists()
-        if not busy:
+    todo = list(message_ids)
+    while True:
+        try:
+            messages_extract(message_ids=todo)
+        except ExtractionFailed:
+            logger.warning("inline extraction failed for some of %s", todo)
+            return  # failed messages are pending again for the task's retry, not for this loop
+        while time.monotonic() < deadline:
+            busy = Message.objects.filter(pk__in=message_ids, extraction_state=ExtractionState.RUNNING).exists()
+            if not busy:
+                break
+            time.sleep(0.05)
+        todo = messages_pending(message_ids=message_ids)  # skipped by the claim while another lock held them
+        if not todo or time.monotonic() >= deadline:
             return
         time.sleep(0.05)
 

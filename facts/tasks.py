@@ -42,9 +42,17 @@ class ExtractionTask(Task):
     retry_jitter=True,
     max_retries=5,
 )
-def messages_extract_task(message_ids: list[int]) -> list[int]:
-    """Extract facts from stored messages (idempotent: claims only pending messages)."""
-    return services.messages_extract(message_ids=message_ids)
+def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int]:
+    """Extract facts from stored messages (idempotent: claims only pending messages).
+
+    A message the claim had to skip (another transaction held its row) is sent again after a short delay, a few
+    times (1, 2, 4... s); after that the sweeper has it. Without this it waited EXTRACTION_SWEEP_AFTER_SECONDS.
+    """
+    fact_ids = services.messages_extract(message_ids=message_ids)
+    left = services.messages_pending(message_ids=message_ids)
+    if left and requeues < settings.EXTRACTION_REQUEUE_MAX:
+        messages_extract_task.apply_async(args=(left,), kwargs={"requeues": requeues + 1}, countdown=2**requeues)
+    return fact_ids
 
 
 @shared_task(name="facts.tasks.messages_sweep_task", acks_late=True)

@@ -294,6 +294,8 @@ LLM_TIMEOUT = env_float("LLM_TIMEOUT", 20.0)
 # Extraction pipeline.
 EXTRACTION_SWEEP_AFTER_SECONDS = env_int("EXTRACTION_SWEEP_AFTER_SECONDS", 120)
 EXTRACTION_MAX_ATTEMPTS = env_int("EXTRACTION_MAX_ATTEMPTS", 5)
+# A task whose claim skipped a locked message sends it again this many times (1, 2, 4... s apart).
+EXTRACTION_REQUEUE_MAX = env_int("EXTRACTION_REQUEUE_MAX", 5)
 INGEST_WAIT_TIMEOUT = env_float("INGEST_WAIT_TIMEOUT", 30.0)
 
 LOGGING = {

@@ -212,3 +212,72 @@ def test_near_duplicates_across_batches_and_within_one_merge(alice) -> None:  # 
     messages_extract(message_ids=[m["id"] for m in body["messages"]])
     rex = list(Fact.objects.filter(text__contains="Rex"))
     assert len(rex) == 1 and rex[0].mention_count == 3
+
+
+def _other_connection_locks(message_id: int, mode: str) -> tuple[threading.Event, threading.Event]:
+    """Another connection holds a row lock on the message until `release` is set (`held` once it holds it)."""
+    import psycopg
+
+    from tests.conftest import _database_url
+
+    held, release = threading.Event(), threading.Event()
+    url = _database_url()
+
+    def hold() -> None:
+        with psycopg.connect(url) as conn:  # one transaction until release
+            conn.execute(f"SELECT 1 FROM conversations_message WHERE id = %s FOR {mode}", [message_id])
+            held.set()
+            release.wait(30)
+
+    threading.Thread(target=hold, daemon=True).start()
+    assert held.wait(10)
+    return held, release
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_a_summary_references_is_still_claimed(alice) -> None:  # type: ignore[no-untyped-def]
+    """A summary written beside extraction holds FOR KEY SHARE on its first and last message (the foreign
+    keys); the claim must not skip those messages (it did: they stayed pending until the sweeper)."""
+    from tests.factories import MessageFactory
+
+    message = MessageFactory(content="I moved to Chengdu last spring.", extraction_state="pending")
+    _, release = _other_connection_locks(message.pk, "KEY SHARE")
+    try:
+        messages_extract(message_ids=[message.pk])
+        assert Message.objects.get(pk=message.pk).extraction_state == "done"
+    finally:
+        release.set()
+    assert Fact.objects.filter(sources__message=message).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_message_skipped_while_locked_is_sent_again(alice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from facts import tasks
+    from tests.factories import MessageFactory
+
+    message = MessageFactory(content="My daughter Lily starts school in September.", extraction_state="pending")
+    sent: list[tuple[list[int], dict[str, int], int]] = []
+    monkeypatch.setattr(
+        tasks.messages_extract_task,
+        "apply_async",
+        lambda args, kwargs, countdown: sent.append((args[0], kwargs, countdown)),
+    )
+    _, release = _other_connection_locks(message.pk, "UPDATE")
+    try:
+        assert tasks.messages_extract_task.run([message.pk]) == []
+    finally:
+        release.set()
+    assert Message.objects.get(pk=message.pk).extraction_state == "pending"
+    assert sent == [([message.pk], {"requeues": 1}, 1)]
+    # The resent task finds the row free: extracted, nothing sent again.
+    assert tasks.messages_extract_task.run([message.pk], requeues=1)
+    assert Message.objects.get(pk=message.pk).extraction_state == "done"
+    assert len(sent) == 1
+    # After EXTRACTION_REQUEUE_MAX sends the sweeper takes over: no endless loop on a row locked for good.
+    stuck = MessageFactory(content="I work at a bakery in Suzhou.", extraction_state="pending")
+    _, release = _other_connection_locks(stuck.pk, "UPDATE")
+    try:
+        tasks.messages_extract_task.run([stuck.pk], requeues=5)
+    finally:
+        release.set()
+    assert len(sent) == 1
