@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 
 import pytest
 from django.db import connection
@@ -214,8 +215,9 @@ def test_near_duplicates_across_batches_and_within_one_merge(alice) -> None:  # 
     assert len(rex) == 1 and rex[0].mention_count == 3
 
 
-def _other_connection_locks(message_id: int, mode: str) -> tuple[threading.Event, threading.Event]:
-    """Another connection holds a row lock on the message until `release` is set (`held` once it holds it)."""
+def _other_connection_locks(message_id: int, mode: str) -> Callable[[], None]:
+    """Another connection holds a row lock on the message until the returned `release()` (which returns once
+    that transaction has ended)."""
     import psycopg
 
     from tests.conftest import _database_url
@@ -229,9 +231,15 @@ def _other_connection_locks(message_id: int, mode: str) -> tuple[threading.Event
             held.set()
             release.wait(30)
 
-    threading.Thread(target=hold, daemon=True).start()
+    thread = threading.Thread(target=hold, daemon=True)
+    thread.start()
     assert held.wait(10)
-    return held, release
+
+    def release_lock() -> None:
+        release.set()
+        thread.join(10)
+
+    return release_lock
 
 
 @pytest.mark.django_db(transaction=True)
@@ -241,12 +249,12 @@ def test_a_message_a_summary_references_is_still_claimed(alice) -> None:  # type
     from tests.factories import MessageFactory
 
     message = MessageFactory(content="I moved to Chengdu last spring.", extraction_state="pending")
-    _, release = _other_connection_locks(message.pk, "KEY SHARE")
+    release = _other_connection_locks(message.pk, "KEY SHARE")
     try:
         messages_extract(message_ids=[message.pk])
         assert Message.objects.get(pk=message.pk).extraction_state == "done"
     finally:
-        release.set()
+        release()
     assert Fact.objects.filter(sources__message=message).exists()
 
 
@@ -262,11 +270,11 @@ def test_a_message_skipped_while_locked_is_sent_again(alice, monkeypatch) -> Non
         "apply_async",
         lambda args, kwargs, countdown: sent.append((args[0], kwargs, countdown)),
     )
-    _, release = _other_connection_locks(message.pk, "UPDATE")
+    release = _other_connection_locks(message.pk, "UPDATE")
     try:
         assert tasks.messages_extract_task.run([message.pk]) == []
     finally:
-        release.set()
+        release()
     assert Message.objects.get(pk=message.pk).extraction_state == "pending"
     assert sent == [([message.pk], {"requeues": 1}, 1)]
     # The resent task finds the row free: extracted, nothing sent again.
@@ -275,9 +283,9 @@ def test_a_message_skipped_while_locked_is_sent_again(alice, monkeypatch) -> Non
     assert len(sent) == 1
     # After EXTRACTION_REQUEUE_MAX sends the sweeper takes over: no endless loop on a row locked for good.
     stuck = MessageFactory(content="I work at a bakery in Suzhou.", extraction_state="pending")
-    _, release = _other_connection_locks(stuck.pk, "UPDATE")
+    release = _other_connection_locks(stuck.pk, "UPDATE")
     try:
         tasks.messages_extract_task.run([stuck.pk], requeues=5)
     finally:
-        release.set()
+        release()
     assert len(sent) == 1
