@@ -284,6 +284,10 @@ SEARCH_COLD_START_MIN_FACTS = env_int("SEARCH_COLD_START_MIN_FACTS", 5)  # fewer
 # exact: distance over the subject's rows (btree on subject), exact and fast up to ~10k facts a subject;
 # hnsw: the HNSW index with pgvector's iterative scan (hnsw.iterative_scan) for far larger subjects.
 SEARCH_VECTOR_MODE = env_str("SEARCH_VECTOR_MODE", "exact")
+# exact mode, subjects above SEARCH_VECTOR_EXACT_MAX facts: the PREFILTER_DEPTH nearest by Hamming distance of
+# binary-quantised vectors (index-only scan, migration facts/0004) re-ranked by exact cosine.
+SEARCH_VECTOR_EXACT_MAX = env_int("SEARCH_VECTOR_EXACT_MAX", 2000)
+SEARCH_VECTOR_PREFILTER_DEPTH = env_int("SEARCH_VECTOR_PREFILTER_DEPTH", 400)
 
 # Optional LLM extractor (any OpenAI-compatible endpoint); unset means rules only.
 LLM_BASE_URL = env_opt("LLM_BASE_URL")

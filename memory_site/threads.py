@@ -51,3 +51,19 @@ class ProcessPool:
                     self.pending -= 1
 
         return executor.submit(run)
+
+    def in_every_thread(self, fn: Callable[[], Any], timeout: float = 10.0) -> None:
+        """Run `fn` once in each of this process's pool threads (say, to close their database connections).
+
+        One job per thread: the jobs wait for each other at a barrier, so no thread can take two.
+        """
+        with self._lock:
+            executor = self._current()
+        barrier = threading.Barrier(self.max_workers, timeout=timeout)
+
+        def job() -> None:
+            barrier.wait()
+            fn()
+
+        for future in [executor.submit(job) for _ in range(self.max_workers)]:
+            future.result(timeout=timeout)

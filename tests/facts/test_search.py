@@ -465,3 +465,69 @@ def test_absurd_queries_give_an_empty_or_valid_list(alice: Persona, query: str) 
 
 def test_unknown_user_is_404(alice: Persona) -> None:
     assert alice.search("dog", user="nobody").status_code == 404
+
+
+# ------------------------------------------------------------------------------ large subjects
+
+
+LARGE_SUBJECT = [
+    *FILLER_EN,
+    *FILLER_ZH,
+    "I have a dog named Rex.",
+    "My cat sleeps on the windowsill all day.",
+    "I drive a blue hatchback to work.",
+    "I am learning to play the cello.",
+    "My brother is an architect in Berlin.",
+    "I am allergic to shellfish.",
+    "I run a marathon every autumn.",
+    "My daughter is starting primary school.",
+    "I prefer tea over coffee in the evening.",
+    "We are planning a trip to Iceland next summer.",
+    "I volunteer at the animal shelter on Sundays.",
+    "My favourite book is about sailing around the world.",
+    "I grow tomatoes on my balcony.",
+    "My laptop battery died last week.",
+    "I am saving money to buy a flat.",
+]
+
+
+def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(alice: Persona, settings: Any) -> None:
+    """Above SEARCH_VECTOR_EXACT_MAX facts the first stage ranks by Hamming distance of the stored bit vectors
+    (kept by PostgreSQL for every fact), the second by exact cosine: the same nearest facts as the exact scan."""
+    from django.test.utils import CaptureQueriesContext
+
+    from facts.retrieval import candidates as cand
+
+    subject = subject_of(alice)
+    for text in LARGE_SUBJECT:
+        add_fact(subject, text)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*), count(embedding_bits), "
+            "bool_and(embedding_bits = binary_quantize(embedding)::bit(384)) FROM facts_fact WHERE subject_id = %s",
+            [subject.pk],
+        )
+        assert cursor.fetchone() == (len(LARGE_SUBJECT), len(LARGE_SUBJECT), True)
+    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    total = len(LARGE_SUBJECT)
+    settings.SEARCH_VECTOR_PREFILTER_DEPTH = 12
+    for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
+        vector = embed_texts([query])[0]
+        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
+        with CaptureQueriesContext(connection) as exact_sql:
+            exact = cand.vector_facts(flt, vector, limit=3, total=total)
+        settings.SEARCH_VECTOR_EXACT_MAX = 5
+        with CaptureQueriesContext(connection) as staged_sql:
+            staged = cand.vector_facts(flt, vector, limit=3, total=total)
+        assert "embedding_bits" not in exact_sql[0]["sql"] and "embedding_bits" in staged_sql[0]["sql"]
+        assert [pk for pk, _ in staged] == [pk for pk, _ in exact]
+        assert [round(s, 5) for _, s in staged] == [round(s, 5) for _, s in exact]
+    # Through the API: a paraphrase only the vector finds; a superseded fact stays out of the first stage too.
+    settings.SEARCH_CANDIDATES = 5  # a first stage of 15 (the candidate pool) out of 25 facts
+    rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
+    with CaptureQueriesContext(connection) as api_sql:
+        top = first(alice.search("Tell me about my puppy"))
+    assert top["text"] == rex.text and top["matched_by"] == ["vector"]
+    assert any("embedding_bits" in q["sql"] for q in api_sql)
+    Fact.objects.filter(pk=rex.pk).update(status="superseded")
+    assert rex.text not in texts(alice.search("Tell me about my puppy"))
