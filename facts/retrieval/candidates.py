@@ -176,6 +176,46 @@ def bm25(flags: list[list[bool]], lengths: list[int], total: int) -> list[float]
     return scores
 
 
+def _keyword_ranked(
+    table: str,
+    where: str,
+    params: list[Any],
+    terms: list[str],
+    *,
+    text_column: str,
+    total: str,
+    total_params: list[Any],
+    limit: int,
+) -> list[tuple[int, float]]:
+    """Rows matching any term ranked by BM25, computed in PostgreSQL: only the best `limit` rows come back.
+
+    The same formula as `bm25` (binary term frequency, df over the matching rows, N = max(total, matches)) over
+    the first SEARCH_KEYWORD_MAX_ROWS matches by id. Scoring thousands of matches of a common word in Python
+    (their flags fetched, then scored) took longer than the query itself.
+    """
+    tq, tq_params, preds, pred_params = _term_predicates(terms, text_column=text_column)
+    k1 = float(_setting("SEARCH_BM25_K1", 1.2))
+    b = float(_setting("SEARCH_BM25_B", 0.75))
+    flags = ", ".join(f"{p} AS p{i}" for i, p in enumerate(preds))
+    dfs = ", ".join(f"sum(p{i}::int)::float8 AS d{i}" for i in range(len(preds)))
+    idf = " + ".join(
+        f"CASE WHEN m.p{i} THEN ln(1 + (s.n - s.d{i} + 0.5) / (s.d{i} + 0.5)) ELSE 0 END" for i in range(len(preds))
+    )
+    norm = f"({k1!r} + 1) / (1 + {k1!r} * (1 - {b!r} + {b!r} * m.len / s.avglen))"
+    rows = _fetch(
+        f"WITH m AS MATERIALIZED (SELECT id, GREATEST(length(search_vector), 1) AS len, {flags} FROM {table}, {tq} "
+        f"WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id LIMIT %s), "
+        f"s AS (SELECT GREATEST(({total}), count(*))::float8 AS n, COALESCE(avg(len), 1)::float8 AS avglen, {dfs} "
+        "FROM m) "
+        f"SELECT m.id, {norm} * ({idf}) AS score FROM m, s ORDER BY score DESC, m.id LIMIT %s",
+        [
+            *pred_params, *tq_params, *params, *pred_params, int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000)),
+            *total_params, limit,
+        ],
+    )  # fmt: skip
+    return [(int(pk), float(score)) for pk, score in rows if score and score > 0]
+
+
 def keyword_facts(
     flt: FactFilter, terms: list[str], *, limit: int, total: int, tiers: list[str] | None = None
 ) -> list[tuple[int, float]]:
@@ -183,16 +223,9 @@ def keyword_facts(
     if not terms:
         return []
     where, params = flt.sql(tiers=tiers)
-    tq, tq_params, preds, pred_params = _term_predicates(terms, text_column="text")
-    max_rows = int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000))
-    rows = _fetch(
-        f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM facts_fact, {tq} "
-        f"WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id LIMIT %s",
-        [*pred_params, *tq_params, *params, *pred_params, max_rows],
+    return _keyword_ranked(
+        "facts_fact", where, params, terms, text_column="text", total="%s", total_params=[total], limit=limit
     )
-    scores = bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
-    ranked = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))
-    return [(pk, score) for pk, score in ranked[:limit] if score > 0]
 
 
 def entity_facts(flt: FactFilter, entities: list[str], *, limit: int, total: int) -> list[tuple[int, float]]:
@@ -294,13 +327,13 @@ def keyword_messages(
     if not terms:
         return []
     where, params = _message_where(subject_id, since, until)
-    tq, tq_params, preds, pred_params = _term_predicates(terms, text_column="content")
-    total = int(_fetch(f"SELECT count(*) FROM conversations_message WHERE {where}", params)[0][0])
-    rows = _fetch(
-        f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM conversations_message, "
-        f"{tq} WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id LIMIT %s",
-        [*pred_params, *tq_params, *params, *pred_params, int(_setting("SEARCH_KEYWORD_MAX_ROWS", 3000))],
+    return _keyword_ranked(
+        "conversations_message",
+        where,
+        params,
+        terms,
+        text_column="content",
+        total=f"SELECT count(*) FROM conversations_message WHERE {where}",
+        total_params=params,
+        limit=limit,
     )
-    scores = bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
-    ranked = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))
-    return [(pk, score) for pk, score in ranked[:limit] if score > 0]

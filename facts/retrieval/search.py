@@ -200,6 +200,15 @@ def run_search(
     if tr is not None:
         fact_time = [(("fact", pk), s) for pk, s in cand.time_facts(flt, tr.since, tr.until, limit=pool)]
 
+    # Still waiting for the embedding thread: meanwhile read the rows and sources the candidates found so far
+    # will need (one of the two is idle otherwise).
+    facts: dict[int, dict[str, Any]] = {}
+    sources: dict[int, list[dict[str, Any]]] = {}
+    if future is not None and not future.done():
+        early = sorted({pk for lst in (fact_kw, fact_ent, fact_time) for (_, pk), _ in lst})
+        facts = _fact_rows(early)
+        sources = facts_sources(fact_ids=early)
+
     vector, scanned = future.result() if future is not None else (None, None)
     outcome.vector_available = future is None or vector is not None
     fact_vec: list[tuple[Key, float]] = []
@@ -223,7 +232,7 @@ def run_search(
 
     fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
     message_ids = sorted(pk for kind, pk in fused if kind == "message")
-    facts = _fact_rows(fact_ids)
+    facts.update(_fact_rows([pk for pk in fact_ids if pk not in facts]))
     messages = _message_rows(message_ids)
     if tr is not None:
         _mark_time(fused, facts, messages, tr.since, tr.until, time_list_len=len(rankings["time"]))
@@ -264,7 +273,7 @@ def run_search(
 
     # Sources for the facts that may make the cut (collapsing duplicates can reach a little further down).
     head_facts = [item.key[1] for _, item in scored[: limit * 6] if item.key[0] == "fact"]
-    sources = facts_sources(fact_ids=head_facts)
+    sources.update(facts_sources(fact_ids=[pk for pk in head_facts if pk not in sources]))
     outcome.hits = _collapse(_diversify(scored, sources, limit * 6), facts, messages, sources, limit)
     return outcome
 

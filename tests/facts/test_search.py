@@ -531,3 +531,28 @@ def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(ali
     assert any("embedding_bits" in q["sql"] for q in api_sql)
     Fact.objects.filter(pk=rex.pk).update(status="superseded")
     assert rex.text not in texts(alice.search("Tell me about my puppy"))
+
+
+def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona) -> None:
+    """BM25 is computed in PostgreSQL (only the best rows come back); it must equal `bm25` over the flags."""
+    from facts.retrieval import candidates as cand
+
+    subject = subject_of(alice)
+    for text in [*LARGE_SUBJECT, "My dog Rex likes the tennis ball.", "我的狗喜欢在北京的公园里跑。"]:
+        add_fact(subject, text, embed=False)
+    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    for terms in (["dog", "tennis", "rex"], ["北京", "狗"], ["school", "daughter", "北京"], ["nothingmatches"]):
+        where, params = flt.sql()
+        tq, tq_params, preds, pred_params = cand._term_predicates(terms, text_column="text")
+        rows = cand._fetch(
+            f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM facts_fact, {tq} "
+            f"WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id",
+            [*pred_params, *tq_params, *params, *pred_params],
+        )
+        total = 40  # more than the subject holds, as a cached count may be
+        scores = cand.bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
+        reference = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))[:3]
+        got = cand.keyword_facts(flt, terms, limit=3, total=total)
+        assert [pk for pk, _ in got] == [pk for pk, _ in reference], terms
+        assert [s for _, s in got] == pytest.approx([s for _, s in reference]), terms
+        assert bool(got) is (terms != ["nothingmatches"])
