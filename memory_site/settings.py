@@ -280,6 +280,8 @@ SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50)  # per signal, before fusio
 SEARCH_REPLY_FACTOR = env_float("SEARCH_REPLY_FACTOR", 0.9)
 SEARCH_REPLY_TOP = env_int("SEARCH_REPLY_TOP", 20)
 SEARCH_KEYWORD_MAX_ROWS = env_int("SEARCH_KEYWORD_MAX_ROWS", 3000)  # rows scored by BM25 per query
+# Subjects up to this many facts match query words row by row (bounded cost); larger ones use the GIN index.
+SEARCH_KEYWORD_SCAN_MAX = env_int("SEARCH_KEYWORD_SCAN_MAX", 20000)
 SEARCH_COLD_START_MIN_FACTS = env_int("SEARCH_COLD_START_MIN_FACTS", 5)  # fewer facts: no vector search
 # exact: distance over the subject's rows (btree on subject), exact and fast up to ~10k facts a subject;
 # hnsw: the HNSW index with pgvector's iterative scan (hnsw.iterative_scan) for far larger subjects.

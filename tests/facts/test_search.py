@@ -533,8 +533,13 @@ def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(ali
     assert rex.text not in texts(alice.search("Tell me about my puppy"))
 
 
-def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona) -> None:
-    """BM25 is computed in PostgreSQL (only the best rows come back); it must equal `bm25` over the flags."""
+@pytest.mark.parametrize("scan_max", [20000, 0], ids=["row-by-row", "gin-index"])
+def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, settings: Any, scan_max: int) -> None:
+    """BM25 is computed in PostgreSQL (only the best rows come back); it must equal `bm25` over the flags, both
+    when a small subject's rows are matched one by one and when a large one's go through the GIN index."""
+    from django.test.utils import CaptureQueriesContext
+
+    settings.SEARCH_KEYWORD_SCAN_MAX = scan_max
     from facts.retrieval import candidates as cand
 
     subject = subject_of(alice)
@@ -552,7 +557,9 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona) -> 
         total = 40  # more than the subject holds, as a cached count may be
         scores = cand.bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
         reference = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))[:3]
-        got = cand.keyword_facts(flt, terms, limit=3, total=total)
+        with CaptureQueriesContext(connection) as sql:
+            got = cand.keyword_facts(flt, terms, limit=3, total=total)
+        assert ("ts_match_vq" in sql[0]["sql"]) is (scan_max > 0 and terms != ["北京", "狗"])
         assert [pk for pk, _ in got] == [pk for pk, _ in reference], terms
         assert [s for _, s in got] == pytest.approx([s for _, s in reference]), terms
         assert bool(got) is (terms != ["nothingmatches"])
