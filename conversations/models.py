@@ -9,7 +9,7 @@ from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
-from pgvector.django import HnswIndex, VectorField
+from pgvector.django import VectorField
 
 from memory_site.models import TimeStampedModel
 
@@ -143,13 +143,8 @@ class Message(TimeStampedModel):
             models.Index(fields=["session", "created_at"], name="message_session_time"),
             models.Index(fields=["extraction_state", "received_at"], name="message_state_received"),
             GinIndex(fields=["search_vector"], name="message_search_gin"),
-            HnswIndex(
-                name="message_embedding_hnsw",
-                fields=["embedding"],
-                m=16,
-                ef_construction=64,
-                opclasses=["vector_cosine_ops"],
-            ),
+            # No vector index: a subject's messages are searched by an exact scan (facts/retrieval/candidates.py);
+            # an HNSW index over every message was upkeep on each extracted message with no query to use it.
         ]
 
     def __str__(self) -> str:
