@@ -28,13 +28,31 @@ def fact_history(*, subject: Subject, fact: Fact) -> QuerySet[FactHistory]:
 def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """Each fact's source messages (id, external id, session, time), oldest first, in one query.
 
-    Only the needed columns are read: the search hot path calls this for every result page.
+    Only the needed columns are read, in plain SQL: the search hot path calls this for every result page
+    (the ORM's query building was a third of its cost).
     """
+    from django.db import connection
+
+    from conversations.models import Message, Session
     from facts.models import FactSource
 
     out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
     if not fact_ids:
         return out
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
+            f"FROM {FactSource._meta.db_table} fs JOIN {Message._meta.db_table} m ON m.id = fs.message_id "
+            f"JOIN {Session._meta.db_table} s ON s.id = m.session_id "
+            "WHERE fs.fact_id = ANY(%s) ORDER BY m.created_at, m.id",
+            [list(fact_ids)],
+        )
+        rows = cursor.fetchall()
+    for fact_id, message_id, external_id, session_id, created_at in rows:
+        out[fact_id].append(
+            {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}
+        )
+    return out
     rows = (
         FactSource.objects.filter(fact_id__in=fact_ids)
         .order_by("message__created_at", "message_id")

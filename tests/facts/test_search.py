@@ -563,3 +563,46 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, set
         assert [pk for pk, _ in got] == [pk for pk, _ in reference], terms
         assert [s for _, s in got] == pytest.approx([s for _, s in reference]), terms
         assert bool(got) is (terms != ["nothingmatches"])
+
+
+def _entity_reference(flt: Any, entities: list[str], limit: int, total: int) -> list[tuple[int, float]]:
+    """The former Python ranking of entity matches, kept as the reference for the SQL one."""
+    from facts.retrieval import candidates as cand
+
+    where, params = flt.sql()
+    rows = cand._fetch(
+        f"SELECT id, entity_keys, keywords, lower(subject_entity), lower(object_value) FROM facts_fact "
+        f"WHERE {where} AND (entity_keys && %s::varchar[] OR keywords && %s::varchar[] "
+        "OR lower(subject_entity) = ANY(%s) OR lower(object_value) = ANY(%s)) ORDER BY id",
+        [*params, entities, entities, entities, entities],
+    )
+    flags = [[e in (r[1] or []) or e in (r[2] or []) or e == r[3] or e == r[4] for e in entities] for r in rows]
+    keep = [i for i in range(len(entities)) if sum(1 for f in flags if f[i]) <= max(3, 0.05 * max(total, 1))]
+    pairs = [(r, [f[i] for i in keep]) for r, f in zip(rows, flags, strict=True)]
+    pairs = [(r, f) for r, f in pairs if any(f)]
+    scores = cand.bm25([f for _, f in pairs], [1] * len(pairs), total)
+    ranked = sorted(zip((int(r[0]) for r, _ in pairs), scores, strict=True), key=lambda x: (-x[1], x[0]))
+    return [(pk, score) for pk, score in ranked[:limit] if score > 0]
+
+
+def test_entity_ranking_in_sql_is_the_reference_ranking(alice: Persona) -> None:
+    """Entity matches are ranked in PostgreSQL; a name on most facts (a speaker) is dropped as before."""
+    from facts.retrieval import candidates as cand
+
+    subject = subject_of(alice)
+    for i, text in enumerate(LARGE_SUBJECT):
+        entities = [{"text": "Priya", "type": "person"}]  # on every fact: tells nothing apart
+        if "dog" in text or "cat" in text:
+            entities.append({"text": "Rex" if "dog" in text else "Mimi", "type": "pet"})
+        if i % 7 == 0:
+            entities.append({"text": "Berlin", "type": "place"})
+        add_fact(subject, text, entities=entities, embed=False)
+    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    total = len(LARGE_SUBJECT)
+    for entities in (["rex"], ["priya"], ["priya", "rex", "berlin"], ["mimi", "berlin"], ["tennis"], ["nobody"]):
+        got = cand.entity_facts(flt, entities, limit=4, total=total)
+        reference = _entity_reference(flt, entities, 4, total)
+        assert [pk for pk, _ in got] == [pk for pk, _ in reference], entities
+        assert [s for _, s in got] == pytest.approx([s for _, s in reference]), entities
+    assert cand.entity_facts(flt, ["priya"], limit=4, total=total) == []
+    assert cand.entity_facts(flt, ["rex"], limit=4, total=total)
