@@ -220,7 +220,7 @@ def generate(total: int, *, fresh: bool = False) -> dict[str, Any]:
             r[0]
             for r in conn.execute(
                 "SELECT column_name FROM information_schema.columns WHERE table_name = 'facts_fact' "
-                "AND column_name <> 'id' ORDER BY ordinal_position"
+                "AND column_name <> 'id' AND is_generated = 'NEVER' ORDER BY ordinal_position"  # not embedding_bits
             ).fetchall()
         ]
         overrides = {
