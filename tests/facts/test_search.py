@@ -606,3 +606,22 @@ def test_entity_ranking_in_sql_is_the_reference_ranking(alice: Persona) -> None:
         assert [s for _, s in got] == pytest.approx([s for _, s in reference]), entities
     assert cand.entity_facts(flt, ["priya"], limit=4, total=total) == []
     assert cand.entity_facts(flt, ["rex"], limit=4, total=total)
+
+
+def test_an_ordinary_fact_row_stays_whole_in_its_page(alice: Persona) -> None:
+    """A fact row (~2.4 kB with its inline vector) must not send its other columns to the TOAST table: every
+    search reads them back (facts migration 0005, toast_tuple_target)."""
+    subject = subject_of(alice)
+    text = "My sister Priya moved to Hangzhou last spring and she now teaches piano at a music school near the lake."
+    entities = [{"text": t, "type": "other"} for t in ("Priya", "Hangzhou", "piano", "music school", "the lake")]
+    for n in range(5):
+        add_fact(subject, f"{text} ({n})", entities=entities)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT min(pg_column_size(f.*)), (SELECT reltoastrelid::regclass::text FROM pg_class "
+            "WHERE relname = 'facts_fact') FROM facts_fact f WHERE subject_id = %s",
+            [subject.pk],
+        )
+        row_size, toast_table = cursor.fetchone()
+        cursor.execute(f"SELECT count(*) FROM {toast_table}")
+        assert row_size > 2100 and cursor.fetchone()[0] == 0
