@@ -118,10 +118,7 @@ def _sentences(count: int, seed: int, vocab: list[str]) -> list[str]:
 
 def generate(total: int, *, fresh: bool = False) -> dict[str, Any]:
     """Fill memory_site_scale with `total` facts (one subject with 10k); skip when already that size."""
-    import numpy as np
-    import psycopg
     from django.db import connection
-    from pgvector.psycopg import register_vector
 
     from conversations.services import subject_get_or_create, tenant_get_or_create
     from facts.extraction.base import Candidate
@@ -171,6 +168,32 @@ def generate(total: int, *, fresh: bool = False) -> dict[str, Any]:
         indexes = list(cursor.fetchall())
         for name, _ in indexes:
             cursor.execute(f'DROP INDEX IF EXISTS "{name}"')
+    try:
+        return _load(total, hot, hot_size, others, subject_ids, indexes, template, vocab, started)
+    except BaseException:
+        # Never leave the database without its indexes (a later run would find none to rebuild).
+        with connection.cursor() as cursor:
+            for _, ddl in indexes:
+                if "hnsw" not in ddl.lower():
+                    cursor.execute(ddl.replace("CREATE INDEX", "CREATE INDEX IF NOT EXISTS", 1))
+        raise
+
+
+def _load(
+    total: int,
+    hot: Any,
+    hot_size: int,
+    others: int,
+    subject_ids: list[int],
+    indexes: list[tuple[str, str]],
+    template: Any,
+    vocab: list[str],
+    started: float,
+) -> dict[str, Any]:
+    import numpy as np
+    import psycopg
+    from pgvector.psycopg import register_vector
+
     print(f"  scale: generating {total} facts ({len(subject_ids)} subjects) ...", flush=True)
 
     dsn = os.environ["DATABASE_URL"]
