@@ -1197,21 +1197,19 @@ def messages_extract_now(*, message_ids: list[int]) -> None:
 
     deadline = time.monotonic() + settings.INGEST_WAIT_TIMEOUT
     todo = list(message_ids)
-    while True:
+    while todo and time.monotonic() < deadline:
         try:
             messages_extract(message_ids=todo)
         except ExtractionFailed:
             logger.warning("inline extraction failed for some of %s", todo)
             return  # failed messages are pending again for the task's retry, not for this loop
-        while time.monotonic() < deadline:
-            busy = Message.objects.filter(pk__in=message_ids, extraction_state=ExtractionState.RUNNING).exists()
-            if not busy:
-                break
+        while Message.objects.filter(pk__in=message_ids, extraction_state=ExtractionState.RUNNING).exists():
+            if time.monotonic() >= deadline:
+                return
             time.sleep(0.05)
         todo = messages_pending(message_ids=message_ids)  # skipped by the claim while another lock held them
-        if not todo or time.monotonic() >= deadline:
-            return
-        time.sleep(0.05)
+        if todo:
+            time.sleep(0.05)
 
 
 def facts_for_messages(*, message_ids: list[int]) -> list[Fact]:

@@ -11,7 +11,6 @@ switches to the HNSW index with pgvector's iterative scan for subjects far large
 from __future__ import annotations
 
 import datetime as dt
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,11 +109,11 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
                 cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
                 cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, limit * 2)])
             rows = _fetch(
-                f"SELECT id, 1 - (embedding <=> %s::vector) FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+                f"SELECT id, embedding <=> %s::vector FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
                 "ORDER BY embedding <=> %s::vector LIMIT %s",
                 [literal, *params, literal, limit],
             )
-        rows.sort(key=lambda r: (-r[1], r[0]))
+        rows.sort(key=lambda r: (r[1], r[0]))
     elif prefilter:
         bits = f"binary_quantize(%s::vector)::bit({EMBEDDING_DIMENSIONS})"
         rows = _fetch(
@@ -124,7 +123,6 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
             "ORDER BY d, id LIMIT %s",
             [*params, literal, depth, literal, limit],
         )
-        rows = [(pk, None if d is None else 1 - d) for pk, d in rows]
     else:
         # The distance computed once per row (a select-list `1 - d` beside `ORDER BY d + 0` computed it twice).
         rows = _fetch(
@@ -132,8 +130,12 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
             "ORDER BY d, id LIMIT %s",
             [literal, *params, limit],
         )
-        rows = [(pk, None if d is None else 1 - d) for pk, d in rows]
-    return [(int(pk), float(sim)) for pk, sim in rows if sim is not None and sim >= min_sim]
+    return _similar(rows, min_sim)
+
+
+def _similar(rows: list[tuple[Any, ...]], min_sim: float) -> list[tuple[int, float]]:
+    """(id, cosine distance) rows, nearest first -> (id, cosine similarity) of those at least `min_sim`."""
+    return [(int(pk), 1 - float(d)) for pk, d in rows if d is not None and 1 - float(d) >= min_sim]
 
 
 def _term_predicates(
@@ -162,24 +164,6 @@ def _term_predicates(
     return tq, tq_params, preds, params
 
 
-def bm25(flags: list[list[bool]], lengths: list[int], total: int) -> list[float]:
-    """BM25 with binary term frequency over per-row term flags; df comes from the rows matching any term."""
-    if not flags:
-        return []
-    k1 = float(_setting("SEARCH_BM25_K1", 1.2))
-    b = float(_setting("SEARCH_BM25_B", 0.75))
-    n_terms = len(flags[0])
-    df = [sum(1 for row in flags if row[i]) for i in range(n_terms)]
-    total = max(total, len(flags))
-    idf = [math.log(1 + (total - d + 0.5) / (d + 0.5)) for d in df]
-    avg = (sum(lengths) / len(lengths)) or 1.0
-    scores: list[float] = []
-    for row, length in zip(flags, lengths, strict=True):
-        norm = (k1 + 1) / (1 + k1 * (1 - b + b * (length or 1) / avg))
-        scores.append(sum(idf[i] * norm for i in range(n_terms) if row[i]))
-    return scores
-
-
 def _keyword_ranked(
     table: str,
     where: str,
@@ -194,8 +178,9 @@ def _keyword_ranked(
 ) -> list[tuple[int, float]]:
     """Rows matching any term ranked by BM25, computed in PostgreSQL: only the best `limit` rows come back.
 
-    The same formula as `bm25` (binary term frequency, df over the matching rows, N = max(total, matches)) over
-    the first SEARCH_KEYWORD_MAX_ROWS matches by id. Scoring thousands of matches of a common word in Python
+    Binary term frequency: score = norm(length) * sum of idf(term) over the terms the row matches, with
+    idf = ln(1 + (N - df + 0.5) / (df + 0.5)), df over the first SEARCH_KEYWORD_MAX_ROWS matches by id and
+    N = max(total, matches); norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / mean length)). Scoring thousands of matches of a common word in Python
     (their flags fetched, then scored) took longer than the query itself.
     """
     tq, tq_params, preds, pred_params = _term_predicates(terms, text_column=text_column, indexed=indexed)
@@ -350,7 +335,7 @@ def vector_messages(
         "AND embedding IS NOT NULL ORDER BY d, id LIMIT %s",
         [literal, *params, limit],
     )
-    return [(int(pk), 1 - float(d)) for pk, d in rows if d is not None and 1 - float(d) >= min_sim]
+    return _similar(rows, min_sim)
 
 
 def keyword_messages(

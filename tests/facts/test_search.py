@@ -533,6 +533,22 @@ def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(ali
     assert rex.text not in texts(alice.search("Tell me about my puppy"))
 
 
+def _bm25_reference(flags: list[list[bool]], lengths: list[int], total: int) -> list[float]:
+    """BM25 with binary term frequency over per-row term flags, df from the rows matching any term: the Python
+    the search used before it ranked in SQL, kept here as the reference the SQL must equal."""
+    import math
+
+    if not flags:
+        return []
+    k1, b = 1.2, 0.75  # SEARCH_BM25_K1, SEARCH_BM25_B
+    df = [sum(1 for row in flags if row[i]) for i in range(len(flags[0]))]
+    total = max(total, len(flags))
+    idf = [math.log(1 + (total - d + 0.5) / (d + 0.5)) for d in df]
+    avg = (sum(lengths) / len(lengths)) or 1.0
+    norms = [(k1 + 1) / (1 + k1 * (1 - b + b * (length or 1) / avg)) for length in lengths]
+    return [sum(idf[i] * norm for i in range(len(row)) if row[i]) for row, norm in zip(flags, norms, strict=True)]
+
+
 @pytest.mark.parametrize("scan_max", [20000, 0], ids=["row-by-row", "gin-index"])
 def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, settings: Any, scan_max: int) -> None:
     """BM25 is computed in PostgreSQL (only the best rows come back); it must equal `bm25` over the flags, both
@@ -555,7 +571,7 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, set
             [*pred_params, *tq_params, *params, *pred_params],
         )
         total = 40  # more than the subject holds, as a cached count may be
-        scores = cand.bm25([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
+        scores = _bm25_reference([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
         reference = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))[:3]
         with CaptureQueriesContext(connection) as sql:
             got = cand.keyword_facts(flt, terms, limit=3, total=total)
@@ -580,7 +596,7 @@ def _entity_reference(flt: Any, entities: list[str], limit: int, total: int) -> 
     keep = [i for i in range(len(entities)) if sum(1 for f in flags if f[i]) <= max(3, 0.05 * max(total, 1))]
     pairs = [(r, [f[i] for i in keep]) for r, f in zip(rows, flags, strict=True)]
     pairs = [(r, f) for r, f in pairs if any(f)]
-    scores = cand.bm25([f for _, f in pairs], [1] * len(pairs), total)
+    scores = _bm25_reference([f for _, f in pairs], [1] * len(pairs), total)
     ranked = sorted(zip((int(r[0]) for r, _ in pairs), scores, strict=True), key=lambda x: (-x[1], x[0]))
     return [(pk, score) for pk, score in ranked[:limit] if score > 0]
 
