@@ -1,0 +1,51 @@
+"""The LoCoMo benchmark's licence is non-commercial: the project reads it from ../shared and never holds any
+of its text. This fails if a tracked file quotes a turn, a caption or a question from it (8 words in a row)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+LOCOMO = ROOT.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
+_WORD = re.compile(r"\w+")
+RUN = 8
+
+
+def _shingles(text: str) -> set[tuple[str, ...]]:
+    words = _WORD.findall(text.lower())
+    return {tuple(words[i : i + RUN]) for i in range(len(words) - RUN + 1)}
+
+
+def test_no_tracked_file_quotes_the_benchmark() -> None:
+    if not LOCOMO.exists():
+        pytest.skip("the LoCoMo file is not beside the project on this machine")
+    try:
+        tracked = subprocess.run(
+            ["git", "ls-files"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.split()
+    except (OSError, subprocess.CalledProcessError):
+        pytest.skip("not a git checkout")
+    data = json.loads(LOCOMO.read_text(encoding="utf-8"))
+    quoted: set[tuple[str, ...]] = set()
+    for sample in data:
+        for qa in sample.get("qa", []):
+            quoted |= _shingles(str(qa.get("question", "")))
+        for key, turns in sample.get("conversation", {}).items():
+            if key.startswith("session_") and isinstance(turns, list):
+                for turn in turns:
+                    quoted |= _shingles(f"{turn.get('text', '')} {turn.get('blip_caption', '')}")
+    offending = []
+    for name in tracked:
+        path = ROOT / name
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (UnicodeDecodeError, OSError):
+            continue
+        if _shingles(text) & quoted:
+            offending.append(name)
+    assert offending == []
