@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from bench.common import LOCOMO_PATH as LOCOMO  # where the bench reads it: ../shared, or the machine's copy
+
 ROOT = Path(__file__).resolve().parent.parent
-LOCOMO = ROOT.parent / "shared" / "bench" / "locomo" / "locomo_dev.json"
 _WORD = re.compile(r"\w+")
 RUN = 8
 
