@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
-from django.contrib import admin
+import datetime as dt
 
-from facts.models import AccessLog, Conflict, ContextCall, Fact, FactHistory, FactSource, Profile, SearchCall
+from django.contrib import admin
+from django.db.models import QuerySet
+from django.http import HttpRequest
+
+from facts.models import (
+    AccessLog,
+    Conflict,
+    ContextCall,
+    Fact,
+    FactAccess,
+    FactHistory,
+    FactSource,
+    Profile,
+    SearchCall,
+)
 
 
 class FactSourceInline(admin.TabularInline):
@@ -47,9 +61,22 @@ class FactAdmin(admin.ModelAdmin):
     )  # fmt: skip
     inlines = [FactSourceInline, FactHistoryInline]
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Fact]:
+        return super().get_queryset(request).select_related("access")
+
     @admin.display(description="text")
     def short_text(self, obj: Fact) -> str:
         return obj.text[:90]
+
+    @admin.display(description="access count")
+    def access_count(self, obj: Fact) -> int:
+        access: FactAccess | None = getattr(obj, "access", None)  # no row until the first read
+        return access.access_count if access is not None else 0
+
+    @admin.display(description="last accessed at")
+    def last_accessed_at(self, obj: Fact) -> dt.datetime | None:
+        access: FactAccess | None = getattr(obj, "access", None)
+        return access.last_accessed_at if access is not None else None
 
 
 @admin.register(FactHistory)

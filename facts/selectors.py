@@ -14,11 +14,12 @@ from facts.retrieval.hits import SearchHit  # the result shape; callers import i
 
 
 def fact_get(*, subject: Subject, fact_id: int) -> Fact:
-    return Fact.objects.get(subject=subject, pk=fact_id)
+    return Fact.objects.select_related("access").get(subject=subject, pk=fact_id)
 
 
 def fact_list(*, subject: Subject) -> QuerySet[Fact]:
-    return Fact.objects.filter(subject=subject).order_by("-created_at", "-id")
+    """The subject's facts, newest first, each with its read counters (`fact.access`, absent until read)."""
+    return Fact.objects.filter(subject=subject).select_related("access").order_by("-created_at", "-id")
 
 
 def fact_history(*, subject: Subject, fact: Fact) -> QuerySet[FactHistory]:

@@ -231,7 +231,9 @@ class ConflictListApi(TenantApi):
     def get(self, request: Request, user: str) -> Response:
         subject = self.subject(request, user)
         state = request.query_params.get("state", "open")
-        qs = Conflict.objects.filter(subject=subject, tenant=subject.tenant).select_related("fact_a", "fact_b")
+        qs = Conflict.objects.filter(subject=subject, tenant=subject.tenant).select_related(
+            "fact_a__access", "fact_b__access"
+        )
         if state != "all":
             if state not in Conflict.State.values:
                 raise ApiError("Unknown state.", details={"state": state})
@@ -261,5 +263,5 @@ class ConflictResolveApi(TenantApi):
         conflict = services.conflict_resolve(
             conflict=conflict, keep=data["keep"], actor=Actor.AGENT, actor_id=_actor_id(self, request)
         )
-        conflict = Conflict.objects.select_related("fact_a", "fact_b").get(pk=conflict.pk)
+        conflict = Conflict.objects.select_related("fact_a__access", "fact_b__access").get(pk=conflict.pk)
         return Response(_conflict_payload([conflict])[0])

@@ -105,9 +105,12 @@ def _rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
 def _fact_rows(ids: list[int]) -> dict[int, dict[str, Any]]:
     if not ids:
         return {}
+    # The read counters live in facts_factaccess (no row until a fact's first read): both sides by primary key.
     rows = _rows(
-        "SELECT id, text, normalized_text, type, valid_from, created_at, event_time, value_score, access_count, "
-        "pinned, entity_keys, keywords, lower(subject_entity) AS subject_key FROM facts_fact WHERE id = ANY(%s)",
+        "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, f.value_score, "
+        "COALESCE(a.access_count, 0) AS access_count, f.pinned, f.entity_keys, f.keywords, "
+        "lower(f.subject_entity) AS subject_key "
+        "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id WHERE f.id = ANY(%s)",
         [ids],
     )
     return {r["id"]: r for r in rows}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
+from django.db import IntegrityError, InterfaceError, OperationalError
 
 from facts.retrieval.access import RECORD_ACCESS_TASK, AccessRecord, facts_record_access
 
@@ -13,7 +13,9 @@ from facts.retrieval.access import RECORD_ACCESS_TASK, AccessRecord, facts_recor
 @shared_task(
     name=RECORD_ACCESS_TASK,
     acks_late=True,
-    autoretry_for=(OperationalError, InterfaceError),
+    # IntegrityError: a fact erased between the counting statement and its commit (the FK is checked at
+    # commit); the retry runs the whole record again and skips the erased fact.
+    autoretry_for=(OperationalError, InterfaceError, IntegrityError),
     retry_backoff=True,
     max_retries=3,
 )

@@ -392,7 +392,7 @@ def test_search_counts_access_for_the_reading_key(
 ) -> None:
     from celery import current_app
 
-    from facts.models import AccessLog, SearchCall
+    from facts.models import AccessLog, FactAccess, SearchCall
 
     monkeypatch.setitem(current_app.conf, "task_always_eager", True)
     subject = subject_of(alice)
@@ -400,9 +400,9 @@ def test_search_counts_access_for_the_reading_key(
     with django_capture_on_commit_callbacks(execute=True):
         response = alice.search("Rex")
     assert first(response)["id"] == fact.pk
-    fact.refresh_from_db()
-    assert fact.access_count == 1
-    assert fact.last_accessed_at is not None
+    access = FactAccess.objects.get(fact=fact)
+    assert access.access_count == 1
+    assert access.last_accessed_at is not None
     log = AccessLog.objects.get(subject=subject)
     assert log.operation == "search"
     assert log.fact_ids == [fact.pk]
@@ -410,6 +410,67 @@ def test_search_counts_access_for_the_reading_key(
     call = SearchCall.objects.get(subject=subject)
     assert call.result_count == 1
     assert "keyword" in call.matched_by
+
+
+def test_each_search_counts_again_and_the_fact_shows_it(
+    alice: Persona, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from celery import current_app
+
+    from facts.models import FactAccess
+
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+    subject = subject_of(alice)
+    fact = add_fact(subject, "I have a dog named Rex.")
+    unread = alice.get(f"facts/{fact.pk}").json()
+    assert (unread["access_count"], unread["last_accessed_at"]) == (0, None)
+    assert not FactAccess.objects.filter(fact=fact).exists()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        assert first(alice.search("Rex"))["id"] == fact.pk
+    once = FactAccess.objects.get(fact=fact)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert first(alice.search("dog Rex"))["id"] == fact.pk
+    twice = FactAccess.objects.get(fact=fact)
+    assert (once.access_count, twice.access_count) == (1, 2)
+    assert once.last_accessed_at is not None and twice.last_accessed_at is not None
+    assert twice.last_accessed_at >= once.last_accessed_at
+
+    shown = alice.get(f"facts/{fact.pk}").json()
+    assert shown["access_count"] == 2
+    assert shown["last_accessed_at"] is not None
+    listed = {f["id"]: f for f in alice.get("facts").json()["results"]}
+    assert listed[fact.pk]["access_count"] == 2
+
+
+def test_record_access_ignores_facts_of_another_subject(alice: Persona, bob: Persona) -> None:
+    from facts.models import FactAccess
+    from facts.retrieval.access import AccessRecord, facts_record_access
+
+    alice_subject, bob_subject = subject_of(alice), subject_of(bob)
+    alices = add_fact(alice_subject, "I have a dog named Rex.", embed=False)
+    bobs = add_fact(bob_subject, "I have a cat named Tom.", embed=False)
+    facts_record_access(
+        record=AccessRecord(
+            subject_id=bob_subject.pk, tenant_id=bob_subject.tenant_id, fact_ids=[alices.pk, bobs.pk], api_key_id=None
+        )
+    )
+    assert not FactAccess.objects.filter(fact=alices).exists()
+    assert FactAccess.objects.get(fact=bobs).access_count == 1
+
+
+def test_fact_list_reads_the_counters_in_the_same_query(alice: Persona, django_assert_num_queries: Any) -> None:
+    from facts.apis.serializers import facts_payload
+    from facts.models import FactAccess
+    from facts.selectors import fact_list
+
+    subject = subject_of(alice)
+    facts = [add_fact(subject, f"I have visited city number {n}.", embed=False) for n in range(5)]
+    FactAccess.objects.create(fact=facts[0], access_count=3)
+    with django_assert_num_queries(2):  # the facts with their counters, then their sources
+        rows = facts_payload(list(fact_list(subject=subject)))
+    counts = {row["id"]: row["access_count"] for row in rows}
+    assert counts == {f.pk: (3 if f == facts[0] else 0) for f in facts}
 
 
 def test_another_tenant_gets_404(alice: Persona, carol: Persona) -> None:
