@@ -34,7 +34,12 @@ def message_list(*, subject: Subject, session: Session | None = None) -> QuerySe
 
 
 def job_messages(*, tenant: Tenant, job_id: uuid.UUID) -> QuerySet[Message]:
-    return Message.objects.filter(tenant=tenant, job_id=job_id).order_by("created_at", "id")
+    """A job's messages, only what the job's state needs (not the content, vector or search columns)."""
+    return (
+        Message.objects.filter(tenant=tenant, job_id=job_id)
+        .only("id", "created_at", "extraction_state", "extraction_error")
+        .order_by("created_at", "id")
+    )
 
 
 def job_state(*, messages: list[Message]) -> str:

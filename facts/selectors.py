@@ -12,14 +12,28 @@ from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 
+# Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
+# workers' CPU while clients polled their ingest jobs.
+PAYLOAD_DEFERRED = ("embedding", "search_vector", "search_text")
+
+
+def facts_for_payload() -> QuerySet[Fact]:
+    """Facts as the API shows them: with their read counters (`fact.access`), without the search columns."""
+    return Fact.objects.defer(*PAYLOAD_DEFERRED).select_related("access")
+
 
 def fact_get(*, subject: Subject, fact_id: int) -> Fact:
-    return Fact.objects.select_related("access").get(subject=subject, pk=fact_id)
+    return facts_for_payload().get(subject=subject, pk=fact_id)
 
 
 def fact_list(*, subject: Subject) -> QuerySet[Fact]:
     """The subject's facts, newest first, each with its read counters (`fact.access`, absent until read)."""
-    return Fact.objects.filter(subject=subject).select_related("access").order_by("-created_at", "-id")
+    return facts_for_payload().filter(subject=subject).order_by("-created_at", "-id")
+
+
+def facts_for_messages(*, message_ids: list[int]) -> list[Fact]:
+    """Facts touched by these messages (created from or merged with them), oldest first."""
+    return list(facts_for_payload().filter(sources__message_id__in=message_ids).distinct().order_by("created_at", "id"))
 
 
 def fact_history(*, subject: Subject, fact: Fact) -> QuerySet[FactHistory]:
@@ -49,18 +63,6 @@ def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
             [list(fact_ids)],
         )
         rows = cursor.fetchall()
-    for fact_id, message_id, external_id, session_id, created_at in rows:
-        out[fact_id].append(
-            {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}
-        )
-    return out
-    rows = (
-        FactSource.objects.filter(fact_id__in=fact_ids)
-        .order_by("message__created_at", "message_id")
-        .values_list(
-            "fact_id", "message_id", "message__external_id", "message__session__external_id", "message__created_at"
-        )
-    )
     for fact_id, message_id, external_id, session_id, created_at in rows:
         out[fact_id].append(
             {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}

@@ -1210,8 +1210,3 @@ def messages_extract_now(*, message_ids: list[int]) -> None:
         todo = messages_pending(message_ids=message_ids)  # skipped by the claim while another lock held them
         if todo:
             time.sleep(0.05)
-
-
-def facts_for_messages(*, message_ids: list[int]) -> list[Fact]:
-    """Facts touched by these messages (created from or merged with them)."""
-    return list(Fact.objects.filter(sources__message_id__in=message_ids).distinct().order_by("created_at", "id"))

@@ -15,6 +15,7 @@ from conversations.selectors import job_messages, job_state
 from conversations.services import MessageInput, message_ingest
 from facts import services as fact_services
 from facts.apis.serializers import FactOutputSerializer, facts_payload
+from facts.selectors import facts_for_messages
 from memory_site.api import TenantApi, validate_input
 from memory_site.errors import PayloadTooLarge
 
@@ -78,7 +79,7 @@ class MessagesIngestApi(TenantApi):
         }
         if request.query_params.get("wait", "").lower() in {"1", "true", "yes"}:
             fact_services.messages_extract_now(message_ids=[m.pk for m in result.messages])
-            body["facts"] = facts_payload(fact_services.facts_for_messages(message_ids=[m.pk for m in result.messages]))
+            body["facts"] = facts_payload(facts_for_messages(message_ids=[m.pk for m in result.messages]))
             return Response(body, status=status.HTTP_200_OK)
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
@@ -101,7 +102,7 @@ class JobDetailApi(TenantApi):
         body: dict = {
             "job_id": str(job_id),
             "state": state,
-            "facts": facts_payload(fact_services.facts_for_messages(message_ids=[m.pk for m in messages])),
+            "facts": facts_payload(facts_for_messages(message_ids=[m.pk for m in messages])),
         }
         # A fallback from the LLM to the rules is recorded on the message but is not a job error.
         errors = [
