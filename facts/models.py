@@ -9,6 +9,7 @@ from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
 from conversations.models import EMBEDDING_DIMENSIONS, ApiKey, Message, Subject, Tenant
@@ -248,7 +249,7 @@ class AccessLog(models.Model):
     actor_id = models.CharField(max_length=255, blank=True, default="")
     operation = models.CharField(max_length=32)
     fact_ids = ArrayField(models.BigIntegerField(), default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)  # the read's time
 
     class Meta:
         ordering = ["-created_at"]
@@ -285,7 +286,7 @@ class SearchCall(models.Model):
     result_count = models.PositiveIntegerField()
     took_ms = models.FloatField()
     matched_by = ArrayField(models.CharField(max_length=16), default=list, blank=True)
-    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)  # the read's time
 
     class Meta:
         ordering = ["-created_at"]

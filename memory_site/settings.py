@@ -263,6 +263,10 @@ SEARCH_WEIGHT_RECENCY = env_float("SEARCH_WEIGHT_RECENCY", 0.1)  # max boost of 
 SEARCH_RECENCY_HALF_LIFE_DAYS = env_float("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0)
 SEARCH_WEIGHT_VALUE = env_float("SEARCH_WEIGHT_VALUE", 0.2)  # value_score 1.0 -> +10 %, 0.0 -> -10 %
 SEARCH_WEIGHT_ACCESS = env_float("SEARCH_WEIGHT_ACCESS", 0.05)  # 100+ reads -> +5 %
+# Reads are counted off the request: each web process sends its access records as one task per
+# ACCESS_FLUSH_SECONDS, or sooner once ACCESS_FLUSH_MAX records wait (facts/retrieval/access.py).
+ACCESS_FLUSH_SECONDS = env_float("ACCESS_FLUSH_SECONDS", 1.0)
+ACCESS_FLUSH_MAX = env_int("ACCESS_FLUSH_MAX", 200)
 SEARCH_WEIGHT_TYPE = env_float("SEARCH_WEIGHT_TYPE", 0.15)  # "what do I like" and a preference fact
 SEARCH_WEIGHT_PINNED = env_float("SEARCH_WEIGHT_PINNED", 0.1)  # "remember this" facts
 # A result with few content words besides the names in the query ("Thanks, Priya!") is mostly the name:

@@ -7,7 +7,13 @@ from typing import Any
 from celery import shared_task
 from django.db import IntegrityError, InterfaceError, OperationalError
 
-from facts.retrieval.access import RECORD_ACCESS_TASK, AccessRecord, facts_record_access
+from facts.retrieval.access import (
+    RECORD_ACCESS_BATCH_TASK,
+    RECORD_ACCESS_TASK,
+    AccessRecord,
+    facts_record_access,
+    facts_record_accesses,
+)
 
 
 @shared_task(
@@ -26,3 +32,16 @@ def facts_record_access_task(record: dict[str, Any]) -> None:
     which the value score tolerates.
     """
     facts_record_access(record=AccessRecord(**record))
+
+
+@shared_task(
+    name=RECORD_ACCESS_BATCH_TASK,
+    acks_late=True,
+    # IntegrityError: a fact erased between the counting statement and its commit (see above).
+    autoretry_for=(OperationalError, InterfaceError, IntegrityError),
+    retry_backoff=True,
+    max_retries=3,
+)
+def facts_record_access_batch_task(records: list[dict[str, Any]]) -> None:
+    """Record a web process's batch of reads in one transaction (same caveat on redelivery as above)."""
+    facts_record_accesses(records=[AccessRecord(**record) for record in records])

@@ -67,26 +67,66 @@ def test_inside_a_transaction_the_request_thread_runs_the_vector_scan(
 
 
 @pytest.mark.parametrize("broker_up", [True, False])
-def test_access_records_are_published_off_the_request(
-    alice: Persona, broker_up: bool, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+def test_access_records_are_published_off_the_request_in_batches(
+    alice: Persona,
+    broker_up: bool,
+    django_capture_on_commit_callbacks: Any,
+    monkeypatch: pytest.MonkeyPatch,
+    settings: Any,
 ) -> None:
     from celery import current_app
 
     from facts.retrieval import access
 
-    sent: list[dict[str, Any]] = []
+    settings.ACCESS_FLUSH_SECONDS = 60  # the test flushes the last batch itself
+    settings.ACCESS_FLUSH_MAX = 3
+    sent: list[tuple[str, list[dict[str, Any]]]] = []
 
     def send_task(name: str, kwargs: dict[str, Any]) -> None:
         if not broker_up:
             raise ConnectionError("broker is down")
-        sent.append(kwargs["record"])
+        sent.append((name, kwargs["records"]))
 
     monkeypatch.setitem(current_app.conf, "task_always_eager", False)
     monkeypatch.setattr(current_app, "send_task", send_task)
     fact = add_fact(subject_of(alice), "I have a dog named Rex.")
     with django_capture_on_commit_callbacks(execute=True):
-        response = alice.search("Rex")
-    assert response.status_code == 200
-    assert access._sender is not None
-    access._sender.submit(lambda: None).result(timeout=10)  # the sender thread has run the publish
-    assert sent == ([{**sent[0], "fact_ids": [fact.pk], "operation": "search"}] if broker_up else [])
+        responses = [alice.search("Rex") for _ in range(4)]
+    assert [r.status_code for r in responses] == [200] * 4
+    access._sender.submit(lambda: None).result(timeout=10)  # the sender thread has sent the full batch
+    access.flush_access_records()  # what the timer (or the process's exit) does
+    if not broker_up:
+        assert sent == []
+        return
+    # Three searches filled a batch; the fourth went with the flush.
+    assert [len(records) for _, records in sent] == [3, 1]
+    assert {name for name, _ in sent} == {access.RECORD_ACCESS_BATCH_TASK}
+    first = sent[0][1][0]
+    assert first["fact_ids"] == [fact.pk] and first["operation"] == "search" and first["at"]
+
+
+def test_a_batch_of_access_records_counts_each_read_and_keeps_each_read_time(alice: Persona, bob: Persona) -> None:
+    import datetime as dt
+
+    from facts.models import AccessLog, FactAccess, SearchCall
+    from facts.retrieval.access import AccessRecord, facts_record_accesses
+
+    mine = add_fact(subject_of(alice), "I have a dog named Rex.")
+    other = add_fact(subject_of(bob), "I have a cat named Tom.")
+    early = dt.datetime(2026, 1, 1, 9, 0, tzinfo=dt.UTC)
+    late = early + dt.timedelta(minutes=5)
+    subject = subject_of(alice)
+
+    def record(at: dt.datetime, ids: list[int]) -> AccessRecord:
+        return AccessRecord(
+            subject_id=subject.pk, tenant_id=subject.tenant_id, fact_ids=ids, api_key_id=None,
+            took_ms=3.0, result_count=len(ids), matched_by=["keyword"], at=at.isoformat(),
+        )  # fmt: skip
+
+    # The second read names Bob's fact under Alice's subject: it must not be counted.
+    facts_record_accesses(records=[record(late, [mine.pk]), record(early, [mine.pk, other.pk])])
+    counter = FactAccess.objects.get(fact=mine)
+    assert (counter.access_count, counter.last_accessed_at) == (2, late)
+    assert not FactAccess.objects.filter(fact=other).exists()
+    assert sorted(AccessLog.objects.filter(subject=subject).values_list("created_at", flat=True)) == [early, late]
+    assert SearchCall.objects.filter(subject=subject).count() == 2
