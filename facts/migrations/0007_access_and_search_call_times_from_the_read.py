@@ -5,6 +5,8 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
+    """Access records are written in batches, later than the read: each row takes the read's time from the
+    record (a Python default, no database change) instead of auto_now_add."""
 
     dependencies = [
         ('facts', '0006_fact_access_counters_table'),

@@ -140,7 +140,7 @@ def facts_schedule_access(*, record: AccessRecord) -> None:
 MAX_PENDING_SENDS = 1000
 # Publishes run on this process's sender thread: the response does not wait on the broker (a publish is a
 # round trip, and retries for seconds while the broker is down). Past MAX_PENDING_SENDS queued jobs (broker
-# down) a batch is dropped with a warning.
+# down) no flush is queued: the records wait in the batch for the next one.
 _sender = ProcessPool("access-send", max_workers=1, max_pending=MAX_PENDING_SENDS)
 
 
@@ -157,21 +157,31 @@ class _Batcher:
         self._pid = os.getpid()
         atexit.register(self.flush)
 
+    def _own_records(self) -> None:
+        """After a fork, the records (and the timer) inherited from the parent are the parent's to send."""
+        if self._pid != os.getpid():
+            self._records, self._timer, self._pid = [], None, os.getpid()
+
     def add(self, record: AccessRecord) -> None:
         with self._lock:
-            if self._pid != os.getpid():  # a forked child: the parent's records are the parent's to send
-                self._records, self._timer, self._pid = [], None, os.getpid()
+            self._own_records()
             self._records.append(record)
             full = len(self._records) >= settings.ACCESS_FLUSH_MAX
             if not full and self._timer is None:
-                self._timer = threading.Timer(settings.ACCESS_FLUSH_SECONDS, _in_background, args=(self.flush,))
+                self._timer = threading.Timer(settings.ACCESS_FLUSH_SECONDS, self._timer_fired)
                 self._timer.daemon = True
                 self._timer.start()
         if full:
             _in_background(self.flush)
 
+    def _timer_fired(self) -> None:
+        if not _in_background(self.flush):
+            with self._lock:  # the next record starts a new timer
+                self._timer = None
+
     def flush(self) -> None:
         with self._lock:
+            self._own_records()
             records, self._records = self._records, []
             if self._timer is not None:
                 self._timer.cancel()
@@ -192,6 +202,9 @@ def flush_access_records() -> None:
     _batcher.flush()
 
 
-def _in_background(job: Callable[[], None]) -> None:
+def _in_background(job: Callable[[], None]) -> bool:
+    """Queue a job on the sender thread; False (and a warning) when too many are waiting already."""
     if _sender.submit(job) is None:
-        logger.warning("access records are not being sent (%d queued): dropping a batch", _sender.pending)
+        logger.warning("access records are not being sent (%d jobs queued)", _sender.pending)
+        return False
+    return True

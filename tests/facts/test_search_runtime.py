@@ -105,6 +105,34 @@ def test_access_records_are_published_off_the_request_in_batches(
     assert first["fact_ids"] == [fact.pk] and first["operation"] == "search" and first["at"]
 
 
+def test_a_partial_batch_of_access_records_goes_with_the_timer(
+    alice: Persona, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch, settings: Any
+) -> None:
+    import time
+
+    from celery import current_app
+
+    from facts.retrieval import access
+
+    settings.ACCESS_FLUSH_SECONDS = 0.05
+    settings.ACCESS_FLUSH_MAX = 100
+    sent: list[list[dict[str, Any]]] = []
+    monkeypatch.setitem(current_app.conf, "task_always_eager", False)
+    monkeypatch.setattr(current_app, "send_task", lambda name, kwargs: sent.append(kwargs["records"]))
+    add_fact(subject_of(alice), "I have a dog named Rex.")
+    with django_capture_on_commit_callbacks(execute=True):
+        assert alice.search("Rex").status_code == 200
+    deadline = time.monotonic() + 10
+    while not sent and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert [len(records) for records in sent] == [1]
+    # A timer whose flush the sender refused (too many jobs queued) lets the next record start a new one.
+    monkeypatch.setattr(access, "_in_background", lambda job: False)
+    monkeypatch.setattr(access._batcher, "_timer", threading.Timer(60, lambda: None))  # a timer that fired
+    access._batcher._timer_fired()
+    assert access._batcher._timer is None
+
+
 def test_a_batch_of_access_records_counts_each_read_and_keeps_each_read_time(alice: Persona, bob: Persona) -> None:
     import datetime as dt
 
