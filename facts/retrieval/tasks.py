@@ -1,4 +1,4 @@
-"""Celery task for access counting (imported by facts.tasks so the worker registers it)."""
+"""Celery tasks for access counting (imported by facts.tasks so the worker registers them)."""
 
 from __future__ import annotations
 
@@ -15,18 +15,19 @@ from facts.retrieval.access import (
     facts_record_accesses,
 )
 
+# IntegrityError: a fact erased between the counting statement and its commit (the foreign key is checked at
+# commit); the retry runs the whole record again and skips the erased fact.
+_RETRIED: dict[str, Any] = {
+    "acks_late": True,
+    "autoretry_for": (OperationalError, InterfaceError, IntegrityError),
+    "retry_backoff": True,
+    "max_retries": 3,
+}
 
-@shared_task(
-    name=RECORD_ACCESS_TASK,
-    acks_late=True,
-    # IntegrityError: a fact erased between the counting statement and its commit (the FK is checked at
-    # commit); the retry runs the whole record again and skips the erased fact.
-    autoretry_for=(OperationalError, InterfaceError, IntegrityError),
-    retry_backoff=True,
-    max_retries=3,
-)
+
+@shared_task(name=RECORD_ACCESS_TASK, **_RETRIED)
 def facts_record_access_task(record: dict[str, Any]) -> None:
-    """Record one read (counters, access log, search call).
+    """Record one read (counters, access log, search call); records queued by versions before batching.
 
     Not idempotent by nature (a count); a redelivery after a worker crash may count one read twice,
     which the value score tolerates.
@@ -34,14 +35,7 @@ def facts_record_access_task(record: dict[str, Any]) -> None:
     facts_record_access(record=AccessRecord(**record))
 
 
-@shared_task(
-    name=RECORD_ACCESS_BATCH_TASK,
-    acks_late=True,
-    # IntegrityError: a fact erased between the counting statement and its commit (see above).
-    autoretry_for=(OperationalError, InterfaceError, IntegrityError),
-    retry_backoff=True,
-    max_retries=3,
-)
+@shared_task(name=RECORD_ACCESS_BATCH_TASK, **_RETRIED)
 def facts_record_access_batch_task(records: list[dict[str, Any]]) -> None:
     """Record a web process's batch of reads in one transaction (same caveat on redelivery as above)."""
     facts_record_accesses(records=[AccessRecord(**record) for record in records])

@@ -158,3 +158,19 @@ def test_a_batch_of_access_records_counts_each_read_and_keeps_each_read_time(ali
     assert not FactAccess.objects.filter(fact=other).exists()
     assert sorted(AccessLog.objects.filter(subject=subject).values_list("created_at", flat=True)) == [early, late]
     assert SearchCall.objects.filter(subject=subject).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.celery_worker
+def test_real_worker_counts_a_batch_of_searches(alice: Persona, celery_worker_process: Any, settings: Any) -> None:
+    from facts.models import AccessLog, FactAccess, SearchCall
+    from tests.conftest import wait_until
+
+    settings.ACCESS_FLUSH_SECONDS = 0.1
+    subject = subject_of(alice)
+    fact = add_fact(subject, "I have a dog named Rex.")
+    for _ in range(3):
+        assert alice.search("Rex").status_code == 200
+    assert wait_until(lambda: FactAccess.objects.filter(fact=fact, access_count=3).exists(), timeout=60)
+    assert AccessLog.objects.filter(subject=subject).count() == 3
+    assert SearchCall.objects.filter(subject=subject).count() == 3
