@@ -283,6 +283,10 @@ SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 50)  # per signal, before fusio
 # question's score times this factor; only the SEARCH_REPLY_TOP strongest candidates are looked at. 0 turns it off.
 SEARCH_REPLY_FACTOR = env_float("SEARCH_REPLY_FACTOR", 0.9)
 SEARCH_REPLY_TOP = env_int("SEARCH_REPLY_TOP", 20)
+# Continuation: the speaker's own turn among the next two of the session, for the SEARCH_NEXT_TOP strongest
+# candidates, at their score times this factor (facts/retrieval/replies.py). 0 turns it off.
+SEARCH_NEXT_FACTOR = env_float("SEARCH_NEXT_FACTOR", 0.5)
+SEARCH_NEXT_TOP = env_int("SEARCH_NEXT_TOP", 10)
 SEARCH_KEYWORD_MAX_ROWS = env_int("SEARCH_KEYWORD_MAX_ROWS", 3000)  # rows scored by BM25 per query
 # Subjects up to this many facts match query words row by row (bounded cost); larger ones use the GIN index.
 SEARCH_KEYWORD_SCAN_MAX = env_int("SEARCH_KEYWORD_SCAN_MAX", 20000)

@@ -1,4 +1,5 @@
-"""Reply context: a question that matches the query points at the answer that followed it.
+"""Reply context: a question that matches the query points at the answer that followed it, and a turn that
+matches points at its speaker's next turn.
 
 In a conversation the words of a question are often only in the question: "How did the kids take the
 accident?" is followed by "They were scared but we reassured them". The answer turn, and the facts taken
@@ -7,6 +8,12 @@ comes from a question (its source message contains "?" or "？"), the next messa
 another speaker, and the facts taken from it, become candidates too, with the question's score times
 SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Questions found by the
 vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP candidates; deterministic.
+
+Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("It's time
+to think about life after the season." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's
+own message among the next two of the session, and its facts, become candidates with the matching turn's
+score times SEARCH_NEXT_FACTOR (lower than for a reply: a weaker link), for the SEARCH_NEXT_TOP strongest.
+On LoCoMo (facts + messages) it lifted recall@10 from 0.755 to 0.768 (0.4: 0.759; 0.6: 0.768).
 """
 
 from __future__ import annotations
@@ -37,20 +44,50 @@ WHERE (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <
 """
 
 
+_NEXT_OWN_SQL = """
+WITH cand AS (
+    SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
+), src AS (
+    SELECT c.kind, c.key_id, fs.message_id
+    FROM cand c JOIN facts_factsource fs ON c.kind = 'fact' AND fs.fact_id = c.key_id
+    UNION ALL
+    SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
+)
+SELECT src.kind, src.key_id, a.id
+FROM src
+JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
+CROSS JOIN LATERAL (
+    SELECT m.id, m.name, m.role FROM conversations_message m
+    WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
+    ORDER BY m.created_at, m.id LIMIT 2
+) a
+WHERE a.name = q.name AND a.role = q.role
+"""
+
+
 def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool) -> None:
-    """Add (or lift) the answers to the strongest question candidates in `fused`, in place."""
-    factor = float(_setting("SEARCH_REPLY_FACTOR", 0.9))
-    top_n = int(_setting("SEARCH_REPLY_TOP", 20))
+    """Add (or lift) the answers to the strongest question candidates in `fused`, then the continuations of
+    the strongest candidates (the speaker's next turn), in place."""
+    reply = (float(_setting("SEARCH_REPLY_FACTOR", 0.9)), int(_setting("SEARCH_REPLY_TOP", 20)))
+    after = (float(_setting("SEARCH_NEXT_FACTOR", 0.5)), int(_setting("SEARCH_NEXT_TOP", 10)))
+    _follow(fused, flt, _ANSWERS_SQL, *reply, include_messages=include_messages)
+    _follow(fused, flt, _NEXT_OWN_SQL, *after, include_messages=include_messages)
+
+
+def _follow(
+    fused: dict[Key, Fused], flt: FactFilter, sql: str, factor: float, top_n: int, *, include_messages: bool
+) -> None:
+    """Add (or lift) the messages `sql` links to the `top_n` strongest candidates, and their facts."""
     if factor <= 0 or top_n <= 0 or not fused:
         return
     head = sorted(fused.values(), key=lambda f: (-f.score, f.key[0], f.key[1]))[:top_n]
-    # A question only the vector found is a weak link already: its answer would be a guess about a guess
+    # A candidate only the vector found is a weak link already: what follows it would be a guess about a guess
     # (and, with no similarity of its own, would fall under the vector-only cut in search). Skipped.
     head = [f for f in head if f.matched_by != ["vector"]]
-    rows = _fetch(_ANSWERS_SQL, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
+    rows = _fetch(sql, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
     if not rows:
         return
-    parent_of: dict[int, Fused] = {}  # answer message id -> the strongest question candidate pointing at it
+    parent_of: dict[int, Fused] = {}  # linked message id -> the strongest candidate pointing at it
     for kind, key_id, answer_id in rows:
         parent = fused[(str(kind), int(key_id))]
         best = parent_of.get(int(answer_id))

@@ -366,9 +366,10 @@ def test_the_answer_to_a_matching_question_is_found_through_it(
     assert answer not in texts(alice.search(query))
 
 
-def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, embedder_down: None) -> None:
+def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, settings: Any, embedder_down: None) -> None:
     from facts.models import FactSource
 
+    settings.SEARCH_NEXT_FACTOR = 0.0  # continuation (the speaker's next turn) is tested apart
     subject = subject_of(alice)
     session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-reply-2")
     statement = MessageFactory(session=session, role="assistant", content="The news about Denver is out.")
@@ -382,6 +383,50 @@ def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, embe
     found = texts(alice.search("Denver", include_messages=True))
     assert "The news about Denver is out." in found and "Did I mention the Denver move?" in found
     assert "They cried at first." not in found and "Now they are thrilled." not in found
+
+
+@pytest.mark.parametrize(
+    ("setup", "reaction", "follow_up", "query"),
+    [
+        (
+            "It's time to think about life after the season.",
+            "Any plans yet?",
+            "Coaching kids and opening a sports shop.",
+            "what will I do after the season",
+        ),
+        (
+            "赛季结束以后的生活该好好想想了。",
+            "有什么打算吗？",
+            "想去教小朋友打球，再开一家体育用品店。",
+            "赛季结束以后做什么",
+        ),
+    ],
+)
+def test_a_speakers_next_turn_is_found_through_the_turn_before(
+    alice: Persona, settings: Any, embedder_down: None, setup: str, reaction: str, follow_up: str, query: str
+) -> None:
+    """The follow-up shares no word with the query; the same speaker's turn before it does (continuation)."""
+    from facts.models import FactSource
+
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-next")
+    said = MessageFactory(session=session, role="user", content=setup, external_id="u-1")
+    MessageFactory(session=session, role="assistant", content=reaction, external_id="a-1")
+    continued = MessageFactory(session=session, role="user", content=follow_up, external_id="u-2")
+    MessageFactory(session=session, role="assistant", content="Sounds good.", external_id="a-2")
+    later = MessageFactory(session=session, role="user", content="My sister lives in Lyon.", external_id="u-3")
+    for text in FILLER_EN + FILLER_ZH:
+        add_fact(subject, text, embed=False)
+    for message in (said, continued, later):
+        FactSource.objects.create(fact=add_fact(subject, message.content, embed=False), message=message)
+
+    results = alice.search(query).json()["results"]
+    assert [r["text"] for r in results[:2]] == [setup, follow_up]
+    assert results[1]["sources"][0]["external_id"] == "u-2"
+    assert results[1]["score"] < results[0]["score"]
+    assert "My sister lives in Lyon." not in texts(alice.search(query))  # three turns on: not linked
+    settings.SEARCH_NEXT_FACTOR = 0.0  # continuation off: the follow-up is not found
+    assert follow_up not in texts(alice.search(query))
 
 
 # ------------------------------------------------------------------------------------------- access, isolation
