@@ -23,7 +23,11 @@ from facts.retrieval.fusion import Fused
 
 Key = tuple[str, int]
 
-_ANSWERS_SQL = """
+
+def _following_sql(lookahead: int, where: str) -> str:
+    """(candidate kind, candidate id, linked message id): for each candidate's source message q, the next
+    `lookahead` messages a of its session that satisfy `where`."""
+    return f"""
 WITH cand AS (
     SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
 ), src AS (
@@ -38,31 +42,18 @@ JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
 CROSS JOIN LATERAL (
     SELECT m.id, m.name, m.role FROM conversations_message m
     WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
-    ORDER BY m.created_at, m.id LIMIT 1
+    ORDER BY m.created_at, m.id LIMIT {int(lookahead)}
 ) a
-WHERE (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <> q.name OR a.role <> q.role)
+WHERE {where}
 """
 
 
-_NEXT_OWN_SQL = """
-WITH cand AS (
-    SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
-), src AS (
-    SELECT c.kind, c.key_id, fs.message_id
-    FROM cand c JOIN facts_factsource fs ON c.kind = 'fact' AND fs.fact_id = c.key_id
-    UNION ALL
-    SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
+# The next message, by another speaker, after a question.
+_ANSWERS_SQL = _following_sql(
+    1, "(strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <> q.name OR a.role <> q.role)"
 )
-SELECT src.kind, src.key_id, a.id
-FROM src
-JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
-CROSS JOIN LATERAL (
-    SELECT m.id, m.name, m.role FROM conversations_message m
-    WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
-    ORDER BY m.created_at, m.id LIMIT 2
-) a
-WHERE a.name = q.name AND a.role = q.role
-"""
+# The same speaker's message among the next two.
+_NEXT_OWN_SQL = _following_sql(2, "a.name = q.name AND a.role = q.role")
 
 
 def add_answers(fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool) -> None:
