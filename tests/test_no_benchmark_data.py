@@ -1,5 +1,5 @@
 """The LoCoMo benchmark's licence is non-commercial: the project reads it from ../shared and never holds any
-of its text. This fails if a tracked file quotes a turn, a caption or a question from it (8 words in a row)."""
+of its text. This fails if a tracked file quotes a turn, a caption or a question from it (6 words in a row)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from bench.common import LOCOMO_PATH as LOCOMO  # where the bench reads it: ../s
 
 ROOT = Path(__file__).resolve().parent.parent
 _WORD = re.compile(r"\w+")
-RUN = 8
+RUN = 6  # 8 let a six-word quote through; generic phrases of six words happen not to collide
 
 
 def _shingles(text: str) -> set[tuple[str, ...]]:

@@ -29,7 +29,7 @@ _SMALL_TALK_RE = re.compile(
     r"^\s*((" + _GREETING_WORDS + r")[\s!.,。！，~、?？]*)+(\s*[a-z]{2,12}[\s!.,。！，~]*)?$", re.IGNORECASE
 )
 _TRIVIAL_QUESTION_RE = re.compile(
-    r"^\s*(how are you( doing)?( today)?|how'?s it going|what'?s up( with you)?|how have you been|"
+    r"^\s*(how are you( doing)?( today)?|how have you been|how'?s it going|what'?s up( with you)?|"
     r"anything new|what time is it|what'?s the time|what day is it( today)?|how about you|and you|you\?|"
     r"what'?s the weather( like)?( today)?|"
     r"你好吗|最近怎么样|最近好吗|怎么样|现在几点了?|几点了|今天星期几|今天天气怎么样|你呢|在吗)[\s!.,。！，~?？]*$",

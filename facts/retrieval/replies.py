@@ -1,16 +1,16 @@
 """Reply context: a question that matches the query points at the answer that followed it, and a turn that
 matches points at its speaker's next turn.
 
-In a conversation the words of a question are often only in the question: "How did the kids take the
-accident?" is followed by "They were scared but we reassured them". The answer turn, and the facts taken
+In a conversation the words of a question are often only in the question: "How did the move go for the
+kids?" is followed by "Tears on day one, new friends by Friday". The answer turn, and the facts taken
 from it, hold what the user wants to recall, yet share no word with the query. So when a strong candidate
 comes from a question (its source message contains "?" or "？"), the next message of that session by
 another speaker, and the facts taken from it, become candidates too, with the question's score times
 SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Questions found by the
 vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP candidates; deterministic.
 
-Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("It's time
-to think about life after the season." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's
+Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the
+season is over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's
 own message among the next two of the session, and its facts, become candidates with the matching turn's
 score times SEARCH_NEXT_FACTOR (lower than for a reply: a weaker link), for the SEARCH_NEXT_TOP strongest.
 On LoCoMo (facts + messages) it lifted recall@10 from 0.755 to 0.768 (0.4: 0.759; 0.6: 0.768).

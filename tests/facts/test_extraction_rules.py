@@ -121,22 +121,20 @@ def test_temporary_state_expires(alice) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.django_db
 def test_greeting_inside_an_informative_turn_is_dropped_but_content_kept(alice) -> None:  # type: ignore[no-untyped-def]
-    facts = _facts(
-        alice, "Hey Priya! Good to see you! I'm buried in deadlines & chores. How are things with you?", name="Daniel"
-    )
-    assert [f["text"] for f in facts] == ["Daniel is buried in deadlines & chores."]
+    facts = _facts(alice, "Hi Priya! Nice to see you! I am drowning in tax forms. Anything new?", name="Daniel")
+    assert [f["text"] for f in facts] == ["Daniel is drowning in tax forms."]
 
 
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
-        "Biscuit's hilarious! He hid his ball in my boot once! Last summer we took the kids to Yosemite, "
+        "Biscuit is a clown: he buried a sock under the sofa! Last summer we took the kids to Yosemite, "
         "and I sketched a waterfall there."
     )
     ref = dt.datetime(2023, 8, 14, 12, tzinfo=dt.UTC)
     out = RuleExtractor().extract_one(MessageView(id=1, role="user", name="Daniel", content=turn, created_at=ref))
     text = " ".join(c.text for c in out.candidates)
-    for word in ["Biscuit", "ball", "boot", "Yosemite", "sketched", "waterfall", "2022"]:
+    for word in ["Biscuit", "sock", "sofa", "Yosemite", "sketched", "waterfall", "2022"]:
         assert word in text, (word, text)
     assert all(c.span_start is not None and turn[c.span_start : c.span_end] for c in out.candidates)
 

@@ -389,10 +389,10 @@ def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, sett
     ("setup", "reaction", "follow_up", "query"),
     [
         (
-            "It's time to think about life after the season.",
+            "Once the season is over I need a new routine.",
             "Any plans yet?",
             "Coaching kids and opening a sports shop.",
-            "what will I do after the season",
+            "what will I do once the season is over",
         ),
         (
             "赛季结束以后的生活该好好想想了。",
