@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
-
 from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import HttpRequest
@@ -13,7 +11,6 @@ from facts.models import (
     Conflict,
     ContextCall,
     Fact,
-    FactAccess,
     FactHistory,
     FactSource,
     Profile,
@@ -67,16 +64,6 @@ class FactAdmin(admin.ModelAdmin):
     @admin.display(description="text")
     def short_text(self, obj: Fact) -> str:
         return obj.text[:90]
-
-    @admin.display(description="access count")
-    def access_count(self, obj: Fact) -> int:
-        access: FactAccess | None = getattr(obj, "access", None)  # no row until the first read
-        return access.access_count if access is not None else 0
-
-    @admin.display(description="last accessed at")
-    def last_accessed_at(self, obj: Fact) -> dt.datetime | None:
-        access: FactAccess | None = getattr(obj, "access", None)
-        return access.last_accessed_at if access is not None else None
 
 
 @admin.register(FactHistory)

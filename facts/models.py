@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 from django.contrib.postgres.fields import ArrayField
@@ -119,6 +120,18 @@ class Fact(TimeStampedModel):
 
     def __str__(self) -> str:
         return self.text[:80]
+
+    # The read counters live in FactAccess (no row until the fact's first read); load facts with
+    # select_related("access") or prefetch it, or each of these is a query.
+    @property
+    def access_count(self) -> int:
+        access: FactAccess | None = getattr(self, "access", None)
+        return access.access_count if access is not None else 0
+
+    @property
+    def last_accessed_at(self) -> dt.datetime | None:
+        access: FactAccess | None = getattr(self, "access", None)
+        return access.last_accessed_at if access is not None else None
 
 
 class FactAccess(models.Model):

@@ -7,7 +7,7 @@ from typing import Any
 from django.db.models import prefetch_related_objects
 from rest_framework import serializers
 
-from facts.models import Fact, FactAccess
+from facts.models import Fact
 from facts.selectors import facts_sources
 from memory_site.api import SourceSerializer
 
@@ -42,24 +42,11 @@ class FactOutputSerializer(serializers.Serializer):
     sources = SourceSerializer(many=True)
 
 
-ACCESS_FIELDS = ("access_count", "last_accessed_at")  # read from the fact's FactAccess row (facts.models)
-
-
 def facts_payload(facts: list[Fact]) -> list[dict[str, Any]]:
     """Serialize facts with their sources and read counters (one extra query for all sources, and one for
     the counters of facts not loaded with `select_related("access")`)."""
     sources = facts_sources(fact_ids=[f.pk for f in facts])
     prefetch_related_objects(facts, "access")  # skips facts whose access row is already loaded
-    names: list[str] = [str(name) for name in FactOutputSerializer().fields if name not in {"sources", *ACCESS_FIELDS}]
-    rows = [
-        {**{name: getattr(fact, name) for name in names}, **_access(fact), "sources": sources.get(fact.pk, [])}
-        for fact in facts
-    ]
+    names: list[str] = [str(name) for name in FactOutputSerializer().fields if name != "sources"]
+    rows = [{**{name: getattr(fact, name) for name in names}, "sources": sources.get(fact.pk, [])} for fact in facts]
     return list(FactOutputSerializer(rows, many=True).data)
-
-
-def _access(fact: Fact) -> dict[str, Any]:
-    access: FactAccess | None = getattr(fact, "access", None)  # no row until the fact's first read
-    if access is None:
-        return {"access_count": 0, "last_accessed_at": None}
-    return {"access_count": access.access_count, "last_accessed_at": access.last_accessed_at}

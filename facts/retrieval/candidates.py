@@ -4,8 +4,8 @@ Every query is scoped to one subject through the (subject, status, tier) btree i
 by default, an exact distance scan over the subject's rows (`ORDER BY distance + 0` keeps the planner off
 the HNSW index): a subject rarely holds more than ~10k facts, an exact scan of those is a few milliseconds
 and, unlike a filtered HNSW scan, always returns k rows and the true nearest ones. Above
-SEARCH_VECTOR_EXACT_MAX facts a binary-quantised first stage picks the rows the exact cosine ranks. SEARCH_VECTOR_MODE=hnsw
-switches to the HNSW index with pgvector's iterative scan for subjects far larger than that.
+SEARCH_VECTOR_EXACT_MAX facts a binary-quantised first stage picks the rows the exact cosine ranks.
+SEARCH_VECTOR_MODE=hnsw switches to the HNSW index with pgvector's iterative scan for subjects far larger than that.
 """
 
 from __future__ import annotations
@@ -180,8 +180,8 @@ def _keyword_ranked(
 
     Binary term frequency: score = norm(length) * sum of idf(term) over the terms the row matches, with
     idf = ln(1 + (N - df + 0.5) / (df + 0.5)), df over the first SEARCH_KEYWORD_MAX_ROWS matches by id and
-    N = max(total, matches); norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / mean length)). Scoring thousands of matches of a common word in Python
-    (their flags fetched, then scored) took longer than the query itself.
+    N = max(total, matches); norm = (k1 + 1) / (1 + k1 * (1 - b + b * length / mean length)). Scoring thousands
+    of matches of a common word in Python (their flags fetched, then scored) took longer than the query itself.
     """
     tq, tq_params, preds, pred_params = _term_predicates(terms, text_column=text_column, indexed=indexed)
     k1 = float(_setting("SEARCH_BM25_K1", 1.2))

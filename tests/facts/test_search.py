@@ -432,16 +432,21 @@ def test_a_speakers_next_turn_is_found_through_the_turn_before(
 # ------------------------------------------------------------------------------------------- access, isolation
 
 
-def test_search_counts_access_for_the_reading_key(
-    alice: Persona, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def rex(alice: Persona, monkeypatch: pytest.MonkeyPatch) -> Fact:
+    """Alice's fact about her dog, with access records written as searches make them (eager tasks)."""
     from celery import current_app
 
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+    return add_fact(subject_of(alice), "I have a dog named Rex.")
+
+
+def test_search_counts_access_for_the_reading_key(
+    alice: Persona, rex: Fact, django_capture_on_commit_callbacks: Any
+) -> None:
     from facts.models import AccessLog, FactAccess, SearchCall
 
-    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
-    subject = subject_of(alice)
-    fact = add_fact(subject, "I have a dog named Rex.")
+    subject, fact = subject_of(alice), rex
     with django_capture_on_commit_callbacks(execute=True):
         response = alice.search("Rex")
     assert first(response)["id"] == fact.pk
@@ -458,15 +463,11 @@ def test_search_counts_access_for_the_reading_key(
 
 
 def test_each_search_counts_again_and_the_fact_shows_it(
-    alice: Persona, django_capture_on_commit_callbacks: Any, monkeypatch: pytest.MonkeyPatch
+    alice: Persona, rex: Fact, django_capture_on_commit_callbacks: Any
 ) -> None:
-    from celery import current_app
-
     from facts.models import FactAccess
 
-    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
-    subject = subject_of(alice)
-    fact = add_fact(subject, "I have a dog named Rex.")
+    fact = rex
     unread = alice.get(f"facts/{fact.pk}").json()
     assert (unread["access_count"], unread["last_accessed_at"]) == (0, None)
     assert not FactAccess.objects.filter(fact=fact).exists()
