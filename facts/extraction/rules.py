@@ -161,6 +161,8 @@ _NO_CONJUGATE = _COMMON_ADVERBS | frozenset(
         "think",
     ]
 )
+# Present-tense verbs that end like a past form ("I need" -> "Priya needs", not "Priya need").
+_PRESENT_IN_ED = frozenset(["need", "feed", "bleed", "breed", "heed", "proceed", "succeed", "exceed", "speed", "shred"])
 _PRONOUN_MAP = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "dont": "doesn't", "'m": "is",
                 "haven't": "hasn't", "go": "goes"}  # fmt: skip
 
@@ -215,6 +217,7 @@ def _conjugate(verb: str) -> str:
         or low in _NO_CONJUGATE
         or low in _IRREGULAR_PAST
         or low.endswith("ed")
+        and low not in _PRESENT_IN_ED
         or low.endswith("s")
         and not low.endswith("ss")
         or len(low) < 2

@@ -146,3 +146,18 @@ def test_time_resolution_in_both_languages() -> None:
     assert resolve_text("三天前我丢了钱包", ref)[0] == "2023年5月5日我丢了钱包"
     text, matches = resolve_text("I started a new job last month", ref)
     assert text == "I started a new job in April 2023" and matches[0].when.month == 4
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Once the season is over I need a new routine.", "Once the season is over Priya needs a new routine."),
+        ("I feed the cat at seven.", "Priya feeds the cat at seven."),
+        ("I finished the report.", "Priya finished the report."),
+        ("I agreed to help.", "Priya agreed to help."),
+    ],
+)
+def test_third_person_conjugates_present_verbs_that_end_like_past_forms(sentence: str, expected: str) -> None:
+    from facts.extraction.rules import third_person_en
+
+    assert third_person_en(sentence, "Priya") == expected
