@@ -256,6 +256,9 @@ SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
 # Boost (1 + this) of a result about a name the query mentions (subject / speaker / entity key), even when
 # that name is too common to select candidates by itself ("What did Priya paint?").
 SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.2)
+# Boost (1 + this) of a result inside the time the query names ("on 2 May", "上周"); the time signal's own list
+# ranks that time's facts and messages by their similarity to the query. 0 = time is a plain fused signal.
+SEARCH_TIME_MATCH_BOOST = env_float("SEARCH_TIME_MATCH_BOOST", 1.0)
 SEARCH_ENTITY_MAX_SHARE = env_float("SEARCH_ENTITY_MAX_SHARE", 0.05)  # entity in more facts than this: not an entity
 SEARCH_COUNT_CACHE_SECONDS = env_float("SEARCH_COUNT_CACHE_SECONDS", 30.0)  # subject fact count (IDF, cold start)
 SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)  # overlap query embedding with SQL

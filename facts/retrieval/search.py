@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy  # noqa: F401  (imported before any thread: psycopg peeks at a half-imported numpy otherwise)
@@ -41,9 +41,22 @@ def _embed_executor() -> ThreadPoolExecutor:
     return _embed_pool.executor()
 
 
+Key = tuple[str, int]
 Scored = list[tuple[int, float]]
-VectorScan = Callable[[list[float]], tuple[Scored, Scored]]
-Embedded = tuple[list[float] | None, tuple[Scored, Scored] | None]
+
+
+@dataclass
+class VectorHits:
+    """What the vector scan found: the nearest facts and messages, and the nearest inside the query's time
+    range (both kinds, (key, similarity), best first) when it names one."""
+
+    facts: Scored
+    messages: Scored
+    in_range: list[tuple[Key, float]] = field(default_factory=list)
+
+
+VectorScan = Callable[[list[float]], VectorHits]
+Embedded = tuple[list[float] | None, VectorHits | None]
 
 
 def _embed_async(text: str, scan: VectorScan | None = None) -> Future[Embedded]:
@@ -77,9 +90,6 @@ def _embed_then_scan(text: str, scan: VectorScan | None) -> Embedded:
         return vector, scan(vector)
     finally:
         close_old_connections()
-
-
-Key = tuple[str, int]
 
 
 @dataclass
@@ -168,12 +178,19 @@ def run_search(
     outcome.cold_start = cold_start
     want_vector = (not cold_start or include_messages) and bool(analysis.words or analysis.entities)
 
-    def scan(vector: list[float]) -> tuple[Scored, Scored]:
+    tr = analysis.time_range
+
+    def scan(vector: list[float]) -> VectorHits:
         facts = [] if cold_start else cand.vector_facts(flt, vector, limit=pool, total=active_count)
         messages = (
             cand.vector_messages(subject_id, vector, limit=pool, since=since, until=until) if include_messages else []
         )
-        return facts, messages
+        hits = VectorHits(facts=facts, messages=messages)
+        if tr is not None:
+            hits.in_range = _nearest_in_range(
+                flt, vector, tr.since, tr.until, limit=pool, cold_start=cold_start, include_messages=include_messages
+            )
+        return hits
 
     future: Future[Embedded] | None = None
     if want_vector:
@@ -199,7 +216,6 @@ def run_search(
             for pk, s in cand.keyword_messages(subject_id, terms, limit=pool, since=since, until=until)
         ]
     fact_time: list[tuple[Key, float]] = []
-    tr = analysis.time_range
     if tr is not None:
         fact_time = [(("fact", pk), s) for pk, s in cand.time_facts(flt, tr.since, tr.until, limit=pool)]
 
@@ -217,15 +233,16 @@ def run_search(
     fact_vec: list[tuple[Key, float]] = []
     msg_vec: list[tuple[Key, float]] = []
     if vector is not None:
-        vec_facts, vec_messages = scanned if scanned is not None else scan(vector)
-        fact_vec = [(("fact", pk), s) for pk, s in vec_facts]
-        msg_vec = [(("message", pk), s) for pk, s in vec_messages]
+        found = scanned if scanned is not None else scan(vector)
+        fact_vec = [(("fact", pk), s) for pk, s in found.facts]
+        msg_vec = [(("message", pk), s) for pk, s in found.messages]
+        fact_time = _time_ranking(found.in_range, fact_time)
 
     rankings = {
         "vector": _merge_lists(fact_vec, msg_vec),
         "keyword": _merge_lists(fact_kw, msg_kw),
         "entity": _merge_lists(fact_ent),
-        "time": _merge_lists(fact_time),
+        "time": fact_time,
     }
     outcome.signals_used = [s for s, lst in rankings.items() if lst]
     fused = fuse(rankings)
@@ -253,6 +270,8 @@ def run_search(
     named = set(analysis.entities)
     names = set(analysis.names)
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.2))
+    # A query that names a time ("on 16 November", "上周") is about that time: what falls in it counts double.
+    time_boost = float(_setting("SEARCH_TIME_MATCH_BOOST", 1.0))
     scored: list[tuple[float, Fused]] = []
     strength: dict[Key, float] = {}
     for key, item in fused.items():
@@ -265,6 +284,8 @@ def run_search(
         factor = rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
         if named and _names_match(row, named):
             factor *= 1.0 + speaker_boost
+        if tr is not None and "time" in item.matched_by:
+            factor *= 1.0 + time_boost
         scored.append((item.score * factor, item))
         strength[key] = item.strength * factor
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
@@ -279,6 +300,42 @@ def run_search(
     sources.update(facts_sources(fact_ids=[pk for pk in head_facts if pk not in sources]))
     outcome.hits = _collapse(_diversify(scored, sources, limit * 6), facts, messages, sources, limit)
     return outcome
+
+
+def _nearest_in_range(
+    flt: cand.FactFilter,
+    vector: list[float],
+    since: dt.datetime,
+    until: dt.datetime,
+    *,
+    limit: int,
+    cold_start: bool,
+    include_messages: bool,
+) -> list[tuple[Key, float]]:
+    """The facts (and messages) inside the query's time range nearest to the query, (key, similarity), best
+    first: "what did Priya say about the injury on 16 November" ranks that day's turns about the injury first,
+    whereas the time list alone only knows they are from that day."""
+    lo = since if flt.since is None else max(since, flt.since)
+    hi = until if flt.until is None else min(until, flt.until)
+    if lo >= hi:
+        return []
+    found: list[tuple[Key, float]] = []
+    if not cold_start:
+        scoped = replace(flt, since=lo, until=hi)
+        found += [(("fact", pk), s) for pk, s in cand.vector_facts(scoped, vector, limit=limit)]
+    if include_messages:
+        found += [
+            (("message", pk), s)
+            for pk, s in cand.vector_messages(flt.subject_id, vector, limit=limit, since=lo, until=hi)
+        ]
+    return _merge_lists(found)
+
+
+def _time_ranking(nearest: list[tuple[Key, float]], in_range: list[tuple[Key, float]]) -> list[tuple[Key, float]]:
+    """The time signal's list: every candidate inside the query's time range counts as a full time match (1.0);
+    those nearest to the query come first (RRF ranks them higher), then the rest, latest first."""
+    seen = {key for key, _ in nearest}
+    return [(key, 1.0) for key, _ in nearest] + [(key, 1.0) for key, _ in in_range if key not in seen]
 
 
 def _names_match(row: dict[str, Any], named: set[str]) -> bool:

@@ -133,6 +133,37 @@ def test_time_expression_finds_what_happened_then(alice: Persona, query: str) ->
     assert results[0]["matched_by"] == ["time"]
 
 
+@pytest.mark.parametrize(
+    ("query", "boost", "expected"),
+    [
+        ("What happened to my knee on 2 May 2024?", 1.0, "Knee sore again after the long run."),
+        ("2024年5月2日我的膝盖怎么了", 1.0, "跑完步膝盖又酸了。"),
+        ("What happened to my knee on 2 May 2024?", 0.0, "Something happened to my knee at football."),
+    ],
+)
+def test_a_named_day_ranks_what_happened_that_day_first(
+    alice: Persona, settings: Any, query: str, boost: float, expected: str
+) -> None:
+    """Of two matches, the one on the day the query names comes first, though the other matches the words
+    better: with time switched off (weight and boost 0) the other comes first."""
+    settings.SEARCH_TIME_MATCH_BOOST = boost
+    if not boost:
+        settings.SEARCH_WEIGHT_TIME = 0.0
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text, valid_from=dt.datetime(2024, 1, 5, tzinfo=dt.UTC))
+    day = dt.datetime(2024, 5, 2, 18, tzinfo=dt.UTC)
+    add_fact(subject, "Something happened to my knee at football.", valid_from=dt.datetime(2024, 3, 10, tzinfo=dt.UTC))
+    add_fact(subject, "膝盖在踢足球时出了点事。", valid_from=dt.datetime(2024, 3, 10, tzinfo=dt.UTC))
+    add_fact(subject, "Knee sore again after the long run.", valid_from=day)
+    add_fact(subject, "跑完步膝盖又酸了。", valid_from=day)
+    add_fact(subject, "Bought new running shoes.", valid_from=day)
+    results = alice.search(query, limit=3).json()["results"]
+    assert results[0]["text"] == expected
+    if boost:
+        assert "time" in results[0]["matched_by"]
+
+
 def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
     subject = subject_of(alice)
     for text in FILLER_ZH:
