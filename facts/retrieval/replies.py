@@ -25,8 +25,9 @@ Key = tuple[str, int]
 
 
 def _following_sql(lookahead: int, where: str) -> str:
-    """(candidate kind, candidate id, linked message id): for each candidate's source message q, the next
-    `lookahead` messages a of its session that satisfy `where`."""
+    """(candidate kind, candidate id, linked message id, one of its searchable facts or NULL): for each
+    candidate's source message q, the next `lookahead` messages a of its session that satisfy `where`, one row
+    per fact taken from a that the search may return (FACT_FILTER, the search's filter, in its place)."""
     return f"""
 WITH cand AS (
     SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
@@ -36,7 +37,7 @@ WITH cand AS (
     UNION ALL
     SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
 )
-SELECT src.kind, src.key_id, a.id
+SELECT src.kind, src.key_id, a.id, af.fact_id
 FROM src
 JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
 CROSS JOIN LATERAL (
@@ -44,7 +45,12 @@ CROSS JOIN LATERAL (
     WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
     ORDER BY m.created_at, m.id LIMIT {int(lookahead)}
 ) a
+LEFT JOIN LATERAL (
+    SELECT fs.fact_id FROM facts_factsource fs
+    WHERE fs.message_id = a.id AND fs.fact_id IN (SELECT id FROM facts_fact WHERE FACT_FILTER)
+) af ON true
 WHERE {where}
+ORDER BY a.id, af.fact_id
 """
 
 
@@ -75,25 +81,28 @@ def _follow(
     # A candidate only the vector found is a weak link already: what follows it would be a guess about a guess
     # (and, with no similarity of its own, would fall under the vector-only cut in search). Skipped.
     head = [f for f in head if f.matched_by != ["vector"]]
-    rows = _fetch(sql, [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id])
+    where, params = flt.sql()
+    rows = _fetch(
+        sql.replace("FACT_FILTER", where),
+        [[f.key[0] for f in head], [f.key[1] for f in head], flt.subject_id, *params],
+    )
     if not rows:
         return
     parent_of: dict[int, Fused] = {}  # linked message id -> the strongest candidate pointing at it
-    for kind, key_id, answer_id in rows:
+    facts_of: dict[int, set[int]] = {}  # linked message id -> its searchable facts
+    for kind, key_id, answer_id, fact_id in rows:
         parent = fused[(str(kind), int(key_id))]
         best = parent_of.get(int(answer_id))
         if best is None or parent.score > best.score:
             parent_of[int(answer_id)] = parent
+        if fact_id is not None:
+            facts_of.setdefault(int(answer_id), set()).add(int(fact_id))
     targets: list[tuple[Key, Fused]] = []
     if include_messages:
         targets += [(("message", mid), parent) for mid, parent in parent_of.items()]
-    where, params = flt.sql()
-    for message_id, fact_id in _fetch(
-        "SELECT fs.message_id, fs.fact_id FROM facts_factsource fs WHERE fs.message_id = ANY(%s) "
-        f"AND fs.fact_id IN (SELECT id FROM facts_fact WHERE {where}) ORDER BY fs.message_id, fs.fact_id",
-        [list(parent_of), *params],
-    ):
-        targets.append((("fact", int(fact_id)), parent_of[int(message_id)]))
+    targets += [
+        (("fact", fact_id), parent_of[mid]) for mid in sorted(facts_of) for fact_id in sorted(facts_of[mid])
+    ]
     for key, parent in targets:
         if key == parent.key:
             continue
