@@ -100,9 +100,7 @@ def _follow(
     targets: list[tuple[Key, Fused]] = []
     if include_messages:
         targets += [(("message", mid), parent) for mid, parent in parent_of.items()]
-    targets += [
-        (("fact", fact_id), parent_of[mid]) for mid in sorted(facts_of) for fact_id in sorted(facts_of[mid])
-    ]
+    targets += [(("fact", fact_id), parent_of[mid]) for mid in sorted(facts_of) for fact_id in sorted(facts_of[mid])]
     for key, parent in targets:
         if key == parent.key:
             continue
