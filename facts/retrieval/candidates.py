@@ -11,7 +11,7 @@ SEARCH_VECTOR_MODE=hnsw switches to the HNSW index with pgvector's iterative sca
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.conf import settings
@@ -131,6 +131,25 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
             [literal, *params, limit],
         )
     return _similar(rows, min_sim)
+
+
+def vector_facts_in_range(
+    flt: FactFilter, vector: list[float], since: dt.datetime, until: dt.datetime, *, limit: int
+) -> list[tuple[int, float]]:
+    """The facts of a time range nearest to the query vector, (id, cosine similarity), best first.
+
+    Only the range's newest SEARCH_VECTOR_EXACT_MAX facts are compared (read newest first through the
+    (subject, fact time) index), so a wide range ("this year") of a large subject costs what an exact scan of a
+    small subject does, and a day's or a month's facts are all compared.
+    """
+    where, params = replace(flt, since=since, until=until).sql(tiers=["active"])
+    rows = _fetch(
+        f"SELECT id, d FROM (SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} "
+        "AND embedding IS NOT NULL ORDER BY COALESCE(event_time, valid_from, created_at) DESC, id DESC LIMIT %s) r "
+        "ORDER BY d, id LIMIT %s",
+        [_vector_literal(vector), *params, int(_setting("SEARCH_VECTOR_EXACT_MAX", 2000)), limit],
+    )
+    return _similar(rows, float(_setting("SEARCH_VECTOR_MIN_SIMILARITY", 0.2)))
 
 
 def _similar(rows: list[tuple[Any, ...]], min_sim: float) -> list[tuple[int, float]]:

@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy  # noqa: F401  (imported before any thread: psycopg peeks at a half-imported numpy otherwise)
@@ -321,8 +321,7 @@ def _nearest_in_range(
         return []
     found: list[tuple[Key, float]] = []
     if not cold_start:
-        scoped = replace(flt, since=lo, until=hi)
-        found += [(("fact", pk), s) for pk, s in cand.vector_facts(scoped, vector, limit=limit)]
+        found += [(("fact", pk), s) for pk, s in cand.vector_facts_in_range(flt, vector, lo, hi, limit=limit)]
     if include_messages:
         found += [
             (("message", pk), s)

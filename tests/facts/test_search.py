@@ -164,6 +164,26 @@ def test_a_named_day_ranks_what_happened_that_day_first(
         assert "time" in results[0]["matched_by"]
 
 
+def test_the_nearest_in_a_time_range_compares_only_its_newest_facts(alice: Persona, settings: Any) -> None:
+    """A wide range of a large subject costs a bounded scan: its SEARCH_VECTOR_EXACT_MAX newest facts."""
+    from facts.retrieval.candidates import FactFilter, vector_facts_in_range
+
+    subject = subject_of(alice)
+    may = dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
+    knee = add_fact(subject, "My knee hurts after running.", valid_from=may + dt.timedelta(days=1))
+    for day, text in [(10, "I bought a red kettle."), (20, "I painted the fence blue.")]:
+        add_fact(subject, text, valid_from=may + dt.timedelta(days=day))
+    before = add_fact(subject, "My knee hurt before May too.", valid_from=may - dt.timedelta(days=3))
+    flt = FactFilter(subject_id=subject.pk, statuses=["active"], tiers=["active"])
+    query = embed_texts(["knee pain"])[0]
+    june = may + dt.timedelta(days=31)
+    in_may = [pk for pk, _ in vector_facts_in_range(flt, query, may, june, limit=5)]
+    assert in_may[0] == knee.pk
+    assert before.pk not in in_may
+    settings.SEARCH_VECTOR_EXACT_MAX = 2  # the knee fact is the oldest of the three in range: not compared
+    assert knee.pk not in [pk for pk, _ in vector_facts_in_range(flt, query, may, june, limit=5)]
+
+
 def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
     subject = subject_of(alice)
     for text in FILLER_ZH:
