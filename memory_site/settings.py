@@ -255,7 +255,7 @@ SEARCH_RRF_K = env_float("SEARCH_RRF_K", 20.0)  # RRF damping: higher flattens t
 SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
 # Boost (1 + this) of a result about a name the query mentions (subject / speaker / entity key), even when
 # that name is too common to select candidates by itself ("What did Priya paint?").
-SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.2)
+SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.3)
 # Boost (1 + this) of a result inside the time the query names ("on 2 May", "上周"); the time signal's own list
 # ranks that time's facts and messages by their similarity to the query. 0 = time is a plain fused signal.
 SEARCH_TIME_MATCH_BOOST = env_float("SEARCH_TIME_MATCH_BOOST", 1.0)

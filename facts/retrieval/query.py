@@ -114,6 +114,7 @@ SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
 
 _ID_RE = re.compile(r"#?\b(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,}\b")
 _CAPWORD_RE = re.compile(r"\b[A-Z][a-zA-Z'’]+(?:\s+[A-Z][a-zA-Z'’]+)*")
+_POSSESSIVE_RE = re.compile(r"['’]s?$")
 
 
 @dataclass
@@ -275,7 +276,7 @@ def extract_names(text: str) -> list[str]:
     """Capitalised words and phrases not at a question's start ("Priya", "Lake Tai", "Tai"): normalised."""
     found: dict[str, None] = {}
     for m in _CAPWORD_RE.finditer(text):
-        words = m.group(0).split()
+        words = [w for w in (_POSSESSIVE_RE.sub("", w) for w in m.group(0).split()) if w]  # "Priya's" -> "Priya"
         while words and words[0].lower() in EN_STOP_WORDS | {"when", "what", "how", "who", "where", "why", "would"}:
             words = words[1:]
         if not words:

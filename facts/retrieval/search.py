@@ -269,7 +269,7 @@ def run_search(
     # select candidates; it still tells which of the candidates are about that person: a soft boost.
     named = set(analysis.entities)
     names = set(analysis.names)
-    speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.2))
+    speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.3))
     # A query that names a time ("on 16 November", "上周") is about that time: what falls in it counts double.
     time_boost = float(_setting("SEARCH_TIME_MATCH_BOOST", 1.0))
     scored: list[tuple[float, Fused]] = []

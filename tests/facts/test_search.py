@@ -120,6 +120,28 @@ def test_entity_match_finds_a_fact_whose_text_does_not_name_it(alice: Persona, e
     assert top["matched_by"] == ["entity"]
 
 
+@pytest.mark.parametrize(
+    ("query", "name"),
+    [
+        ("When is Priya's birthday?", "Priya"),
+        ("When is Priya’s birthday?", "Priya"),
+        ("When is James' birthday?", "James"),
+    ],
+)
+def test_a_possessive_name_is_the_name(alice: Persona, embedder_down: None, query: str, name: str) -> None:
+    """ "Priya's" names Priya: her fact is found through its entity, though its text does not name her."""
+    from facts.retrieval.query import extract_names
+
+    assert extract_names(query) == [name.lower()]
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text, embed=False)
+    add_fact(subject, "Born on 3 March.", type="profile", entities=[{"text": name, "kind": "person"}], embed=False)
+    top = first(alice.search(query))
+    assert top["text"] == "Born on 3 March."
+    assert top["matched_by"] == ["entity"]
+
+
 @pytest.mark.parametrize("query", ["What did I do yesterday?", "我昨天干嘛了"])
 def test_time_expression_finds_what_happened_then(alice: Persona, query: str) -> None:
     subject = subject_of(alice)
