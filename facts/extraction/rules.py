@@ -1,7 +1,7 @@
 """The default, deterministic rule extractor for Chinese and English.
 
-One candidate per informative sentence, rewritten in the third person about the speaker ("I went to a
-pottery class yesterday" from Priya on 8 May 2023 -> "Priya went to a pottery class on 7 May 2023"),
+One candidate per informative sentence, rewritten in the third person about the speaker ("I fixed the
+bike's brakes yesterday" from Priya on 8 May 2023 -> "Priya fixed the bike's brakes on 7 May 2023"),
 so that every informative turn keeps its names, objects, places and dates. No model, microseconds per turn.
 """
 

@@ -270,7 +270,7 @@ def run_search(
     named = set(analysis.entities)
     names = set(analysis.names)
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.3))
-    # A query that names a time ("on 16 November", "上周") is about that time: what falls in it counts double.
+    # A query that names a time ("on 2 May", "上周") is about that time: what falls in it counts double.
     time_boost = float(_setting("SEARCH_TIME_MATCH_BOOST", 1.0))
     scored: list[tuple[float, Fused]] = []
     strength: dict[Key, float] = {}
@@ -313,8 +313,8 @@ def _nearest_in_range(
     include_messages: bool,
 ) -> list[tuple[Key, float]]:
     """The facts (and messages) inside the query's time range nearest to the query, (key, similarity), best
-    first: "what did Priya say about the injury on 16 November" ranks that day's turns about the injury first,
-    whereas the time list alone only knows they are from that day."""
+    first: "what happened to my knee on 2 May" ranks that day's turns about the knee first, whereas the time
+    list alone only knows they are from that day."""
     lo = since if flt.since is None else max(since, flt.since)
     hi = until if flt.until is None else min(until, flt.until)
     if lo >= hi:

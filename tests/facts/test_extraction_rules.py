@@ -84,8 +84,8 @@ def test_informative_turns_become_typed_facts(alice, content, words, type_, pred
 
 @pytest.mark.django_db
 def test_named_speaker_gets_a_third_person_fact_with_the_resolved_date(alice) -> None:  # type: ignore[no-untyped-def]
-    facts = _facts(alice, "I went to a pottery class yesterday and it was so relaxing.", name="Priya")
-    assert facts[0]["text"].startswith("Priya went to a pottery class on 7 May 2023")
+    facts = _facts(alice, "I fixed the brakes on my old bike yesterday, took me all afternoon.", name="Priya")
+    assert facts[0]["text"].startswith("Priya fixed the brakes on Priya's old bike on 7 May 2023")
     assert {"text": "Priya", "kind": "person"} in facts[0]["entities"]
     assert {"text": "7 May 2023", "kind": "date"} in facts[0]["entities"]
     assert facts[0]["valid_from"].startswith("2023-05-08")
