@@ -16,6 +16,7 @@ from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 
+from conversations.models import Subject
 from facts.models import AccessLog, Actor, Fact, FactAccess, SearchCall
 from memory_site.threads import ProcessPool
 
@@ -110,8 +111,11 @@ def facts_record_accesses(*, records: list[AccessRecord]) -> None:
                     [last_read[k] for k in keys],
                 ],
             )
-    AccessLog.objects.bulk_create(logs)
-    SearchCall.objects.bulk_create(calls)
+    # A subject erased since its search has no log to keep, and its rows would fail the whole batch at commit
+    # (foreign key), retry after retry, losing every other subject's records with it.
+    live = set(Subject.objects.filter(pk__in={r.subject_id for r in records}).values_list("pk", flat=True))
+    AccessLog.objects.bulk_create([log for log in logs if log.subject_id in live])
+    SearchCall.objects.bulk_create([call for call in calls if call.subject_id in live])
 
 
 def facts_schedule_access(*, record: AccessRecord) -> None:

@@ -161,6 +161,29 @@ def test_a_batch_of_access_records_counts_each_read_and_keeps_each_read_time(ali
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_subject_erased_since_its_search_does_not_lose_the_rest_of_the_batch(alice: Persona) -> None:
+    """Its records are skipped; the others in the batch are kept (its rows used to fail the whole batch at
+    commit, on the foreign key, retry after retry)."""
+    from facts.models import AccessLog, FactAccess, SearchCall
+    from facts.retrieval.access import AccessRecord, facts_record_accesses
+
+    kept, erased = subject_of(alice, "kept"), subject_of(alice, "erased")
+    fact = add_fact(kept, "I have a dog named Rex.")
+    gone = add_fact(erased, "I have a cat named Tom.")
+    records = [
+        AccessRecord(subject_id=s.pk, tenant_id=s.tenant_id, fact_ids=[f.pk], api_key_id=None, took_ms=2.0,
+                     result_count=1, matched_by=["keyword"])
+        for s, f in ((kept, fact), (erased, gone))
+    ]  # fmt: skip
+    erased.delete()
+    facts_record_accesses(records=records)
+    assert FactAccess.objects.get(fact=fact).access_count == 1
+    assert AccessLog.objects.filter(subject=kept).count() == 1
+    assert SearchCall.objects.filter(subject=kept).count() == 1
+    assert AccessLog.objects.count() == 1 and SearchCall.objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.celery_worker
 def test_real_worker_counts_a_batch_of_searches(alice: Persona, celery_worker_process: Any, settings: Any) -> None:
     from facts.models import AccessLog, FactAccess, SearchCall
