@@ -213,6 +213,8 @@ CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     # Every minute: re-enqueue messages left pending (broker down, worker killed mid-task).
     "messages-sweep": {"task": "facts.tasks.messages_sweep_task", "schedule": 60.0},
+    # Hourly: prune the fact change log that search's in-memory vectors are checked against.
+    "facts-change-prune": {"task": "facts.retrieval.tasks.facts_change_prune_task", "schedule": 3600.0},
     # Daily at 03:30 UTC: rebuild every profile that is stale, missing or older than a day.
     "profiles-rebuild-daily": {
         "task": "facts.context.tasks.profiles_rebuild_daily_task",
@@ -297,10 +299,16 @@ SEARCH_COLD_START_MIN_FACTS = env_int("SEARCH_COLD_START_MIN_FACTS", 5)  # fewer
 # exact: distance over the subject's rows (btree on subject), exact and fast up to ~10k facts a subject;
 # hnsw: the HNSW index with pgvector's iterative scan (hnsw.iterative_scan) for far larger subjects.
 SEARCH_VECTOR_MODE = env_str("SEARCH_VECTOR_MODE", "exact")
-# exact mode, subjects above SEARCH_VECTOR_EXACT_MAX facts: the PREFILTER_DEPTH nearest by Hamming distance of
-# binary-quantised vectors (index-only scan, migration facts/0004) re-ranked by exact cosine.
+# exact mode, subjects above SEARCH_VECTOR_EXACT_MAX facts, filters the memory below does not serve: the
+# PREFILTER_DEPTH nearest by Hamming distance of binary-quantised vectors (index-only scan, migration
+# facts/0004) re-ranked by exact cosine.
 SEARCH_VECTOR_EXACT_MAX = env_int("SEARCH_VECTOR_EXACT_MAX", 2000)
 SEARCH_VECTOR_PREFILTER_DEPTH = env_int("SEARCH_VECTOR_PREFILTER_DEPTH", 400)
+# Subjects above SEARCH_VECTOR_EXACT_MAX facts: their vectors held in each web process's memory, up to this many
+# MB in all (least recently searched evicted first; 0 turns it off), re-read when their facts change (a trigger
+# logs every change) and at least every SEARCH_VECTOR_CACHE_SECONDS. 10k facts take 15 MB.
+SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
+SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
 
 # Optional LLM extractor (any OpenAI-compatible endpoint); unset means rules only.
 LLM_BASE_URL = env_opt("LLM_BASE_URL")

@@ -223,10 +223,13 @@ def run_search(
     # will need (one of the two is idle otherwise).
     facts: dict[int, dict[str, Any]] = {}
     sources: dict[int, list[dict[str, Any]]] = {}
+    links = replies.Links()
     if future is not None and not future.done():
         early = sorted({pk for lst in (fact_kw, fact_ent, fact_time) for (_, pk), _ in lst})
         facts = _fact_rows(early)
         sources = facts_sources(fact_ids=early)
+        if not future.done():  # every candidate that can be followed (not found by the vector alone) is known
+            links.fetch([key for lst in (fact_kw, fact_ent, fact_time, msg_kw) for key, _ in lst], flt)
 
     vector, scanned = future.result() if future is not None else (None, None)
     outcome.vector_available = future is None or vector is not None
@@ -248,7 +251,7 @@ def run_search(
     fused = fuse(rankings)
     if not fused:
         return outcome
-    replies.add_answers(fused, flt, include_messages=include_messages)
+    replies.add_answers(fused, flt, include_messages=include_messages, links=links)
 
     fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
     message_ids = sorted(pk for kind, pk in fused if kind == "message")

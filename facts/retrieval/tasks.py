@@ -39,3 +39,11 @@ def facts_record_access_task(record: dict[str, Any]) -> None:
 def facts_record_access_batch_task(records: list[dict[str, Any]]) -> None:
     """Record a web process's batch of reads in one transaction (same caveat on redelivery as above)."""
     facts_record_accesses(records=[AccessRecord(**record) for record in records])
+
+
+@shared_task(name="facts.retrieval.tasks.facts_change_prune_task", acks_late=True)
+def facts_change_prune_task() -> int:
+    """Hourly: shorten the fact change log search's in-memory vectors are checked against (idempotent)."""
+    from facts.retrieval.vector_cache import facts_change_prune
+
+    return facts_change_prune()

@@ -1,0 +1,164 @@
+"""A large subject's vectors held in memory: the same answers as PostgreSQL, and never stale.
+
+These tests commit (transactional_db): the cache serves only searches outside a transaction.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from facts.embedding import embed_texts
+from facts.models import Fact, FactChange
+from facts.retrieval import candidates as cand
+from facts.retrieval import vector_cache
+from tests.conftest import Persona
+from tests.facts.test_search import LARGE_SUBJECT, add_fact, first, subject_of, texts
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture(autouse=True)
+def _small_thresholds(settings: Any) -> Any:
+    """A subject of 25 facts counts as large here; every test starts with an empty cache."""
+    settings.SEARCH_VECTOR_EXACT_MAX = 5
+    settings.SEARCH_VECTOR_PREFILTER_DEPTH = 12
+    settings.SEARCH_CANDIDATES = 5
+    settings.SEARCH_COUNT_CACHE_SECONDS = 0
+    vector_cache.clear()
+    yield
+    vector_cache.clear()
+
+
+def _large(persona: Persona) -> Any:
+    subject = subject_of(persona)
+    for text in LARGE_SUBJECT:
+        add_fact(subject, text)
+    return subject
+
+
+def _flt(subject: Any, **kw: Any) -> cand.FactFilter:
+    return cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"], **kw)
+
+
+def test_memory_gives_the_exact_scan_of_postgresql(alice: Persona, settings: Any) -> None:
+    """Same ids, same order, same similarities as the exact cosine scan in SQL, for English and Chinese."""
+    subject = _large(alice)
+    total = len(LARGE_SUBJECT)
+    for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
+        vector = embed_texts([query])[0]
+        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
+        exact = cand.vector_facts(_flt(subject), vector, limit=8, total=total)
+        settings.SEARCH_VECTOR_EXACT_MAX = 5
+        held = cand.vector_facts(_flt(subject), vector, limit=8, total=total)
+        assert held and [pk for pk, _ in held] == [pk for pk, _ in exact]
+        assert [round(s, 5) for _, s in held] == [round(s, 5) for _, s in exact]
+    assert subject.pk in vector_cache._entries
+
+
+def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, settings: Any) -> None:
+    """Insert, update (vector, status, tier, expiry) and delete: each logs a change row in the statement's
+    transaction, and the next search reads the subject's vectors again: memory still equals the exact scan."""
+    subject = _large(alice)
+    total = len(LARGE_SUBJECT)
+    puppy = embed_texts(["Tell me about my puppy"])[0]
+
+    def nearest() -> list[int]:
+        held = [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
+        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
+        exact = [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
+        settings.SEARCH_VECTOR_EXACT_MAX = 5
+        assert held == exact
+        return held
+
+    rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
+    assert nearest()[0] == rex.pk
+    changes = FactChange.objects.filter(subject_id=subject.pk).count()
+
+    bolt = add_fact(subject, "My puppy Bolt chews every shoe in the house.")
+    assert bolt.pk in nearest()
+    Fact.objects.filter(pk=bolt.pk).update(status="superseded")
+    assert bolt.pk not in nearest()
+    Fact.objects.filter(pk=rex.pk).update(tier="archived")
+    assert rex.pk not in nearest()
+    Fact.objects.filter(pk=rex.pk).update(tier="active", expires_at=timezone.now() - dt.timedelta(minutes=1))
+    assert rex.pk not in nearest()
+    Fact.objects.filter(pk=rex.pk).update(expires_at=None)
+    assert nearest()[0] == rex.pk
+    # A vector rewritten in place.
+    Fact.objects.filter(pk=rex.pk).update(embedding=embed_texts(["I bought a new laptop for work."])[0])
+    assert rex.pk not in nearest()
+    Fact.objects.filter(pk=rex.pk).update(embedding=puppy)
+    assert nearest()[0] == rex.pk
+    Fact.objects.filter(pk=rex.pk).delete()
+    assert rex.pk not in nearest()
+    assert FactChange.objects.filter(subject_id=subject.pk).count() >= changes + 8
+
+
+def test_a_fact_that_expires_later_leaves_without_a_change(alice: Persona) -> None:
+    """Expiry is a time, not a write: memory compares it with the search's now."""
+    subject = _large(alice)
+    rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
+    soon = timezone.now() + dt.timedelta(hours=1)
+    Fact.objects.filter(pk=rex.pk).update(expires_at=soon)
+    puppy = embed_texts(["Tell me about my puppy"])[0]
+    assert cand.vector_facts(_flt(subject), puppy, limit=3, total=len(LARGE_SUBJECT))[0][0] == rex.pk
+    later = _flt(subject, now=soon + dt.timedelta(seconds=1))
+    assert rex.pk not in [pk for pk, _ in cand.vector_facts(later, puppy, limit=3, total=len(LARGE_SUBJECT))]
+
+
+def test_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -> None:
+    """Superseded facts asked for, a type or a time filter: PostgreSQL answers (memory holds none of them)."""
+    subject = _large(alice)
+    assert vector_cache.serves(_flt(subject))
+    for flt in [
+        cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]),
+        _flt(subject, types=["preference"]),
+        _flt(subject, since=timezone.now() - dt.timedelta(days=1)),
+    ]:
+        assert not vector_cache.serves(flt)
+    rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
+    Fact.objects.filter(pk=rex.pk).update(status="superseded")
+    puppy = embed_texts(["Tell me about my puppy"])[0]
+    with_superseded = cand.FactFilter(
+        subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]
+    )
+    assert rex.pk in [pk for pk, _ in cand.vector_facts(with_superseded, puppy, limit=3, total=len(LARGE_SUBJECT))]
+
+
+def test_through_the_api_and_the_budget(alice: Persona, carol: Persona, settings: Any) -> None:
+    """The API's vector-only answer comes from memory; a subject larger than the budget is not held."""
+    _large(alice)
+    top = first(alice.search("Tell me about my puppy"))
+    assert top["text"] == "I have a dog named Rex." and top["matched_by"] == ["vector"]
+    assert len(vector_cache._entries) == 1
+    # Another tenant's subject of the same name is another subject: 404, nothing read into memory.
+    assert carol.search("Tell me about my puppy").status_code == 404
+    assert len(vector_cache._entries) == 1
+    vector_cache.clear()
+    settings.SEARCH_VECTOR_CACHE_MB = 0.01  # 10 kB: 25 vectors of 1.5 kB do not fit
+    assert "I have a dog named Rex." in texts(alice.search("Tell me about my puppy"))
+    assert not vector_cache._entries
+
+
+def test_prune_keeps_each_subjects_newest_change(alice: Persona, bob: Persona) -> None:
+    a, b = subject_of(alice), subject_of(bob)
+    for subject in (a, b):
+        for text in ["I have a dog named Rex.", "I live in Lisbon."]:
+            add_fact(subject, text)
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE facts_factchange SET created_at = now() - interval '2 hours'")
+    newest = {s.pk: FactChange.objects.filter(subject_id=s.pk).order_by("-id").first().pk for s in (a, b)}
+    before = FactChange.objects.count()
+    assert before > 2
+    assert vector_cache.facts_change_prune() == before - 2
+    assert {c.subject_id: c.pk for c in FactChange.objects.all()} == newest
+    add_fact(a, "I play tennis every Saturday morning.")
+    young = set(FactChange.objects.filter(subject_id=a.pk).exclude(pk=newest[a.pk]).values_list("pk", flat=True))
+    assert young
+    assert vector_cache.facts_change_prune() == 1  # a's old newest row; rows younger than an hour stay
+    assert set(FactChange.objects.filter(subject_id=a.pk).values_list("pk", flat=True)) == young
