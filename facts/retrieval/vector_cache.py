@@ -8,8 +8,9 @@ Current means: the subject's rows in facts_factchange, which a trigger on facts_
 transaction as any insert, update or delete of the subject's facts, still read the same (count, sum of ids)
 as when the matrix was read, in the same statement (one snapshot). A change committed after the read adds a
 row, and so changes both, even when its id is lower than those read (ids are taken before commit); pruning
-(facts_change_prune, hourly) deletes rows, which changes them too. An entry also expires after
-SEARCH_VECTOR_CACHE_SECONDS whatever the log says.
+(facts_change_prune, hourly) deletes rows, which changes them too. An entry also goes after
+SEARCH_VECTOR_CACHE_SECONDS whatever the log says, searched or not (so an erased subject's vectors leave the
+memory of every process within that time, as soon as it searches anything).
 
 Only the default filter is served from memory (active tier, active or conflicted facts, no type or time
 filter, outside a transaction, whose uncommitted rows this process must not keep): any other search, and any
@@ -98,11 +99,15 @@ def _version(subject_id: int) -> tuple[int, int]:
 
 def _current(subject_id: int) -> _Entry | None:
     max_age = float(_setting("SEARCH_VECTOR_CACHE_SECONDS", 300))
+    now = time.monotonic()
     with _lock:
+        # Entries past their age go, searched or not: an erased subject's vectors do not outstay it for long.
+        for stale in [pk for pk, e in _entries.items() if now - e.loaded >= max_age]:
+            del _entries[stale]
         entry = _entries.get(subject_id)
         if entry is not None:
             _entries.move_to_end(subject_id)
-    if entry is not None and time.monotonic() - entry.loaded < max_age and entry.version == _version(subject_id):
+    if entry is not None and entry.version == _version(subject_id):
         return entry
     entry = _load(subject_id)
     _store(subject_id, entry)
@@ -155,16 +160,20 @@ def clear() -> None:
 
 
 def facts_change_prune(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> int:
-    """Delete change rows older than `older_than`, except each subject's newest; returns how many went.
+    """Delete change rows older than `older_than`, except each existing subject's newest (an erased subject's
+    go too); returns how many went.
 
     A reader's version is (count, sum of ids): pruning changes it, so each pruned subject's vectors are read
     again once, the price of a short log."""
+    from conversations.models import Subject
     from facts.models import FactChange
 
+    change, subject = FactChange._meta.db_table, Subject._meta.db_table
     with connection.cursor() as cursor:
         cursor.execute(
-            f"DELETE FROM {FactChange._meta.db_table} c WHERE c.created_at < %s "
-            f"AND c.id < (SELECT max(n.id) FROM {FactChange._meta.db_table} n WHERE n.subject_id = c.subject_id)",
+            f"DELETE FROM {change} c WHERE c.created_at < %s AND ("
+            f"c.id < (SELECT max(n.id) FROM {change} n WHERE n.subject_id = c.subject_id) "
+            f"OR NOT EXISTS (SELECT 1 FROM {subject} s WHERE s.id = c.subject_id))",
             [timezone.now() - older_than],
         )
         return int(cursor.rowcount)

@@ -162,3 +162,26 @@ def test_prune_keeps_each_subjects_newest_change(alice: Persona, bob: Persona) -
     assert young
     assert vector_cache.facts_change_prune() == 1  # a's old newest row; rows younger than an hour stay
     assert set(FactChange.objects.filter(subject_id=a.pk).values_list("pk", flat=True)) == young
+
+
+def test_a_deleted_subjects_vectors_and_change_rows_go(alice: Persona, bob: Persona, settings: Any) -> None:
+    """Deleting a subject deletes its facts (the trigger logs it); the memory entry goes at its age, searched or
+    not, and the prune drops a deleted subject's rows, the newest too."""
+    from conversations.models import Subject
+
+    a = _large(alice)
+    b = subject_of(bob)
+    add_fact(b, "I live in Lisbon.")
+    puppy = embed_texts(["Tell me about my puppy"])[0]
+    assert cand.vector_facts(_flt(a), puppy, limit=3, total=len(LARGE_SUBJECT))
+    assert a.pk in vector_cache._entries
+    Subject.objects.filter(pk=a.pk).delete()
+    settings.SEARCH_VECTOR_CACHE_SECONDS = 0  # every entry is past its age at the next search, of anyone
+    cand.vector_facts(_flt(b), puppy, limit=3, total=len(LARGE_SUBJECT))  # another subject's search
+    assert a.pk not in vector_cache._entries
+    with connection.cursor() as cursor:
+        cursor.execute("UPDATE facts_factchange SET created_at = now() - interval '2 hours'")
+    assert FactChange.objects.filter(subject_id=a.pk).exists()
+    vector_cache.facts_change_prune()
+    assert not FactChange.objects.filter(subject_id=a.pk).exists()
+    assert FactChange.objects.filter(subject_id=b.pk).count() == 1
