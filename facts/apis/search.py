@@ -10,7 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from facts.models import FactType
-from facts.selectors import fact_search
+from facts.selectors import SearchHit, fact_search
 from memory_site.api import SourceSerializer, TenantApi, validate_input
 
 MAX_QUERY_CHARS = 2000
@@ -66,5 +66,35 @@ class SearchApi(TenantApi):
             until=data["until"],
             api_key=self.api_key(request),
         )
-        payload = {"results": [hit.__dict__ for hit in hits], "took_ms": round(took_ms, 2)}
-        return Response(self.OutputSerializer(payload).data)
+        return Response(search_payload(hits, took_ms))
+
+
+def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:
+    """The search answer as OutputSerializer documents it, built directly: the hits are already plain values,
+    and DRF's JSON encoder writes datetimes as the serializer does (ISO 8601, UTC as "Z"). Running the
+    serializer cost 1.6 ms for 10 results, a twentieth of a search. A test holds the two equal."""
+    return {
+        "results": [
+            {
+                "kind": hit.kind,
+                "id": hit.id,
+                "text": hit.text,
+                "type": hit.type,
+                "score": hit.score,
+                "matched_by": hit.matched_by,
+                "valid_from": hit.valid_from,
+                "created_at": hit.created_at,
+                "sources": [
+                    {
+                        "message_id": src["message_id"],
+                        "external_id": src["external_id"],
+                        "session_id": src["session_id"],
+                        "created_at": src["created_at"],
+                    }
+                    for src in hit.sources
+                ],
+            }
+            for hit in hits
+        ],
+        "took_ms": round(took_ms, 2),
+    }
