@@ -176,7 +176,8 @@ _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five
 
 
 def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: C901 (a flat list of patterns)
-    """Find the first time expression and turn it into a [since, until) range relative to `now` (UTC)."""
+    """Find a time expression and turn it into a [since, until) range relative to `now` (UTC): the first of
+    the patterns below, in their order (named days and weeks, counted spans, dates, months, years, "recently")."""
     low = text.lower()
     today = now.astimezone(dt.UTC).date()
     tomorrow = today + dt.timedelta(days=1)
@@ -226,9 +227,6 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     if m:
         days = {"天": 1, "周": 7, "个星期": 7, "个月": 30, "年": 365}[m.group(2)] * min(_zh_number(m.group(1)), 100)
         return rng(today - dt.timedelta(days=days + 1), today - dt.timedelta(days=days - 2), m.group(0))
-    m = re.search(r"\brecently\b|\blately\b|最近|近来", low)
-    if m:
-        return rng(today - dt.timedelta(days=30), tomorrow, m.group(0))
     # Absolute dates: ISO, "8 May 2023", "May 8, 2023", "2023年5月8日".
     for pattern, source, (yi, mi, di) in _DATE_PATTERNS:
         m = re.search(pattern, text if source == "text" else low)
@@ -265,6 +263,10 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     if m:
         year = int(m.group(1))
         return rng(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), m.group(0))
+    # Last, as the vaguest: "the bike I fixed recently, in March 2021" is about March 2021.
+    m = re.search(r"\brecently\b|\blately\b|最近|近来", low)
+    if m:
+        return rng(today - dt.timedelta(days=30), tomorrow, m.group(0))
     return None
 
 
@@ -336,6 +338,7 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
     if time_range and time_range.phrase:
         # Time words select by date; as keywords they would match every fact that says "week" or "上周".
         content = re.sub(re.escape(time_range.phrase), " ", text, count=1, flags=re.IGNORECASE)
+        content = re.sub(r"\brecently\b|\blately\b|最近|近来", " ", content, flags=re.IGNORECASE)
     words = content_words(content)
     names = extract_names(content)
     low = text.lower()

@@ -156,6 +156,38 @@ def test_time_expression_finds_what_happened_then(alice: Persona, query: str) ->
 
 
 @pytest.mark.parametrize(
+    ("query", "since", "phrase", "words"),
+    [
+        # An explicit month or date wins over "recently", which then is no content word either.
+        (
+            "the bike I fixed recently, in March 2021?",
+            dt.datetime(2021, 3, 1, tzinfo=dt.UTC),
+            "march 2021",
+            ["bike", "fixed"],
+        ),
+        (
+            "which plant did I repot lately, 14 August 2020",
+            dt.datetime(2020, 8, 14, tzinfo=dt.UTC),
+            "14 august 2020",
+            ["plant", "repot"],
+        ),
+        ("我最近在2024年7月修了什么", dt.datetime(2024, 7, 1, tzinfo=dt.UTC), "2024年7月", ["修"]),
+        # Alone, "recently" is the last 30 days.
+        ("what did I buy recently", dt.datetime(2026, 10, 31, tzinfo=dt.UTC), "recently", ["buy"]),
+    ],
+)
+def test_the_most_specific_time_expression_is_the_time_range(
+    query: str, since: dt.datetime, phrase: str, words: list[str]
+) -> None:
+    from facts.retrieval.query import analyze
+
+    analysis = analyze(query, now=dt.datetime(2026, 11, 30, 12, tzinfo=dt.UTC))
+    assert analysis.time_range is not None
+    assert (analysis.time_range.since, analysis.time_range.phrase) == (since, phrase)
+    assert analysis.words == words
+
+
+@pytest.mark.parametrize(
     ("query", "boost", "expected"),
     [
         ("What happened to my knee on 2 May 2024?", 1.0, "Knee sore again after the long run."),
