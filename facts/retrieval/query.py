@@ -144,8 +144,14 @@ class QueryAnalysis:
 _DATE_PATTERNS: list[tuple[str, str, tuple[int, int, int]]] = [
     (r"\b(\d{4})-(\d{1,2})-(\d{1,2})\b", "text", (1, 2, 3)),
     (r"(\d{4})年(\d{1,2})月(\d{1,2})[日号]", "text", (1, 2, 3)),
-    (rf"\b(\d{{1,2}})\s+({_MONTH_RE})\s*,?\s+(\d{{4}})\b", "low", (3, 2, 1)),
-    (rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,\s*(\d{{4}})\b", "low", (3, 1, 2)),
+    (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\s*,?\s+(\d{{4}})\b", "low", (3, 2, 1)),
+    (rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\s*,?\s+(\d{{4}})\b", "low", (3, 1, 2)),
+]
+# A day without its year ("on 8 May", "May 8th", "5月8日"): (pattern, source, (month group, day group)).
+_DAY_PATTERNS: list[tuple[str, str, tuple[int, int]]] = [
+    (r"(?<![\d年])(\d{1,2})月(\d{1,2})[日号]", "text", (1, 2)),
+    (rf"\b(\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?({_MONTH_RE})\b", "low", (2, 1)),
+    (rf"\b({_MONTH_RE})\s+(\d{{1,2}})(?:st|nd|rd|th)?\b", "low", (1, 2)),
 ]
 
 
@@ -177,7 +183,8 @@ _EN_NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five
 
 def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: C901 (a flat list of patterns)
     """Find a time expression and turn it into a [since, until) range relative to `now` (UTC): the first of
-    the patterns below, in their order (named days and weeks, counted spans, dates, months, years, "recently")."""
+    the patterns below, in their order (named days and weeks, counted spans, dates, months of a year, days
+    without a year, months, years, "recently")."""
     low = text.lower()
     today = now.astimezone(dt.UTC).date()
     tomorrow = today + dt.timedelta(days=1)
@@ -245,6 +252,24 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     m = re.search(r"(\d{4})年(\d{1,2})月", text)
     if m and 1 <= int(m.group(2)) <= 12:
         return TimeRange(*_month_range(int(m.group(1)), int(m.group(2))), m.group(0))
+    for pattern, source, (mi, di) in _DAY_PATTERNS:  # the most recent such day
+        m = re.search(pattern, text, 0 if source == "text" else re.IGNORECASE)
+        if not m:
+            continue
+        month = m.group(mi)
+        if month.lower() == "may" and not month[0].isupper():
+            continue  # "you may 2..." is no date; "May 2" is
+        month = month.lower()
+        try:
+            d = dt.date(today.year, int(month) if month.isdigit() else _month_number(month), int(m.group(di)))
+        except ValueError:
+            continue
+        if d > today:
+            try:
+                d = d.replace(year=today.year - 1)
+            except ValueError:  # 29 February
+                continue
+        return rng(d, d + dt.timedelta(days=1), m.group(0).lower())
     m = re.search(rf"\b(?:in|during|since|last)\s+({_MONTH_RE})\b", low) or re.search(
         r"\b(january|february|march|april|june|july|august|september|october|november|december)\b", low
     )

@@ -172,6 +172,12 @@ def test_time_expression_finds_what_happened_then(alice: Persona, query: str) ->
             ["plant", "repot"],
         ),
         ("我最近在2024年7月修了什么", dt.datetime(2024, 7, 1, tzinfo=dt.UTC), "2024年7月", ["修"]),
+        # Dates with ordinals, "of", no comma; a day without its year is the most recent such day.
+        ("where was I on the 3rd of March 2021", dt.datetime(2021, 3, 3, tzinfo=dt.UTC), "3rd of march 2021", []),
+        ("what did I cook on March 3 2021", dt.datetime(2021, 3, 3, tzinfo=dt.UTC), "march 3 2021", ["cook"]),
+        ("what did I cook on May 2?", dt.datetime(2026, 5, 2, tzinfo=dt.UTC), "may 2", ["cook"]),
+        ("what did I cook on 14 December", dt.datetime(2025, 12, 14, tzinfo=dt.UTC), "14 december", ["cook"]),
+        ("12月14日我做了什么菜", dt.datetime(2025, 12, 14, tzinfo=dt.UTC), "12月14日", ["做", "菜"]),
         # Alone, "recently" is the last 30 days.
         ("what did I buy recently", dt.datetime(2026, 10, 31, tzinfo=dt.UTC), "recently", ["buy"]),
     ],
@@ -185,6 +191,12 @@ def test_the_most_specific_time_expression_is_the_time_range(
     assert analysis.time_range is not None
     assert (analysis.time_range.since, analysis.time_range.phrase) == (since, phrase)
     assert analysis.words == words
+
+
+def test_may_the_verb_is_no_date() -> None:
+    from facts.retrieval.query import analyze
+
+    assert analyze("you may 2 times a day", now=dt.datetime(2026, 11, 30, tzinfo=dt.UTC)).time_range is None
 
 
 @pytest.mark.parametrize(
