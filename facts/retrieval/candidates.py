@@ -117,7 +117,7 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
                 [literal, *params, literal, limit],
             )
         rows.sort(key=lambda r: (r[1], r[0]))
-    elif prefilter and vector_cache.serves(flt):
+    elif prefilter and vector_cache.serves(flt, total=total):
         return vector_cache.nearest(flt, vector, limit=limit, min_sim=min_sim)
     elif prefilter:
         bits = f"binary_quantize(%s::vector)::bit({EMBEDDING_DIMENSIONS})"

@@ -59,10 +59,14 @@ def _setting(name: str, default: Any) -> Any:
     return getattr(settings, name, default)
 
 
-def serves(flt: Any) -> bool:
-    """Whether this search's filter can be answered from memory."""
+_ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + 16  # a vector, its id and its expiry
+
+
+def serves(flt: Any, *, total: int) -> bool:
+    """Whether this search can be answered from memory: its filter is the default one, and the subject's
+    `total` searchable facts fit in SEARCH_VECTOR_CACHE_MB (a larger one would be read again at every search)."""
     return (
-        float(_setting("SEARCH_VECTOR_CACHE_MB", 256)) > 0
+        total * _ROW_BYTES <= float(_setting("SEARCH_VECTOR_CACHE_MB", 256)) * 1024 * 1024
         and set(flt.statuses) == _SERVED_STATUSES
         and not flt.types
         and flt.since is None

@@ -114,13 +114,13 @@ def test_a_fact_that_expires_later_leaves_without_a_change(alice: Persona) -> No
 def test_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -> None:
     """Superseded facts asked for, a type or a time filter: PostgreSQL answers (memory holds none of them)."""
     subject = _large(alice)
-    assert vector_cache.serves(_flt(subject))
+    assert vector_cache.serves(_flt(subject), total=25)
     for flt in [
         cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]),
         _flt(subject, types=["preference"]),
         _flt(subject, since=timezone.now() - dt.timedelta(days=1)),
     ]:
-        assert not vector_cache.serves(flt)
+        assert not vector_cache.serves(flt, total=25)
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
     Fact.objects.filter(pk=rex.pk).update(status="superseded")
     puppy = embed_texts(["Tell me about my puppy"])[0]
@@ -140,7 +140,8 @@ def test_through_the_api_and_the_budget(alice: Persona, carol: Persona, settings
     assert carol.search("Tell me about my puppy").status_code == 404
     assert len(vector_cache._entries) == 1
     vector_cache.clear()
-    settings.SEARCH_VECTOR_CACHE_MB = 0.01  # 10 kB: 25 vectors of 1.5 kB do not fit
+    settings.SEARCH_VECTOR_CACHE_MB = 0.01  # 10 kB: 25 vectors of 1.5 kB do not fit, PostgreSQL answers
+    assert not vector_cache.serves(_flt(subject_of(alice)), total=len(LARGE_SUBJECT))
     assert "I have a dog named Rex." in texts(alice.search("Tell me about my puppy"))
     assert not vector_cache._entries
 
