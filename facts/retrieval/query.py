@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from facts.text import EN_STOP_WORDS, detect_language, has_cjk, keywords, normalize, segment
 
@@ -122,6 +122,7 @@ class TimeRange:
     since: dt.datetime
     until: dt.datetime
     phrase: str
+    year_named: bool = True  # False: "in June", "on 14 December" (the most recent one is a guess)
 
 
 @dataclass
@@ -269,7 +270,7 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
                 d = d.replace(year=today.year - 1)
             except ValueError:  # 29 February
                 continue
-        return rng(d, d + dt.timedelta(days=1), m.group(0).lower())
+        return replace(rng(d, d + dt.timedelta(days=1), m.group(0).lower()), year_named=False)
     m = re.search(rf"\b(?:in|during|since|last)\s+({_MONTH_RE})\b", low) or re.search(
         r"\b(january|february|march|april|june|july|august|september|october|november|december)\b", low
     )
@@ -283,7 +284,7 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
             m = zh
     if month and m:
         year = today.year if month <= today.month else today.year - 1  # the most recent such month
-        return TimeRange(*_month_range(year, month), m.group(0))
+        return TimeRange(*_month_range(year, month), m.group(0), year_named=False)
     m = re.search(r"\b(?:in|during)\s+((?:19|20)\d{2})\b", low) or re.search(r"((?:19|20)\d{2})年", text)
     if m:
         year = int(m.group(1))
@@ -360,8 +361,10 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
     language = detect_language(text)
     time_range = parse_time_range(text, now)
     content = text
-    if time_range and time_range.phrase:
+    if time_range and time_range.phrase and (time_range.year_named or has_cjk(time_range.phrase)):
         # Time words select by date; as keywords they would match every fact that says "week" or "上周".
+        # An English month or day without its year stays a word too ("june"): the guessed year may be wrong.
+        # (Segmented, "5月" gives no such word: "5" is dropped, "月" is no content.)
         content = re.sub(re.escape(time_range.phrase), " ", text, count=1, flags=re.IGNORECASE)
         content = re.sub(r"\brecently\b|\blately\b|最近|近来", " ", content, flags=re.IGNORECASE)
     words = content_words(content)
