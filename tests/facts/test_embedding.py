@@ -1,0 +1,55 @@
+"""The local embedder: a query through ONNX Runtime gives torch's vector, from weights exported on this machine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from facts.embedding import LocalMiniLM
+
+QUERIES = ["What did I eat for dinner yesterday?", "我的狗最近掉毛厉害怎么办", "x", "corgi " * 300]
+
+
+@pytest.fixture
+def var_dir(settings: Any, tmp_path: Path) -> Path:
+    settings.VAR_DIR = tmp_path
+    return tmp_path
+
+
+def test_a_query_through_onnx_runtime_is_torchs_vector(settings: Any, var_dir: Path) -> None:
+    """English, Chinese, one letter and a text past the model's 256 tokens (truncated the same way)."""
+    settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+    onnx = LocalMiniLM()
+    settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
+    torch = LocalMiniLM()
+    for query in QUERIES:
+        settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+        fast = np.array(onnx.embed([query])[0])
+        settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
+        reference = np.array(torch.embed([query])[0])
+        assert fast.shape == (384,)
+        assert abs(float(np.linalg.norm(fast)) - 1.0) < 1e-5
+        assert float(fast @ reference) > 0.99999
+    assert onnx._onnx is not None and torch._onnx is None
+
+
+def test_the_export_is_written_once_and_reused(settings: Any, var_dir: Path) -> None:
+    settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+    LocalMiniLM().embed(["first"])
+    files = sorted((var_dir / "models").iterdir())
+    assert len(files) == 1 and files[0].suffix == ".onnx"
+    written = files[0].stat().st_mtime_ns
+    LocalMiniLM().embed(["second"])  # a new process would build its own encoder from the same file
+    assert sorted((var_dir / "models").iterdir()) == files
+    assert files[0].stat().st_mtime_ns == written
+
+
+def test_batches_go_through_torch(settings: Any, var_dir: Path) -> None:
+    """Ingestion embeds in batches: torch, whatever the query runtime."""
+    settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+    model = LocalMiniLM()
+    vectors = model.embed(["one text", "another text"])
+    assert len(vectors) == 2 and model._onnx is None
