@@ -333,7 +333,7 @@ class FactChange(models.Model):
     """One statement that changed a subject's facts, appended by a trigger on facts_fact (migration 0010).
 
     Search's in-memory vectors of a large subject (facts.retrieval.vector_cache) are valid while the subject's
-    rows here read the same (count, newest id) as when the vectors were read. Append-only, so writers never
+    rows here read the same (count, sum of ids) as when the vectors were read. Append-only, so writers never
     wait on each other here; rows older than the subject's newest are pruned hourly. No foreign key: a
     subject's erasure deletes its facts, whose trigger appends rows here within the erasing statement.
     """

@@ -5,7 +5,7 @@ from __future__ import annotations
 import calendar
 import datetime as dt
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from facts.text import EN_STOP_WORDS, detect_language, has_cjk, keywords, normalize, segment
 
@@ -115,6 +115,7 @@ SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
 _ID_RE = re.compile(r"#?\b(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,}\b")
 _CAPWORD_RE = re.compile(r"\b[A-Z][a-zA-Z'’]+(?:\s+[A-Z][a-zA-Z'’]+)*")
 _POSSESSIVE_RE = re.compile(r"['’]s?$")
+_VAGUE_TIME_RE = re.compile(r"\brecently\b|\blately\b|最近|近来", re.IGNORECASE)  # the last 30 days
 
 
 @dataclass
@@ -190,8 +191,8 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     today = now.astimezone(dt.UTC).date()
     tomorrow = today + dt.timedelta(days=1)
 
-    def rng(start: dt.date, end: dt.date, phrase: str) -> TimeRange:
-        return TimeRange(_day_start(start), _day_start(end), phrase)
+    def rng(start: dt.date, end: dt.date, phrase: str, *, year_named: bool = True) -> TimeRange:
+        return TimeRange(_day_start(start), _day_start(end), phrase, year_named)
 
     week_start = today - dt.timedelta(days=today.weekday())
     simple: list[tuple[str, TimeRange]] = [
@@ -270,7 +271,7 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
                 d = d.replace(year=today.year - 1)
             except ValueError:  # 29 February
                 continue
-        return replace(rng(d, d + dt.timedelta(days=1), m.group(0).lower()), year_named=False)
+        return rng(d, d + dt.timedelta(days=1), m.group(0).lower(), year_named=False)
     m = re.search(rf"\b(?:in|during|since|last)\s+({_MONTH_RE})\b", low) or re.search(
         r"\b(january|february|march|april|june|july|august|september|october|november|december)\b", low
     )
@@ -290,7 +291,7 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
         year = int(m.group(1))
         return rng(dt.date(year, 1, 1), dt.date(year + 1, 1, 1), m.group(0))
     # Last, as the vaguest: "the bike I fixed recently, in March 2021" is about March 2021.
-    m = re.search(r"\brecently\b|\blately\b|最近|近来", low)
+    m = _VAGUE_TIME_RE.search(low)
     if m:
         return rng(today - dt.timedelta(days=30), tomorrow, m.group(0))
     return None
@@ -366,7 +367,7 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         # An English month or day without its year stays a word too ("june"): the guessed year may be wrong.
         # (Segmented, "5月" gives no such word: "5" is dropped, "月" is no content.)
         content = re.sub(re.escape(time_range.phrase), " ", text, count=1, flags=re.IGNORECASE)
-        content = re.sub(r"\brecently\b|\blately\b|最近|近来", " ", content, flags=re.IGNORECASE)
+        content = _VAGUE_TIME_RE.sub(" ", content)
     words = content_words(content)
     names = extract_names(content)
     low = text.lower()

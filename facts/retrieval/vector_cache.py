@@ -55,18 +55,20 @@ _entries: OrderedDict[int, _Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
-def _setting(name: str, default: Any) -> Any:
-    return getattr(settings, name, default)
-
-
 _ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + 16  # a vector, its id and its expiry
+# The subject's change-log version: (count, sum of ids) of its rows.
+_VERSION_SQL = "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s"
+
+
+def _budget_bytes() -> float:
+    return float(settings.SEARCH_VECTOR_CACHE_MB) * 1024 * 1024
 
 
 def serves(flt: Any, *, total: int) -> bool:
     """Whether this search can be answered from memory: its filter is the default one, and the subject's
     `total` searchable facts fit in SEARCH_VECTOR_CACHE_MB (a larger one would be read again at every search)."""
     return (
-        total * _ROW_BYTES <= float(_setting("SEARCH_VECTOR_CACHE_MB", 256)) * 1024 * 1024
+        total * _ROW_BYTES <= _budget_bytes()
         and set(flt.statuses) == _SERVED_STATUSES
         and not flt.types
         and flt.since is None
@@ -79,7 +81,7 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float) -> lis
     """The subject's searchable facts nearest to `vector`, (id, cosine similarity) best first, ties by id:
     what vector_facts returns, computed exactly over every fact instead of a binary-code shortlist."""
     entry = _current(flt.subject_id)
-    if entry is None or not len(entry.ids):
+    if not len(entry.ids):
         return []
     sims = entry.vectors @ np.asarray(vector, dtype=np.float32)
     alive = (entry.expires > flt.now.timestamp()) & (sims >= min_sim)
@@ -94,15 +96,13 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float) -> lis
 
 def _version(subject_id: int) -> tuple[int, int]:
     with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*), COALESCE(sum(id), 0) FROM facts_factchange WHERE subject_id = %s", [subject_id]
-        )
+        cursor.execute(_VERSION_SQL, [subject_id])
         count, ids = cursor.fetchone()
     return int(count), int(ids)
 
 
-def _current(subject_id: int) -> _Entry | None:
-    max_age = float(_setting("SEARCH_VECTOR_CACHE_SECONDS", 300))
+def _current(subject_id: int) -> _Entry:
+    max_age = float(settings.SEARCH_VECTOR_CACHE_SECONDS)
     now = time.monotonic()
     with _lock:
         # Entries past their age go, searched or not: an erased subject's vectors do not outstay it for long.
@@ -124,7 +124,7 @@ def _load(subject_id: int) -> _Entry:
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT v.n, v.ids, f.id, vector_send(f.embedding), f.expires_at "
-            "FROM (SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s) v "
+            f"FROM ({_VERSION_SQL}) v "
             "LEFT JOIN facts_fact f ON f.subject_id = %s AND f.tier = 'active' "
             "AND f.status IN ('active', 'conflicted') AND f.embedding IS NOT NULL ORDER BY f.id",
             [subject_id, subject_id],
@@ -145,7 +145,7 @@ def _load(subject_id: int) -> _Entry:
 
 
 def _store(subject_id: int, entry: _Entry) -> None:
-    budget = float(_setting("SEARCH_VECTOR_CACHE_MB", 256)) * 1024 * 1024
+    budget = _budget_bytes()
     with _lock:
         _entries.pop(subject_id, None)
         if entry.nbytes > budget:
