@@ -309,7 +309,8 @@ SEARCH_VECTOR_EXACT_MAX = env_int("SEARCH_VECTOR_EXACT_MAX", 2000)
 SEARCH_VECTOR_PREFILTER_DEPTH = env_int("SEARCH_VECTOR_PREFILTER_DEPTH", 400)
 # Subjects above SEARCH_VECTOR_EXACT_MAX facts: their vectors held in each web process's memory, up to this many
 # MB in all (least recently searched evicted first; 0 turns it off), re-read when their facts change (a trigger
-# logs every change) and at least every SEARCH_VECTOR_CACHE_SECONDS. 10k facts take 15 MB.
+# logs every change) and at least every SEARCH_VECTOR_CACHE_SECONDS; their keyword index too (the same BM25 as in
+# SQL). 10k facts take ~18 MB (15 MB of vectors).
 SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
 SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
 

@@ -1,8 +1,14 @@
-"""A large subject's searchable fact vectors, held in this process's memory.
+"""A large subject's searchable facts, held in this process's memory: vectors and a keyword index.
 
 Above SEARCH_VECTOR_EXACT_MAX facts, the vector signal in PostgreSQL is a two-stage scan (binary codes, then
 exact cosine of the best 400): ~8 ms for 10k facts. Held here as one float32 matrix, it is one exact
 matrix-vector product (~1 ms), and a check that the matrix is still current (one index lookup).
+
+The keyword signal is the same BM25 as candidates._keyword_ranked computes in PostgreSQL, over the same rows
+and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme -> rows), and a query
+term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term and process. Matching the
+subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding it runs
+beside; here it is well under a millisecond.
 
 Current means: the subject's rows in facts_factchange, which a trigger on facts_fact appends in the same
 transaction as any insert, update or delete of the subject's facts, still read the same (count, sum of ids)
@@ -21,6 +27,7 @@ recently used first.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import threading
 import time
 from collections import OrderedDict
@@ -33,6 +40,7 @@ from django.db import connection
 from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
+from facts.text import has_cjk
 
 _SERVED_STATUSES = frozenset({"active", "conflicted"})
 _NO_EXPIRY = np.inf
@@ -41,21 +49,29 @@ _NO_EXPIRY = np.inf
 @dataclass
 class _Entry:
     version: tuple[int, int]  # (count, sum of ids) of the subject's change rows when read
-    ids: np.ndarray  # int64, ascending
-    vectors: np.ndarray  # float32, one normalised row per id
+    ids: np.ndarray  # int64, ascending: every searchable fact of the subject, with or without a vector
+    vectors: np.ndarray  # float32, one normalised row per id (zeros where has_vector is false)
+    has_vector: np.ndarray  # bool
     expires: np.ndarray  # float64 epoch seconds, inf when the fact does not expire
+    lengths: np.ndarray  # float64: GREATEST(length(search_vector), 1), BM25's document length
+    postings: dict[str, np.ndarray]  # lexeme of search_vector -> rows holding it (int32, ascending)
+    texts: list[str]  # the facts' text (Chinese terms are matched as substrings of it)
     loaded: float  # time.monotonic() of the read
 
     @property
     def nbytes(self) -> int:
-        return int(self.ids.nbytes + self.vectors.nbytes + self.expires.nbytes)
+        arrays = self.ids.nbytes + self.vectors.nbytes + self.has_vector.nbytes + self.expires.nbytes
+        arrays += self.lengths.nbytes + sum(p.nbytes + len(k) + _OBJECT_BYTES for k, p in self.postings.items())
+        return int(arrays + sum(len(t.encode("utf-8")) + _OBJECT_BYTES for t in self.texts))
 
 
 _entries: OrderedDict[int, _Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
-_ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + 16  # a vector, its id and its expiry
+_OBJECT_BYTES = 120  # a Python str or array's own size, and its dict or list slot, roughly
+# A vector, its id, expiry and length, its text and its postings (~15 lexemes): what serves() budgets a fact.
+_ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + 32 + 400
 # The subject's change-log version: (count, sum of ids) of its rows.
 _VERSION_SQL = "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s"
 
@@ -84,7 +100,7 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float) -> lis
     if not len(entry.ids):
         return []
     sims = entry.vectors @ np.asarray(vector, dtype=np.float32)
-    alive = (entry.expires > flt.now.timestamp()) & (sims >= min_sim)
+    alive = entry.has_vector & (entry.expires > flt.now.timestamp()) & (sims >= min_sim)
     idx = np.flatnonzero(alive)
     if len(idx) > limit:
         # The `limit` best (argpartition), with every fact tied with the last of them, then sorted exactly.
@@ -92,6 +108,103 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float) -> lis
         idx = idx[sims[idx] >= cut]
     order = np.lexsort((entry.ids[idx], -sims[idx]))[:limit]
     return [(int(entry.ids[i]), float(sims[i])) for i in idx[order]]
+
+
+def keyword_ranked(
+    flt: Any, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
+) -> list[tuple[int, float]] | None:
+    """candidates._keyword_ranked over the subject's held facts: the rows matching any term, the first
+    `max_rows` of them by id, scored by BM25 with the same df, N, lengths and formula, best `limit` first (ties
+    by id). None when a term's query is one this index cannot evaluate (PostgreSQL then answers)."""
+    queries = _term_queries(terms)
+    if queries is None:
+        return None
+    entry = _current(flt.subject_id)
+    n = len(entry.ids)
+    flags = []
+    for query in queries:
+        if isinstance(query, str):  # a Chinese term: strpos(text, term) > 0
+            flags.append(np.fromiter((query in text for text in entry.texts), dtype=bool, count=n))
+        else:  # plainto_tsquery('english') || plainto_tsquery('simple'): either's lexemes all present
+            flag = np.zeros(n, dtype=bool)
+            for lexemes in query:
+                if lexemes:
+                    flag[_rows_with_all(entry, lexemes)] = True
+            flags.append(flag)
+    alive = entry.expires > flt.now.timestamp()
+    matched = np.flatnonzero(alive & np.logical_or.reduce(flags))[:max_rows]
+    if not len(matched):
+        return []
+    docs = float(max(total, len(matched)))
+    lengths = entry.lengths[matched]
+    score = np.zeros(len(matched), dtype=np.float64)
+    for flag in flags:
+        hit = flag[matched]
+        df = float(hit.sum())
+        score += np.where(hit, np.log(1 + (docs - df + 0.5) / (df + 0.5)), 0.0)
+    score *= (k1 + 1) / (1 + k1 * (1 - b + b * lengths / float(lengths.mean())))
+    keep = np.flatnonzero(score > 0)
+    order = keep[np.lexsort((entry.ids[matched[keep]], -score[keep]))][:limit]
+    return [(int(entry.ids[matched[i]]), float(score[i])) for i in order]
+
+
+def _rows_with_all(entry: _Entry, lexemes: tuple[str, ...]) -> np.ndarray:
+    rows: np.ndarray | None = None
+    for lexeme in lexemes:
+        posting = entry.postings.get(lexeme)
+        if posting is None:
+            return np.empty(0, dtype=np.int32)
+        rows = posting if rows is None else np.intersect1d(rows, posting, assume_unique=True)
+    return rows if rows is not None else np.empty(0, dtype=np.int32)
+
+
+# A term's query: its Chinese text (a substring match), or the lexemes plainto_tsquery gives it in the english
+# and in the simple configuration (each an AND; empty for a stop word). Cached per process, by term.
+TermQuery = str | tuple[tuple[str, ...], tuple[str, ...]]
+_term_cache: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
+_TERM_CACHE_MAX = 50_000
+_LEXEME = r"'(?:[^'\\]|''|\\.)*'"
+_AND_QUERY = re.compile(rf"{_LEXEME}(?: & {_LEXEME})*")
+_ESCAPE = re.compile(r"''|\\(.)")
+
+
+def _term_queries(terms: list[str]) -> list[TermQuery] | None:
+    missing = sorted({t for t in terms if not has_cjk(t) and t not in _term_cache})
+    if missing:
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT t, plainto_tsquery('english', t)::text, plainto_tsquery('simple', t)::text "
+                "FROM unnest(%s::text[]) t",
+                [missing],
+            )
+            parsed = {t: (_and_lexemes(english), _and_lexemes(simple)) for t, english, simple in cursor.fetchall()}
+        if len(_term_cache) + len(parsed) > _TERM_CACHE_MAX:
+            _term_cache.clear()
+        for term, (english, simple) in parsed.items():
+            _term_cache[term] = None if english is None or simple is None else (english, simple)
+    queries: list[TermQuery] = []
+    for term in terms:
+        if has_cjk(term):
+            queries.append(term)
+            continue
+        query = _term_cache.get(term)
+        if query is None:
+            return None
+        queries.append(query)
+    return queries
+
+
+def _and_lexemes(text: str) -> tuple[str, ...] | None:
+    """The lexemes of a tsquery printed as 'a' & 'b' & ... (plainto_tsquery's form); () for an empty query,
+    None for any other form."""
+    if not text:
+        return ()
+    if not _AND_QUERY.fullmatch(text):
+        return None
+    return tuple(
+        _ESCAPE.sub(lambda m: "'" if m.group(0) == "''" else m.group(1), lexeme[1:-1])
+        for lexeme in re.findall(_LEXEME, text)
+    )
 
 
 def _version(subject_id: int) -> tuple[int, int]:
@@ -119,27 +232,36 @@ def _current(subject_id: int) -> _Entry:
 
 
 def _load(subject_id: int) -> _Entry:
-    """The subject's searchable vectors and their change-log version, read in one statement (one snapshot).
+    """The subject's searchable facts and their change-log version, read in one statement (one snapshot).
     Vectors come in pgvector's binary form (vector_send: two int16, then big-endian float4s)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT v.n, v.ids, f.id, vector_send(f.embedding), f.expires_at "
+            "SELECT v.n, v.ids, f.id, vector_send(f.embedding), f.expires_at, GREATEST(length(f.search_vector), 1), "
+            "tsvector_to_array(f.search_vector), f.text "
             f"FROM ({_VERSION_SQL}) v "
             "LEFT JOIN facts_fact f ON f.subject_id = %s AND f.tier = 'active' "
-            "AND f.status IN ('active', 'conflicted') AND f.embedding IS NOT NULL ORDER BY f.id",
+            "AND f.status IN ('active', 'conflicted') ORDER BY f.id",
             [subject_id, subject_id],
         )
         rows = cursor.fetchall()
     version = (int(rows[0][0]), int(rows[0][1]))
     rows = [r for r in rows if r[2] is not None]
-    vectors = np.empty((len(rows), EMBEDDING_DIMENSIONS), dtype=np.float32)
+    vectors = np.zeros((len(rows), EMBEDDING_DIMENSIONS), dtype=np.float32)
+    rows_of: dict[str, list[int]] = {}
     for i, row in enumerate(rows):
-        vectors[i] = np.frombuffer(bytes(row[3]), dtype=">f4", offset=4)
+        if row[3] is not None:
+            vectors[i] = np.frombuffer(bytes(row[3]), dtype=">f4", offset=4)
+        for lexeme in row[6] or ():
+            rows_of.setdefault(lexeme, []).append(i)
     return _Entry(
         version=version,
         ids=np.array([r[2] for r in rows], dtype=np.int64),
         vectors=vectors,
+        has_vector=np.array([r[3] is not None for r in rows], dtype=bool),
         expires=np.array([_NO_EXPIRY if r[4] is None else r[4].timestamp() for r in rows], dtype=np.float64),
+        lengths=np.array([r[5] for r in rows], dtype=np.float64),
+        postings={lexeme: np.array(idx, dtype=np.int32) for lexeme, idx in rows_of.items()},
+        texts=[r[7] for r in rows],
         loaded=time.monotonic(),
     )
 

@@ -186,3 +186,86 @@ def test_a_deleted_subjects_vectors_and_change_rows_go(alice: Persona, bob: Pers
     vector_cache.facts_change_prune()
     assert not FactChange.objects.filter(subject_id=a.pk).exists()
     assert FactChange.objects.filter(subject_id=b.pk).count() == 1
+
+
+KEYWORD_QUERIES = [
+    ["dog"],
+    ["tennis", "saturday", "morning"],
+    ["work", "my"],
+    ["running", "marathons"],  # stems: run, marathon
+    ["the", "zzzqx"],  # a stop word (its simple-configuration lexeme still matches) and a word no fact has
+    ["ice-cream", "shellfish"],  # a hyphenated word is three lexemes, all required
+    ["过敏"],
+    ["北京", "咖啡", "tea"],
+]
+
+
+def _keyword_both_ways(subject: Any, terms: list[str], settings: Any, **kw: Any) -> tuple[list[Any], list[Any]]:
+    from django.test.utils import CaptureQueriesContext
+
+    total = Fact.objects.filter(subject=subject, tier="active").count()
+    settings.SEARCH_VECTOR_EXACT_MAX = 10_000
+    in_sql = cand.keyword_facts(_flt(subject, **kw), terms, limit=8, total=total)
+    settings.SEARCH_VECTOR_EXACT_MAX = 5
+    with CaptureQueriesContext(connection) as queries:
+        held = cand.keyword_facts(_flt(subject, **kw), terms, limit=8, total=total)
+    assert not any("ln(1 +" in q["sql"] for q in queries), "memory should have answered"
+    return held, in_sql
+
+
+def _same(held: list[tuple[int, float]], in_sql: list[tuple[int, float]]) -> bool:
+    """Same ids in the same order, same scores up to float rounding (SQL computes part of BM25 in numeric)."""
+    return [pk for pk, _ in held] == [pk for pk, _ in in_sql] and [s for _, s in held] == pytest.approx(
+        [s for _, s in in_sql], rel=1e-12
+    )
+
+
+def test_keyword_memory_gives_the_bm25_of_postgresql(alice: Persona, settings: Any) -> None:
+    """Same ids in the same order and the same scores as the BM25 computed in SQL, for English words (stemmed,
+    stop words, hyphenated, unknown) and Chinese substrings, also for a fact stored without a vector."""
+    subject = _large(alice)
+    add_fact(subject, "I ate ice-cream with shellfish once, never again.", embed=False)
+    for terms in KEYWORD_QUERIES:
+        held, in_sql = _keyword_both_ways(subject, terms, settings)
+        assert _same(held, in_sql), terms
+    held, _ = _keyword_both_ways(subject, ["ice-cream"], settings)
+    assert [Fact.objects.get(pk=pk).text for pk, _ in held] == ["I ate ice-cream with shellfish once, never again."]
+    assert len(_keyword_both_ways(subject, ["tennis"], settings)[0]) == 1
+    assert len(_keyword_both_ways(subject, ["my"], settings)[0]) > 5
+
+
+def test_keyword_memory_sees_every_change(alice: Persona, settings: Any) -> None:
+    """A new fact, one superseded, archived, expired or deleted: the next keyword search agrees with SQL."""
+    subject = _large(alice)
+
+    def found(word: str) -> list[int]:
+        held, in_sql = _keyword_both_ways(subject, [word], settings)
+        assert _same(held, in_sql)
+        return [pk for pk, _ in held]
+
+    assert found("saxophone") == []
+    sax = add_fact(subject, "I practise the saxophone after dinner.", embed=False)
+    assert found("saxophone") == [sax.pk]
+    for change in [{"status": "superseded"}, {"tier": "archived"}, {"expires_at": timezone.now()}]:
+        Fact.objects.filter(pk=sax.pk).update(**change)
+        assert found("saxophone") == []
+        Fact.objects.filter(pk=sax.pk).update(status="active", tier="active", expires_at=None)
+        assert found("saxophone") == [sax.pk]
+    later = timezone.now() + dt.timedelta(hours=1)
+    Fact.objects.filter(pk=sax.pk).update(expires_at=later)
+    assert found("saxophone") == [sax.pk]
+    held, in_sql = _keyword_both_ways(subject, ["saxophone"], settings, now=later + dt.timedelta(seconds=1))
+    assert held == in_sql == []
+    Fact.objects.filter(pk=sax.pk).delete()
+    assert found("saxophone") == []
+
+
+def test_keyword_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -> None:
+    """Archived facts asked for (keyword only), or a type filter: PostgreSQL answers, archived facts included."""
+    subject = _large(alice)
+    rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
+    Fact.objects.filter(pk=rex.pk).update(tier="archived")
+    both = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active", "archived"])
+    assert [pk for pk, _ in cand.keyword_facts(both, ["dog"], limit=3, total=25)] == [rex.pk]
+    assert cand.keyword_facts(_flt(subject), ["dog"], limit=3, total=25) == []
+    assert cand.keyword_facts(_flt(subject, types=["preference"]), ["tea"], limit=3, total=25) == []
