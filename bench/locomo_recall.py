@@ -119,36 +119,71 @@ def run_service(ctx: BenchContext, *, include_messages: bool, categories: set[in
     return out
 
 
+_TSVECTOR_ENTRY = re.compile(r"'((?:[^']|'')*)'(?::([0-9A-D,]+))?")
+
+
+def _stemmed(texts: list[str]) -> list[list[str]]:
+    """Each text's English-stemmed words without stop words, each as often as it occurs: PostgreSQL's
+    to_tsvector('english'), the lexemes the service's own keyword search uses, read back with their
+    positions (`'paint':3,9` is "paint" twice)."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT to_tsvector('english', t)::text FROM unnest(%s::text[]) WITH ORDINALITY AS u(t, n) ORDER BY n",
+            [texts],
+        )
+        vectors = [row[0] for row in cursor.fetchall()]
+    return [
+        [m.group(1).replace("''", "'") for m in _TSVECTOR_ENTRY.finditer(v) for _ in (m.group(2) or "1").split(",")]
+        for v in vectors
+    ]
+
+
+def _top(ids: list[str], scores: Any) -> list[list[str]]:
+    """The K_MAX best-scored turns, ties by position, each as the one-id list score_ranking takes."""
+    order = sorted(range(len(ids)), key=lambda j: (-float(scores[j]), j))[:K_MAX]
+    return [[ids[j]] for j in order]
+
+
 def run_baselines(ctx: BenchContext, *, categories: set[int]) -> dict[str, Any]:
-    """BM25 (rank-bm25, Okapi) and dense MiniLM cosine over the raw turns, same questions, same metrics."""
+    """BM25 (rank-bm25, Okapi; English-stemmed, and plain words) and dense MiniLM cosine over the raw turns,
+    same questions, same metrics."""
     import numpy as np
     from rank_bm25 import BM25Okapi
 
     from facts.embedding import embed_texts
     from facts.text import EN_STOP_WORDS
 
-    bm25_rows: list[dict[str, Any]] = []
-    dense_rows: list[dict[str, Any]] = []
-    random_rows: list[dict[str, Any]] = []
+    rows: dict[str, list[dict[str, Any]]] = {"bm25": [], "bm25_unstemmed": [], "dense_minilm": [], "random": []}
     rng = np.random.default_rng(0)
     for conv in ctx.conversations:
         turns = conv.turns
         ids = [t.dia_id for t in turns]
-        bm25 = BM25Okapi([_tokens(t.content, EN_STOP_WORDS) or ["_"] for t in turns])
-        matrix = np.asarray(embed_texts([t.content for t in turns]), dtype=np.float32)
         questions = _questions(conv, categories)
+        stemmed = _stemmed([t.content for t in turns] + [q.question for q in questions])
+        bm25 = {
+            "bm25": (BM25Okapi([words or ["_"] for words in stemmed[: len(turns)]]), stemmed[len(turns) :]),
+            "bm25_unstemmed": (
+                BM25Okapi([_tokens(t.content, EN_STOP_WORDS) or ["_"] for t in turns]),
+                [_tokens(q.question, EN_STOP_WORDS) for q in questions],
+            ),
+        }
+        matrix = np.asarray(embed_texts([t.content for t in turns]), dtype=np.float32)
         qvecs = np.asarray(embed_texts([q.question for q in questions]), dtype=np.float32) if questions else None
+
         for i, q in enumerate(questions):
-            scores = bm25.get_scores(_tokens(q.question, EN_STOP_WORDS))
-            order = sorted(range(len(ids)), key=lambda j: (-scores[j], j))[:K_MAX]
-            bm25_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in order], q.evidence)})
+            for name, (index, query_words) in bm25.items():
+                rows[name].append(
+                    {"category": q.category, **score_ranking(_top(ids, index.get_scores(query_words[i])), q.evidence)}
+                )
             assert qvecs is not None
-            sims = matrix @ qvecs[i]
-            order = sorted(range(len(ids)), key=lambda j: (-float(sims[j]), j))[:K_MAX]
-            dense_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in order], q.evidence)})
+            rows["dense_minilm"].append(
+                {"category": q.category, **score_ranking(_top(ids, matrix @ qvecs[i]), q.evidence)}
+            )
             pick = rng.choice(len(ids), size=min(K_MAX, len(ids)), replace=False)
-            random_rows.append({"category": q.category, **score_ranking([[ids[j]] for j in pick], q.evidence)})
-    return {"bm25": aggregate(bm25_rows), "dense_minilm": aggregate(dense_rows), "random": aggregate(random_rows)}
+            rows["random"].append({"category": q.category, **score_ranking([[ids[j]] for j in pick], q.evidence)})
+    return {name: aggregate(found) for name, found in rows.items()}
 
 
 def run(ctx: BenchContext) -> dict[str, Any]:
@@ -168,6 +203,9 @@ def run(ctx: BenchContext) -> dict[str, Any]:
     ratios = {
         mode: {
             "recall@10_vs_bm25": round(res["overall"]["recall@10"] / baselines["bm25"]["overall"]["recall@10"], 3),
+            "recall@10_vs_bm25_unstemmed": round(
+                res["overall"]["recall@10"] / baselines["bm25_unstemmed"]["overall"]["recall@10"], 3
+            ),
             "recall@10_vs_dense": round(
                 res["overall"]["recall@10"] / baselines["dense_minilm"]["overall"]["recall@10"], 3
             ),

@@ -150,7 +150,8 @@ def render_markdown(r: dict[str, Any]) -> str:
         ]
         rows = [(f"memory-site ({m})", v) for m, v in loc["modes"].items()]
         rows += [
-            ("BM25 over raw turns", loc["baselines"]["bm25"]),
+            ("BM25 over raw turns (English stemming)", loc["baselines"]["bm25"]),
+            ("BM25 over raw turns (plain words)", loc["baselines"]["bm25_unstemmed"]),
             ("dense MiniLM over raw turns", loc["baselines"]["dense_minilm"]),
         ]  # noqa: E501
         rows += [("random turns", loc["baselines"]["random"])]
@@ -174,7 +175,10 @@ def render_markdown(r: dict[str, Any]) -> str:
             )  # noqa: E501
         lines += ["", "Ratios (recall@10):", ""]
         for mode, ratio in loc["ratios"].items():
-            lines.append(f"- {mode}: {ratio['recall@10_vs_bm25']}× BM25, {ratio['recall@10_vs_dense']}× dense MiniLM")
+            lines.append(
+                f"- {mode}: {ratio['recall@10_vs_bm25']}× BM25 (stemmed; {ratio['recall@10_vs_bm25_unstemmed']}× "
+                f"plain words), {ratio['recall@10_vs_dense']}× dense MiniLM"
+            )
         lines += ["", "Tokens of the returned results vs the full conversation (same tokenizer):", ""]
         lines += [
             "| system | top-5 tokens (mean) | top-5 savings | top-10 tokens (mean) | top-10 savings | results/query |"
