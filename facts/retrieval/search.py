@@ -275,6 +275,7 @@ def run_search(
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.3))
     # A query that names a time ("on 2 May", "上周") is about that time: what falls in it counts double.
     time_boost = float(_setting("SEARCH_TIME_MATCH_BOOST", 1.0))
+    message_weight = float(_setting("SEARCH_WEIGHT_MESSAGE", 1.5))  # a whole turn against the facts cut from turns
     scored: list[tuple[float, Fused]] = []
     strength: dict[Key, float] = {}
     for key, item in fused.items():
@@ -289,6 +290,8 @@ def run_search(
             factor *= 1.0 + speaker_boost
         if tr is not None and "time" in item.matched_by:
             factor *= 1.0 + time_boost
+        if kind == "message":
+            factor *= message_weight
         scored.append((item.score * factor, item))
         strength[key] = item.strength * factor
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))

@@ -414,6 +414,31 @@ def test_include_messages_searches_raw_turns(alice: Persona) -> None:
     assert top["sources"][0]["external_id"] == "m-1"
 
 
+def test_message_weight_scales_raw_turns_against_facts(alice: Persona, settings: Any) -> None:
+    """SEARCH_WEIGHT_MESSAGE multiplies a raw turn's score, and only a turn's: a fact keeps its score."""
+    subject = subject_of(alice)
+    session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-weight")
+    message = MessageFactory(session=session, content="The harbour ferry to the island leaves at noon on Sundays.")
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE conversations_message SET search_vector = to_tsvector('english', content) WHERE id = %s",
+            [message.pk],
+        )
+    add_fact(subject, "The harbour ferry is always late.", embed=False)
+
+    def scores(weight: float) -> list[tuple[str, float]]:
+        settings.SEARCH_WEIGHT_MESSAGE = weight
+        response = alice.search("harbour ferry", include_messages=True)
+        assert response.status_code == 200, response.content
+        return [(r["kind"], r["score"]) for r in response.json()["results"]]
+
+    even, weighted = dict(scores(1.0)), scores(3.0)
+    assert set(even) == {"fact", "message"}
+    assert [kind for kind, _ in weighted][0] == "message"
+    assert dict(weighted)["fact"] == pytest.approx(even["fact"])
+    assert dict(weighted)["message"] == pytest.approx(3.0 * even["message"], rel=1e-4)
+
+
 @pytest.mark.parametrize(
     ("one_turn", "other_turn", "query"),
     [
