@@ -143,7 +143,7 @@ def render_markdown(r: dict[str, Any]) -> str:
     loc = r.get("locomo_recall")
     if isinstance(loc, dict) and "modes" in loc:
         lines += [
-            "## LoCoMo evidence recall (categories 1-4, search limit 20)",
+            "## LoCoMo evidence recall (categories 1-4, search limit 20 unless the row says otherwise)",
             "",
             "| system | n | recall@5 | recall@10 | recall@20 | all-evidence hit@10 | MRR |",
             "|---|---:|---:|---:|---:|---:|---:|",

@@ -171,7 +171,7 @@ def run_search(
     flt = cand.FactFilter(
         subject_id=subject_id, statuses=statuses, tiers=tiers, types=types or None, since=since, until=until, now=now
     )
-    pool = max(int(_setting("SEARCH_CANDIDATES", 50)), limit * 3)
+    pool = max(int(_setting("SEARCH_CANDIDATES", 60)), limit * 3)
 
     active_count = cand.subject_fact_count_cached(flt)
     cold_start = active_count < int(_setting("SEARCH_COLD_START_MIN_FACTS", 5))
