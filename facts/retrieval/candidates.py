@@ -97,8 +97,8 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
 
     A subject with more than SEARCH_VECTOR_EXACT_MAX facts (`total`, its searchable count) is searched in
     memory (vector_cache) when the filter allows, else in two stages: its SEARCH_VECTOR_PREFILTER_DEPTH nearest
-    by Hamming distance between binary-quantised vectors (an index-only scan of `fact_vector_bits`: 48 bytes a fact, no heap page read), then those by exact
-    cosine. On 6.5k LoCoMo facts with real MiniLM vectors, depth 400 returned the exact top 10 for every
+    by Hamming distance between binary-quantised vectors (an index-only scan of `fact_vector_bits`: 48 bytes a
+    fact, no heap page read), then those by exact cosine. On 6.5k LoCoMo facts with real MiniLM vectors, depth 400 returned the exact top 10 for every
     question checked and 99 % of the exact top 50; at 1M facts it is ~2 ms instead of ~9 ms for 10k facts.
     """
     where, params = flt.sql(tiers=["active"])
@@ -251,8 +251,7 @@ def keyword_facts(
     """
     if not terms:
         return []
-    large = total > int(_setting("SEARCH_VECTOR_EXACT_MAX", 2000))
-    if large and (tiers or flt.tiers) == ["active"] and vector_cache.serves(flt, total=total):
+    if (tiers or flt.tiers) == ["active"] and vector_cache.serves(flt, total=total):
         k1, b, max_rows = _bm25()  # the same ranking, from the subject's facts held in memory
         held = vector_cache.keyword_ranked(flt, terms, total=total, limit=limit, k1=k1, b=b, max_rows=max_rows)
         if held is not None:

@@ -81,10 +81,12 @@ def _budget_bytes() -> float:
 
 
 def serves(flt: Any, *, total: int) -> bool:
-    """Whether this search can be answered from memory: its filter is the default one, and the subject's
-    `total` searchable facts fit in SEARCH_VECTOR_CACHE_MB (a larger one would be read again at every search)."""
+    """Whether this search can be answered from memory: the subject is large (more than SEARCH_VECTOR_EXACT_MAX
+    searchable facts, `total`; a smaller one is quick in PostgreSQL), its `total` facts fit in
+    SEARCH_VECTOR_CACHE_MB (a larger one would be read again at every search), and the filter is the default one."""
     return (
-        total * _ROW_BYTES <= _budget_bytes()
+        total > int(settings.SEARCH_VECTOR_EXACT_MAX)
+        and total * _ROW_BYTES <= _budget_bytes()
         and set(flt.statuses) == _SERVED_STATUSES
         and not flt.types
         and flt.since is None
