@@ -7,15 +7,39 @@ import uuid
 from django.db.models import QuerySet
 from django.http import Http404
 
-from conversations.models import Message, Session, Subject, Tenant
+from conversations.models import ApiKey, Message, Session, Subject, Tenant
+from memory_site.db import fetch_prepared, from_row, select_list
 
 
 def subject_get(*, tenant: Tenant, external_id: str) -> Subject:
-    """Return the tenant's subject or raise Http404 (also for another tenant's subject)."""
-    try:
-        return Subject.objects.get(tenant=tenant, external_id=external_id)
-    except Subject.DoesNotExist as exc:
-        raise Http404("No such user.") from exc
+    """Return the tenant's subject or raise Http404 (also for another tenant's subject).
+
+    Every user-scoped request starts here, before its real work: one prepared statement, not an ORM query."""
+    rows = fetch_prepared(
+        f"SELECT {select_list(Subject, 's')} FROM {Subject._meta.db_table} s "
+        "WHERE s.tenant_id = %s AND s.external_id = %s",
+        [tenant.pk, external_id],
+    )
+    if not rows:
+        raise Http404("No such user.")
+    subject = from_row(Subject, rows[0])
+    subject.tenant = tenant
+    return subject
+
+
+def api_key_by_hash(key_hash: str) -> ApiKey | None:
+    """The API key with this hash, its tenant loaded, or None: every API request's first lookup (one prepared
+    statement, as subject_get)."""
+    rows = fetch_prepared(
+        f"SELECT {select_list(ApiKey, 'k')}, {select_list(Tenant, 't')} FROM {ApiKey._meta.db_table} k "
+        f"JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id WHERE k.key_hash = %s",
+        [key_hash],
+    )
+    if not rows:
+        return None
+    key = from_row(ApiKey, rows[0])
+    key.tenant = from_row(Tenant, rows[0], offset=len(ApiKey._meta.concrete_fields))
+    return key
 
 
 def subject_find(*, tenant: Tenant, external_id: str) -> Subject | None:

@@ -46,15 +46,14 @@ def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     Only the needed columns are read, in plain SQL: the search hot path calls this for every result page
     (the ORM's query building was a third of its cost).
     """
-    from django.db import connection
-
     from conversations.models import Message, Session
     from facts.models import FactSource
+    from memory_site.db import prepared_cursor
 
     out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
     if not fact_ids:
         return out
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(
             f"SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
             f"FROM {FactSource._meta.db_table} fs JOIN {Message._meta.db_table} m ON m.id = fs.message_id "

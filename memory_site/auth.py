@@ -15,6 +15,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
 from conversations.models import ApiKey, Tenant
+from conversations.selectors import api_key_by_hash
 
 KEY_PREFIX = "ms_"
 
@@ -62,10 +63,7 @@ class ApiKeyAuthentication(BaseAuthentication):
             raw = header[1].decode("ascii")
         except UnicodeDecodeError as exc:
             raise exceptions.AuthenticationFailed("Invalid API key.") from exc
-        try:  # key_hash is unique: get() (first() would add an ORDER BY to every request's lookup)
-            key: ApiKey | None = ApiKey.objects.select_related("tenant").get(key_hash=hash_key(raw))
-        except ApiKey.DoesNotExist:
-            key = None
+        key = api_key_by_hash(hash_key(raw))
         if key is None or not key.tenant.is_active:
             raise exceptions.AuthenticationFailed("Invalid API key.")
         if key.revoked_at is not None:

@@ -121,6 +121,13 @@ if "port" in _db_options:
     DATABASES["default"]["PORT"] = str(_db_options.pop("port"))
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 DATABASES["default"]["TEST"] = {"NAME": env_str("TEST_DATABASE_NAME", "test_memory_site")}
+# The read path's lookups by key run as prepared statements (memory_site/db.py): planned once per connection, not
+# at every search. Turn off behind a pooler in transaction mode that cannot keep them (PgBouncer before 1.21).
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
+if DB_PREPARED_STATEMENTS:
+    # psycopg prepares nothing on a connection without a threshold (Django's default); its client-binding cursors,
+    # which the ORM uses, never prepare whatever the threshold.
+    _db_options.setdefault("prepare_threshold", 5)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 CACHES = {

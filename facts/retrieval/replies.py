@@ -20,8 +20,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from facts.retrieval.candidates import FactFilter, _fetch, _setting
+from facts.retrieval.candidates import FactFilter, _setting
 from facts.retrieval.fusion import Fused
+from memory_site.db import fetch_prepared
 
 Key = tuple[str, int]
 LinkRows = list[tuple[int, int | None]]  # (linked message id, one of its searchable facts or None)
@@ -87,7 +88,9 @@ class Links:
             self.answer[key], self.own[key] = [], []
         where, params = flt.sql()
         one = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
-        for tag, kind, key_id, answer_id, fact_id in _fetch(_LINKS_SQL.replace("FACT_FILTER", where), one + one):
+        for tag, kind, key_id, answer_id, fact_id in fetch_prepared(
+            _LINKS_SQL.replace("FACT_FILTER", where), one + one
+        ):
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 

@@ -29,6 +29,7 @@ from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.selectors import facts_sources
 from facts.text import keywords, normalize
+from memory_site.db import prepared_cursor
 from memory_site.threads import ProcessPool
 
 logger = logging.getLogger(__name__)
@@ -106,7 +107,7 @@ def _setting(name: str, default: Any) -> Any:
 
 
 def _rows(sql: str, params: list[Any]) -> list[dict[str, Any]]:
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # lookups by primary key: planning would cost more than running
         cursor.execute(sql, params)
         names = [c.name for c in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

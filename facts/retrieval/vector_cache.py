@@ -41,6 +41,7 @@ from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
 from facts.text import has_cjk
+from memory_site.db import prepared_cursor
 
 _SERVED_STATUSES = frozenset({"active", "conflicted"})
 _NO_EXPIRY = np.inf
@@ -173,7 +174,7 @@ _ESCAPE = re.compile(r"''|\\(.)")
 def _term_queries(terms: list[str]) -> list[TermQuery] | None:
     missing = sorted({t for t in terms if not has_cjk(t) and t not in _term_cache})
     if missing:
-        with connection.cursor() as cursor:
+        with prepared_cursor() as cursor:
             cursor.execute(
                 "SELECT t, plainto_tsquery('english', t)::text, plainto_tsquery('simple', t)::text "
                 "FROM unnest(%s::text[]) t",
@@ -210,7 +211,7 @@ def _and_lexemes(text: str) -> tuple[str, ...] | None:
 
 
 def _version(subject_id: int) -> tuple[int, int]:
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:
         cursor.execute(_VERSION_SQL, [subject_id])
         count, ids = cursor.fetchone()
     return int(count), int(ids)

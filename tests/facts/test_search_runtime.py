@@ -197,3 +197,57 @@ def test_real_worker_counts_a_batch_of_searches(alice: Persona, celery_worker_pr
     assert wait_until(lambda: FactAccess.objects.filter(fact=fact, access_count=3).exists(), timeout=60)
     assert AccessLog.objects.filter(subject=subject).count() == 3
     assert SearchCall.objects.filter(subject=subject).count() == 3
+
+
+def test_the_read_paths_lookups_are_prepared_and_answer_as_unprepared(alice: Persona, settings: Any) -> None:
+    """Key, subject, rows, sources and reply links run as prepared statements (DB_PREPARED_STATEMENTS): the
+    answer is the one the ordinary cursor gives, and PostgreSQL holds the statements for the next search."""
+    from django.db import connection
+
+    turns = [
+        {"role": "assistant", "content": "Did you see the new bakery on the corner?", "external_id": "t-1"},
+        {"role": "user", "content": "Yes, I bought a sourdough loaf there on Saturday.", "external_id": "t-2"},
+    ]
+    response = alice.post("messages?wait=true", {"session_id": "chat-1", "messages": turns})
+    assert response.status_code == 200, response.content
+    query = {"query": "new bakery on the corner", "include_messages": True, "limit": 10}
+
+    def answer() -> list[Any]:
+        response = alice.search(**query)
+        assert response.status_code == 200, response.content
+        return response.json()["results"]
+
+    settings.DB_PREPARED_STATEMENTS = False
+    plain = answer()
+    settings.DB_PREPARED_STATEMENTS = True
+    prepared = [answer() for _ in range(3)]
+    assert plain and all(result == plain for result in prepared)
+    assert any(hit["text"].startswith("Yes, I bought a sourdough") for hit in plain)  # the answer, by a reply link
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        statements = [row[0] for row in cursor.fetchall()]
+    for table in ("conversations_apikey", "conversations_subject", "facts_factsource", "WITH cand AS"):
+        assert any(table in statement for statement in statements), table
+
+
+def test_the_prepared_lookups_load_what_the_orm_loads(alice: Persona, carol: Persona) -> None:
+    from django.http import Http404
+
+    from conversations.models import ApiKey, Subject
+    from conversations.selectors import api_key_by_hash, subject_get
+    from memory_site.auth import hash_key
+
+    def values(obj: Any) -> dict[str, Any]:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    key = api_key_by_hash(hash_key(alice.key))
+    assert key is not None
+    orm = ApiKey.objects.select_related("tenant").get(key_hash=hash_key(alice.key))
+    assert values(key) == values(orm) and values(key.tenant) == values(orm.tenant)
+    assert api_key_by_hash(hash_key("ms_not-a-key")) is None
+    subject = subject_of(alice)
+    assert values(subject_get(tenant=alice.tenant, external_id=subject.external_id)) == values(
+        Subject.objects.get(pk=subject.pk)
+    )
+    with pytest.raises(Http404):
+        subject_get(tenant=carol.tenant, external_id=subject.external_id)
