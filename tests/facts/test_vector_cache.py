@@ -6,6 +6,7 @@ These tests commit (transactional_db): the cache serves only searches outside a 
 from __future__ import annotations
 
 import datetime as dt
+import os
 from typing import Any
 
 import pytest
@@ -45,19 +46,56 @@ def _flt(subject: Any, **kw: Any) -> cand.FactFilter:
     return cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"], **kw)
 
 
-def test_memory_gives_the_exact_scan_of_postgresql(alice: Persona, settings: Any) -> None:
-    """Same ids, same order, same similarities as the exact cosine scan in SQL, for English and Chinese."""
+def _in_postgresql(settings: Any, subject: Any, vector: list[float], *, limit: int) -> list[tuple[int, float]]:
+    """vector_facts with the memory budget at zero: PostgreSQL's two-stage scan."""
+    budget, settings.SEARCH_VECTOR_CACHE_MB = settings.SEARCH_VECTOR_CACHE_MB, 0
+    try:
+        return cand.vector_facts(_flt(subject), vector, limit=limit, total=len(LARGE_SUBJECT))
+    finally:
+        settings.SEARCH_VECTOR_CACHE_MB = budget
+
+
+def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona, settings: Any) -> None:
+    """Same ids, same order, same similarities as PostgreSQL's scan (the depth's nearest by sign-bit Hamming
+    distance, then cosine), for English and Chinese, at depths that leave facts out: also where the first stage
+    has left out one of the exact nearest."""
     subject = _large(alice)
     total = len(LARGE_SUBJECT)
-    for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
-        vector = embed_texts([query])[0]
-        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
-        exact = cand.vector_facts(_flt(subject), vector, limit=8, total=total)
-        settings.SEARCH_VECTOR_EXACT_MAX = 5
-        held = cand.vector_facts(_flt(subject), vector, limit=8, total=total)
-        assert held and [pk for pk, _ in held] == [pk for pk, _ in exact]
-        assert [round(s, 5) for _, s in held] == [round(s, 5) for _, s in exact]
+    differs_from_exact = 0
+    for depth in (3, 4, 12, 24):
+        for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
+            vector = embed_texts([query])[0]
+            for limit in (3, 8):
+                settings.SEARCH_VECTOR_PREFILTER_DEPTH = total
+                exact = cand.vector_facts(_flt(subject), vector, limit=limit, total=total)
+                settings.SEARCH_VECTOR_PREFILTER_DEPTH = depth
+                held = cand.vector_facts(_flt(subject), vector, limit=limit, total=total)
+                sql = _in_postgresql(settings, subject, vector, limit=limit)
+                assert held and [pk for pk, _ in held] == [pk for pk, _ in sql]
+                assert [round(s, 5) for _, s in held] == [round(s, 5) for _, s in sql]
+                differs_from_exact += [pk for pk, _ in held] != [pk for pk, _ in exact]
+    assert differs_from_exact
     assert subject.pk in vector_cache._entries
+
+
+def test_a_search_checks_the_change_log_once_for_both_signals(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The keyword signal (request's thread) and the vector signal (embedding thread) read one snapshot."""
+    from facts.retrieval import search as search_module
+
+    subject = _large(alice)
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: the vector scan runs on the thread
+    assert alice.search("Tell me about my puppy").status_code == 200  # loads the subject
+    checks: list[int] = []
+    real = vector_cache._version
+    monkeypatch.setattr(vector_cache, "_version", lambda subject_id: checks.append(subject_id) or real(subject_id))
+    response = alice.search("Tell me about my puppy dog")
+    assert response.status_code == 200, response.content
+    top = first(response)
+    assert top["text"] == "I have a dog named Rex." and set(top["matched_by"]) >= {"vector", "keyword"}
+    assert checks == [subject.pk]
 
 
 def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, settings: Any) -> None:
@@ -69,10 +107,7 @@ def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, setting
 
     def nearest() -> list[int]:
         held = [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
-        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
-        exact = [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
-        settings.SEARCH_VECTOR_EXACT_MAX = 5
-        assert held == exact
+        assert held == [pk for pk, _ in _in_postgresql(settings, subject, puppy, limit=3)]
         return held
 
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
