@@ -221,9 +221,11 @@ def run_search(
         fact_time = [(("fact", pk), s) for pk, s in cand.time_facts(flt, tr.since, tr.until, limit=pool)]
 
     # Still waiting for the embedding thread: meanwhile read the rows and sources the candidates found so far
-    # will need (one of the two is idle otherwise).
+    # will need, and their re-rank factors (one of the two threads is idle otherwise).
+    names = set(analysis.names)
     facts: dict[int, dict[str, Any]] = {}
     sources: dict[int, list[dict[str, Any]]] = {}
+    factors: dict[int, float] = {}  # fact id -> rerank_factor of its row
     links = replies.Links()
     if future is not None and not future.done():
         early = sorted({pk for lst in (fact_kw, fact_ent, fact_time) for (_, pk), _ in lst})
@@ -231,6 +233,11 @@ def run_search(
         sources = facts_sources(fact_ids=early)
         if not future.done():  # every candidate that can be followed (not found by the vector alone) is known
             links.fetch([key for lst in (fact_kw, fact_ent, fact_time, msg_kw) for key, _ in lst], flt)
+        if not future.done():
+            factors = {
+                pk: rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
+                for pk, row in facts.items()
+            }
 
     vector, scanned = future.result() if future is not None else (None, None)
     outcome.vector_available = future is None or vector is not None
@@ -272,7 +279,6 @@ def run_search(
     # A person the query names ("What did Priya paint?") is often on most facts (a speaker), so it cannot
     # select candidates; it still tells which of the candidates are about that person: a soft boost.
     named = set(analysis.entities)
-    names = set(analysis.names)
     speaker_boost = float(_setting("SEARCH_WEIGHT_NAMED", 0.3))
     # A query that names a time ("on 2 May", "上周") is about that time: what falls in it counts double.
     time_boost = float(_setting("SEARCH_TIME_MATCH_BOOST", 1.0))
@@ -286,7 +292,9 @@ def run_search(
             continue
         if item.matched_by == ["vector"] and similarity.get(key, 0.0) < alone_min:
             continue
-        factor = rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
+        factor = factors.get(pk) if kind == "fact" else None
+        if factor is None:
+            factor = rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
         if named and _names_match(row, named):
             factor *= 1.0 + speaker_boost
         if tr is not None and "time" in item.matched_by:
