@@ -124,6 +124,7 @@ class TimeRange:
     until: dt.datetime
     phrase: str
     year_named: bool = True  # False: "in June", "on 14 December" (the most recent one is a guess)
+    vague: bool = False  # "recently", "最近": the last 30 days, a qualifier more than a date
 
 
 @dataclass
@@ -191,8 +192,8 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     today = now.astimezone(dt.UTC).date()
     tomorrow = today + dt.timedelta(days=1)
 
-    def rng(start: dt.date, end: dt.date, phrase: str, *, year_named: bool = True) -> TimeRange:
-        return TimeRange(_day_start(start), _day_start(end), phrase, year_named)
+    def rng(start: dt.date, end: dt.date, phrase: str, *, year_named: bool = True, vague: bool = False) -> TimeRange:
+        return TimeRange(_day_start(start), _day_start(end), phrase, year_named, vague)
 
     week_start = today - dt.timedelta(days=today.weekday())
     simple: list[tuple[str, TimeRange]] = [
@@ -293,7 +294,7 @@ def parse_time_range(text: str, now: dt.datetime) -> TimeRange | None:  # noqa: 
     # Last, as the vaguest: "the bike I fixed recently, in March 2021" is about March 2021.
     m = _VAGUE_TIME_RE.search(low)
     if m:
-        return rng(today - dt.timedelta(days=30), tomorrow, m.group(0))
+        return rng(today - dt.timedelta(days=30), tomorrow, m.group(0), vague=True)
     return None
 
 

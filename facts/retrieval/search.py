@@ -303,6 +303,11 @@ def run_search(
             factor *= message_weight
         scored.append((item.score * factor, item))
         strength[key] = item.strength * factor
+    # "Recently" beside words that find something ("我的狗最近掉毛厉害怎么办") qualifies them: their recent
+    # matches count double, but the last 30 days' other facts are no answer. When nothing else is found
+    # ("what happened recently?") the last 30 days are the answer.
+    if tr is not None and tr.vague and any(item.matched_by != ["time"] for _, item in scored):
+        scored = [x for x in scored if x[1].matched_by != ["time"]]
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
     if not scored:
         return outcome

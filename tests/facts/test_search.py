@@ -267,6 +267,23 @@ def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
     assert "keyword" in top["matched_by"]
 
 
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_recently_beside_content_words_qualifies_them_and_pads_nothing(alice: Persona, lang: str) -> None:
+    """ "最近" / "lately" in a question about something: that thing's recent facts, not every recent fact. Alone,
+    "recently" still answers with what happened in the last 30 days."""
+    subject = subject_of(alice)
+    for text in FILLER_ZH + FILLER_EN:
+        add_fact(subject, text)
+    dog = "我家的狗叫豆包，是一只柯基。" if lang == "zh" else "My corgi Doubao sheds fur all over the sofa."
+    add_fact(subject, dog, type="relationship", entities=[{"text": "豆包", "kind": "pet"}])
+    query = "我的狗最近掉毛厉害怎么办" if lang == "zh" else "my corgi has been shedding a lot lately, what can I do"
+    results = alice.search(query, limit=10).json()["results"]
+    assert results and results[0]["text"] == dog
+    assert all(r["matched_by"] != ["time"] for r in results), [(r["text"], r["matched_by"]) for r in results]
+    alone = alice.search("what happened recently?", limit=20).json()["results"]
+    assert len(alone) == len(FILLER_ZH + FILLER_EN) + 1 and {r["matched_by"][-1] for r in alone} == {"time"}
+
+
 @pytest.mark.parametrize(
     ("turns", "query", "expected"),
     [
