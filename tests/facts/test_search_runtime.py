@@ -1,5 +1,6 @@
 """The search runtime off the request path: the query-embedding threads survive fork, access records are
-published from a background thread (the response never waits on the broker, also when it is down)."""
+published from a background thread (the response never waits on the broker, also when it is down); and on it,
+the prepared statements of the request's lookups by key."""
 
 from __future__ import annotations
 
@@ -251,3 +252,11 @@ def test_the_prepared_lookups_load_what_the_orm_loads(alice: Persona, carol: Per
     )
     with pytest.raises(Http404):
         subject_get(tenant=carol.tenant, external_id=subject.external_id)
+
+
+def test_a_model_whose_fields_need_conversion_is_refused_by_from_row() -> None:
+    from conversations.models import Session
+    from memory_site.db import from_row
+
+    with pytest.raises(ValueError, match="metadata"):
+        from_row(Session, [None] * 8)
