@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
+from memory_site.db import prepared_cursor
 
 # Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
 # workers' CPU while clients polled their ingest jobs.
@@ -48,7 +49,6 @@ def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     """
     from conversations.models import Message, Session
     from facts.models import FactSource
-    from memory_site.db import prepared_cursor
 
     out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
     if not fact_ids:

@@ -74,8 +74,10 @@ def fetch_prepared(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
         return list(cursor.fetchall())
 
 
+@functools.cache
 def select_list(model: type[Model], alias: str) -> str:
-    """The model's concrete columns qualified by `alias`, in the order `from_row` reads them."""
+    """The model's concrete columns qualified by `alias`, in the order `from_row` reads them (built once: every
+    API request's key and subject lookups use it)."""
     return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
 
 
