@@ -311,8 +311,8 @@ def run_search(
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
     if not scored:
         return outcome
-    # Weak matches are cut on the score-fusion strength (relative to the strongest candidate) in both modes.
-    floor = max(strength.values()) * float(_setting("SEARCH_MIN_RELATIVE_SCORE", 0.15))
+    # Weak matches are cut on the score-fusion strength (relative to the strongest candidate kept) in both modes.
+    floor = max(strength[item.key] for _, item in scored) * float(_setting("SEARCH_MIN_RELATIVE_SCORE", 0.15))
     scored = [x for x in scored if strength[x[1].key] >= floor]
 
     # Sources for the facts that may make the cut (collapsing duplicates can reach a little further down).
