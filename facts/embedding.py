@@ -86,9 +86,14 @@ class OnnxQueryEncoder:
 
     def __init__(self, model) -> None:  # type: ignore[no-untyped-def]
         import onnxruntime
+        from tokenizers import Tokenizer
 
-        self._tokenizer = model.tokenizer
-        self._max_length = int(model.max_seq_length)  # 256, as encode() truncates
+        # The model's own fast tokenizer, called directly: the transformers wrapper around it took 0.13 ms of
+        # Python a query, 0.7 ms in a search while the request's thread holds the interpreter lock; this 0.05 ms.
+        # A copy, truncated as encode() truncates (the model's 256 tokens) and unpadded (one text).
+        self._tokenizer = Tokenizer.from_str(model.tokenizer.backend_tokenizer.to_str())
+        self._tokenizer.enable_truncation(int(model.max_seq_length))
+        self._tokenizer.no_padding()
         path = _onnx_export(model)
         options = onnxruntime.SessionOptions()
         options.intra_op_num_threads = 1
@@ -98,11 +103,14 @@ class OnnxQueryEncoder:
     def encode(self, text: str) -> list[float]:
         import numpy as np
 
-        features = self._tokenizer([text], truncation=True, max_length=self._max_length, return_tensors="np")
-        inputs = {name: features[name].astype(np.int64) for name in _ONNX_INPUTS}
+        encoding = self._tokenizer.encode(text)
+        inputs = {
+            "input_ids": np.array([encoding.ids], dtype=np.int64),
+            "attention_mask": np.array([encoding.attention_mask], dtype=np.int64),
+            "token_type_ids": np.array([encoding.type_ids], dtype=np.int64),
+        }
         hidden = self._session.run(None, inputs)[0]
-        mask = features["attention_mask"][..., None].astype(np.float32)
-        pooled = (hidden * mask).sum(axis=1)[0] / max(float(mask.sum()), 1.0)  # mean pooling, as the model's
+        pooled = hidden[0].mean(axis=0)  # the model's mean pooling: one unpadded text, every token counts
         return (pooled / max(float(np.linalg.norm(pooled)), 1e-12)).tolist()
 
 

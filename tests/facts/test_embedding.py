@@ -10,7 +10,13 @@ import pytest
 
 from facts.embedding import LocalMiniLM
 
-QUERIES = ["What did I eat for dinner yesterday?", "我的狗最近掉毛厉害怎么办", "x", "corgi " * 300]
+QUERIES = [
+    "What did I eat for dinner yesterday?",
+    "我的狗最近掉毛厉害怎么办",
+    "x",
+    "  Café naïve ÉCOLE  ",
+    "corgi " * 300,
+]
 
 
 @pytest.fixture
@@ -20,7 +26,8 @@ def var_dir(settings: Any, tmp_path: Path) -> Path:
 
 
 def test_a_query_through_onnx_runtime_is_torchs_vector(settings: Any, var_dir: Path) -> None:
-    """English, Chinese, one letter and a text past the model's 256 tokens (truncated the same way)."""
+    """English, Chinese, one letter, accents and spaces, and a text past the model's 256 tokens: the same tokens
+    as the model's tokenizer gives encode() (truncated the same way), and the same vector."""
     settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
     onnx = LocalMiniLM()
     settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
@@ -33,6 +40,9 @@ def test_a_query_through_onnx_runtime_is_torchs_vector(settings: Any, var_dir: P
         assert fast.shape == (384,)
         assert abs(float(np.linalg.norm(fast)) - 1.0) < 1e-5
         assert float(fast @ reference) > 0.99999
+        tokenizer = torch._load().tokenizer
+        expected = tokenizer([query], truncation=True, max_length=torch._load().max_seq_length)["input_ids"][0]
+        assert onnx._onnx is not None and onnx._onnx._tokenizer.encode(query).ids == list(expected)
     assert onnx._onnx is not None and torch._onnx is None
 
 
