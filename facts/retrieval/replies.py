@@ -94,6 +94,11 @@ class Links:
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 
+    def targets(self) -> tuple[set[int], set[int]]:
+        """The facts and the messages the candidates looked up so far link to."""
+        rows = [row for linked in (self.answer, self.own) for lst in linked.values() for row in lst]
+        return {fact_id for _, fact_id in rows if fact_id is not None}, {message_id for message_id, _ in rows}
+
 
 def add_answers(
     fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool, links: Links | None = None

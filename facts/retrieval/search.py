@@ -12,14 +12,15 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import time
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy  # noqa: F401  (imported before any thread: psycopg peeks at a half-imported numpy otherwise)
 from django.conf import settings
-from django.db import close_old_connections, connection, connections
+from django.db import DatabaseError, close_old_connections, connection, connections
 
 from facts.embedding import embed_query
 from facts.retrieval import candidates as cand
@@ -54,6 +55,13 @@ class VectorHits:
     facts: Scored
     messages: Scored
     in_range: list[tuple[Key, float]] = field(default_factory=list)
+    # The rows of what it found, (facts by id, messages by id), read by the thread that scanned once the hits
+    # are handed over (`ready`): the request's thread fuses meanwhile. None until then, or if that read failed.
+    rows: tuple[dict[int, dict[str, Any]], dict[int, dict[str, Any]]] | None = None
+
+    def candidates(self) -> list[Key]:
+        found = [("fact", pk) for pk, _ in self.facts] + [("message", pk) for pk, _ in self.messages]
+        return found + [key for key, _ in self.in_range]
 
 
 VectorScan = Callable[[list[float]], VectorHits]
@@ -74,7 +82,12 @@ def _embed_async(text: str, scan: VectorScan | None = None) -> Future[Embedded]:
         future.set_result((embed_query(text), None))
         _embedder_warm_pid = os.getpid()
         return future
-    return _embed_executor().submit(_embed_then_scan, text, scan)
+    future = _embed_executor().submit(_embed_then_scan, text, scan)
+    # Hand the interpreter lock to the embedding thread now: it needs the lock only to start ONNX Runtime, which
+    # then runs without it. Otherwise it waits for this thread's next switch interval or database call (0.45 ms
+    # here, in a search's critical path).
+    time.sleep(0)
+    return future
 
 
 def close_thread_connections() -> None:
@@ -86,9 +99,16 @@ def _embed_then_scan(text: str, scan: VectorScan | None) -> Embedded:
     vector = embed_query(text)
     if vector is None or scan is None:
         return vector, None
-    close_old_connections()  # this thread's connection, as a request does: reconnect if broken or too old
+    # No health check on this thread's connection: Django's is a SELECT 1 to a backend idle since the last search,
+    # 0.5-1 ms in the search's critical path. A connection broken meanwhile fails the scan instead; the request's
+    # thread then scans on its own connection (checked at the request's start), and the broken one is closed
+    # below, as a request closes its own (and reconnects next time; too old a connection is closed too).
+    connection.health_check_done = True  # type: ignore[attr-defined]  # Django's flag (CONN_HEALTH_CHECKS), not in its stubs
     try:
         return vector, scan(vector)
+    except DatabaseError:
+        logger.warning("vector scan failed on the embedding thread; the request's thread runs it", exc_info=True)
+        return vector, None
     finally:
         close_old_connections()
 
@@ -180,6 +200,8 @@ def run_search(
     want_vector = (not cold_start or include_messages) and bool(analysis.words or analysis.entities)
 
     tr = analysis.time_range
+    ready: Future[VectorHits] = Future()  # the vector hits, as soon as they are known
+    read_early: list[frozenset[Key]] = [frozenset()]  # the rows this thread reads while the query embeds
 
     def scan(vector: list[float]) -> VectorHits:
         facts = [] if cold_start else cand.vector_facts(flt, vector, limit=pool, total=active_count)
@@ -191,6 +213,17 @@ def run_search(
             hits.in_range = _nearest_in_range(
                 flt, vector, tr.since, tr.until, limit=pool, cold_start=cold_start, include_messages=include_messages
             )
+        # Hand the hits over, then read their rows: the request's thread fuses the candidates meanwhile, and
+        # finds the rows read when it needs them (one database round trip fewer after the embedding).
+        ready.set_result(hits)
+        wanted = [key for key in hits.candidates() if key not in read_early[0]]
+        try:
+            hits.rows = (
+                _fact_rows(sorted({pk for kind, pk in wanted if kind == "fact"})),
+                _message_rows(sorted({pk for kind, pk in wanted if kind == "message"})),
+            )
+        except DatabaseError:  # the request's thread reads them itself
+            logger.warning("reading the vector hits' rows failed", exc_info=True)
         return hits
 
     future: Future[Embedded] | None = None
@@ -227,24 +260,42 @@ def run_search(
     sources: dict[int, list[dict[str, Any]]] = {}
     factors: dict[int, float] = {}  # fact id -> rerank_factor of its row
     links = replies.Links()
+    messages: dict[int, dict[str, Any]] = {}
     if future is not None and not future.done():
-        early = sorted({pk for lst in (fact_kw, fact_ent, fact_time) for (_, pk), _ in lst})
+        found_early = [key for lst in (fact_kw, fact_ent, fact_time, msg_kw) for key, _ in lst]
+        read_early[0] = frozenset(found_early)
+        early = sorted({pk for kind, pk in found_early if kind == "fact"})
         facts = _fact_rows(early)
+        messages = _message_rows(sorted({pk for kind, pk in found_early if kind == "message"}))
         sources = facts_sources(fact_ids=early)
         if not future.done():  # every candidate that can be followed (not found by the vector alone) is known
-            links.fetch([key for lst in (fact_kw, fact_ent, fact_time, msg_kw) for key, _ in lst], flt)
+            links.fetch(found_early, flt)
+        if not future.done():  # what the answers and continuations of those candidates may add
+            linked_facts, linked_messages = links.targets()
+            facts.update(_fact_rows(sorted(linked_facts - facts.keys())))
+            if include_messages:
+                messages.update(_message_rows(sorted(linked_messages - messages.keys())))
         if not future.done():
             factors = {
                 pk: rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
                 for pk, row in facts.items()
             }
 
-    vector, scanned = future.result() if future is not None else (None, None)
-    outcome.vector_available = future is None or vector is not None
+    found: VectorHits | None = None
+    if future is not None:
+        # The hits come before the thread has read their rows; a failed embedding or scan ends the thread first.
+        either: list[Future[Any]] = [future, ready]
+        wait(either, return_when=FIRST_COMPLETED)
+        if ready.done():
+            found = ready.result()
+        else:
+            vector, scanned = future.result()
+            outcome.vector_available = vector is not None
+            if vector is not None:
+                found = scanned if scanned is not None else scan(vector)
     fact_vec: list[tuple[Key, float]] = []
     msg_vec: list[tuple[Key, float]] = []
-    if vector is not None:
-        found = scanned if scanned is not None else scan(vector)
+    if found is not None:
         fact_vec = [(("fact", pk), s) for pk, s in found.facts]
         msg_vec = [(("message", pk), s) for pk, s in found.messages]
         fact_time = _time_ranking(found.in_range, fact_time)
@@ -261,10 +312,15 @@ def run_search(
         return outcome
     replies.add_answers(fused, flt, include_messages=include_messages, links=links)
 
+    if found is not None and future is not None:
+        future.result()  # the thread has read the hits' rows (or failed to: found.rows is None)
+        if found.rows is not None:
+            facts = {**found.rows[0], **facts}
+            messages = {**found.rows[1], **messages}
     fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
     message_ids = sorted(pk for kind, pk in fused if kind == "message")
     facts.update(_fact_rows([pk for pk in fact_ids if pk not in facts]))
-    messages = _message_rows(message_ids)
+    messages.update(_message_rows([pk for pk in message_ids if pk not in messages]))
     if tr is not None:
         _mark_time(fused, facts, messages, tr.since, tr.until, time_list_len=len(rankings["time"]))
 

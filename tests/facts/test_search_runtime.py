@@ -67,6 +67,78 @@ def test_inside_a_transaction_the_request_thread_runs_the_vector_scan(
     assert not _scan_thread_of_a_vector_search(alice, settings, monkeypatch).startswith("query-embed")
 
 
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("read_fails", [False, True])
+def test_the_embedding_thread_reads_the_rows_of_its_hits_and_the_answer_is_the_inline_one(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch, read_fails: bool
+) -> None:
+    """The vector hits' rows are read by the thread that found them while the request's thread fuses; if that
+    read fails, the request's thread reads them itself: the same answer either way, and as with no thread."""
+    from django.db import DatabaseError
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    rex = add_fact(subject, "I have a dog named Rex.", type="relationship")
+    real = search_module._fact_rows
+    read_on: list[tuple[str, list[int]]] = []
+
+    def recording(ids: list[int]) -> Any:
+        on_thread = threading.current_thread().name.startswith("query-embed")
+        read_on.append(("thread" if on_thread else "request", list(ids)))
+        if read_fails and on_thread:
+            raise DatabaseError("connection lost")
+        return real(ids)
+
+    monkeypatch.setattr(search_module, "_fact_rows", recording)
+
+    def answer() -> list[Any]:
+        response = alice.search("Tell me about my puppy", limit=10)
+        assert response.status_code == 200, response.content
+        return response.json()["results"]
+
+    settings.SEARCH_EMBED_IN_THREAD = False
+    inline = answer()
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
+    read_on.clear()
+    threaded = answer()
+    assert threaded == inline and threaded[0]["id"] == rex.pk and threaded[0]["matched_by"] == ["vector"]
+    readers = [where for where, ids in read_on if rex.pk in ids]
+    assert readers == (["thread", "request"] if read_fails else ["thread"])
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, settings: Any) -> None:
+    """The embedding thread's connection skips Django's health check (a round trip in the critical path): when
+    it has died since the last search, the request's thread runs the vector scan, and the next search reconnects."""
+    from django.db import connection
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I have a dog named Rex.", type="relationship")
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()
+
+    def answer() -> list[Any]:
+        response = alice.search("Tell me about my puppy", limit=10)
+        assert response.status_code == 200, response.content
+        return response.json()["results"]
+
+    first = answer()
+    assert first[0]["text"] == "I have a dog named Rex." and first[0]["matched_by"] == ["vector"]
+    pids: list[int] = []
+    search_module._embed_pool.in_every_thread(
+        lambda: pids.extend([connection.connection.info.backend_pid] if connection.connection else [])
+    )
+    assert pids  # the thread that scanned holds a connection
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) pid", [pids])
+    assert answer() == first  # scanned by the request's thread
+    assert answer() == first  # the embedding thread reconnected
+
+
 @pytest.mark.parametrize("broker_up", [True, False])
 def test_access_records_are_published_off_the_request_in_batches(
     alice: Persona,
