@@ -27,19 +27,33 @@ def subject_get(*, tenant: Tenant, external_id: str) -> Subject:
     return subject
 
 
-def api_key_by_hash(key_hash: str) -> ApiKey | None:
-    """The API key with this hash, its tenant loaded, or None: every API request's first lookup (one prepared
-    statement, as subject_get)."""
-    rows = fetch_prepared(
-        f"SELECT {select_list(ApiKey, 'k')}, {select_list(Tenant, 't')} FROM {ApiKey._meta.db_table} k "
-        f"JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id WHERE k.key_hash = %s",
-        [key_hash],
+def api_key_and_subject(key_hash: str, subject_external_id: str | None = None) -> tuple[ApiKey | None, Subject | None]:
+    """The API key with this hash (its tenant loaded) or None: every API request's first lookup, one prepared
+    statement (as subject_get). With `subject_external_id`, the same statement also looks up that subject of the
+    key's tenant (None when the tenant has none by that id, as for another tenant's): what a user-scoped
+    request looks up next, a round trip fewer."""
+    key_columns, tenant_columns = len(ApiKey._meta.concrete_fields), len(Tenant._meta.concrete_fields)
+    sql = (
+        f"SELECT {select_list(ApiKey, 'k')}, {select_list(Tenant, 't')}"
+        + (f", {select_list(Subject, 's')}" if subject_external_id is not None else "")
+        + f" FROM {ApiKey._meta.db_table} k JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id"
+        + (
+            f" LEFT JOIN {Subject._meta.db_table} s ON s.tenant_id = k.tenant_id AND s.external_id = %s"
+            if subject_external_id is not None
+            else ""
+        )
+        + " WHERE k.key_hash = %s"
     )
+    rows = fetch_prepared(sql, [key_hash] if subject_external_id is None else [subject_external_id, key_hash])
     if not rows:
-        return None
+        return None, None
     key = from_row(ApiKey, rows[0])
-    key.tenant = from_row(Tenant, rows[0], offset=len(ApiKey._meta.concrete_fields))
-    return key
+    key.tenant = from_row(Tenant, rows[0], offset=key_columns)
+    subject = None
+    if subject_external_id is not None and rows[0][key_columns + tenant_columns] is not None:  # s.id: found
+        subject = from_row(Subject, rows[0], offset=key_columns + tenant_columns)
+        subject.tenant = key.tenant
+    return key, subject
 
 
 def subject_find(*, tenant: Tenant, external_id: str) -> Subject | None:

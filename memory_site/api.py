@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.http import Http404
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.views import APIView
 
 from conversations.models import ApiKey, Subject, Tenant
 from conversations.selectors import subject_get
-from memory_site.auth import request_api_key, request_tenant
+from memory_site.auth import ApiClient, request_api_key, request_tenant
 
 
 class TenantApi(APIView):
@@ -23,7 +24,13 @@ class TenantApi(APIView):
         return request_api_key(request)
 
     def subject(self, request: Request, user: str) -> Subject:
-        """The tenant's subject by external id; 404 for unknown ids and for other tenants' subjects."""
+        """The tenant's subject by external id; 404 for unknown ids and for other tenants' subjects. The URL's
+        user was looked up with the API key (ApiKeyAuthentication), in the same statement."""
+        client = request.user
+        if isinstance(client, ApiClient) and client.url_subject is not None and client.url_subject[0] == user:
+            if client.url_subject[1] is None:
+                raise Http404("No such user.")
+            return client.url_subject[1]
         return subject_get(tenant=self.tenant(request), external_id=user)
 
 

@@ -14,8 +14,8 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
-from conversations.models import ApiKey, Tenant
-from conversations.selectors import api_key_by_hash
+from conversations.models import ApiKey, Subject, Tenant
+from conversations.selectors import api_key_and_subject
 
 KEY_PREFIX = "ms_"
 
@@ -30,9 +30,11 @@ def generate_key() -> str:
 
 @dataclass(frozen=True)
 class ApiClient:
-    """The authenticated caller: an API key of one tenant (stands in for request.user)."""
+    """The authenticated caller: an API key of one tenant (stands in for request.user), and the tenant's user
+    the request's URL names (`user`), looked up with the key: (external id, Subject or None when no such user)."""
 
     api_key: ApiKey
+    url_subject: tuple[str, Subject | None] | None = None
 
     @property
     def tenant(self) -> Tenant:
@@ -63,7 +65,10 @@ class ApiKeyAuthentication(BaseAuthentication):
             raw = header[1].decode("ascii")
         except UnicodeDecodeError as exc:
             raise exceptions.AuthenticationFailed("Invalid API key.") from exc
-        key = api_key_by_hash(hash_key(raw))
+        # A user-scoped URL (/users/<user>/...) names the subject the view will look up next: same statement.
+        kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
+        user = kwargs.get("user")
+        key, subject = api_key_and_subject(hash_key(raw), user if isinstance(user, str) else None)
         if key is None or not key.tenant.is_active:
             raise exceptions.AuthenticationFailed("Invalid API key.")
         if key.revoked_at is not None:
@@ -72,7 +77,7 @@ class ApiKeyAuthentication(BaseAuthentication):
         # Touch last_used_at at most once a minute to keep the hot path write-free.
         if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
             ApiKey.objects.filter(pk=key.pk).update(last_used_at=now)
-        return ApiClient(api_key=key), key
+        return ApiClient(api_key=key, url_subject=(user, subject) if isinstance(user, str) else None), key
 
     def authenticate_header(self, request: Request) -> str:
         return 'Bearer realm="api"'

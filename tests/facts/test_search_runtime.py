@@ -307,18 +307,23 @@ def test_the_prepared_lookups_load_what_the_orm_loads(alice: Persona, carol: Per
     from django.http import Http404
 
     from conversations.models import ApiKey, Subject
-    from conversations.selectors import api_key_by_hash, subject_get
+    from conversations.selectors import api_key_and_subject, subject_get
     from memory_site.auth import hash_key
 
     def values(obj: Any) -> dict[str, Any]:
         return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
 
-    key = api_key_by_hash(hash_key(alice.key))
-    assert key is not None
-    orm = ApiKey.objects.select_related("tenant").get(key_hash=hash_key(alice.key))
-    assert values(key) == values(orm) and values(key.tenant) == values(orm.tenant)
-    assert api_key_by_hash(hash_key("ms_not-a-key")) is None
     subject = subject_of(alice)
+    orm = ApiKey.objects.select_related("tenant").get(key_hash=hash_key(alice.key))
+    for user in (None, subject.external_id):
+        key, found = api_key_and_subject(hash_key(alice.key), user)
+        assert key is not None
+        assert values(key) == values(orm) and values(key.tenant) == values(orm.tenant)
+        assert found is None if user is None else values(found) == values(Subject.objects.get(pk=subject.pk))
+    assert api_key_and_subject(hash_key("ms_not-a-key"), subject.external_id) == (None, None)
+    # Another tenant's key with alice's user id: the key, and no subject (the view answers 404).
+    key, found = api_key_and_subject(hash_key(carol.key), subject.external_id)
+    assert key is not None and key.tenant_id == carol.tenant.pk and found is None
     assert values(subject_get(tenant=alice.tenant, external_id=subject.external_id)) == values(
         Subject.objects.get(pk=subject.pk)
     )
