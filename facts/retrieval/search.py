@@ -102,8 +102,9 @@ def _embed_then_scan(text: str, scan: VectorScan | None) -> Embedded:
     # No health check on this thread's connection: Django's is a SELECT 1 to a backend idle since the last search,
     # 0.5-1 ms in the search's critical path. A connection broken meanwhile fails the scan instead; the request's
     # thread then scans on its own connection (checked at the request's start), and the broken one is closed
-    # below, as a request closes its own (and reconnects next time; too old a connection is closed too).
-    connection.health_check_done = True  # type: ignore[attr-defined]  # Django's flag (CONN_HEALTH_CHECKS), not in its stubs
+    # below, as a request closes its own (and reconnects next time; too old a connection is closed too). The flag
+    # is Django's own (CONN_HEALTH_CHECKS), missing from its type stubs.
+    connection.health_check_done = True  # type: ignore[attr-defined]
     try:
         return vector, scan(vector)
     except DatabaseError:
