@@ -184,27 +184,24 @@ def run_search(
 ) -> SearchOutcome:
     """Search one subject's memory; the caller has already checked the subject belongs to the tenant."""
     now = now or dt.datetime.now(dt.UTC)
-    analysis = analyze(query, now=now)
-    outcome = SearchOutcome(hits=[], analysis=analysis)
-    if analysis.is_empty or limit <= 0:
-        return outcome
     statuses = ["active", "conflicted"] + (["superseded"] if include_superseded else [])
     tiers = ["active", "archived"] if include_archived else ["active"]
     flt = cand.FactFilter(
         subject_id=subject_id, statuses=statuses, tiers=tiers, types=types or None, since=since, until=until, now=now
     )
     pool = max(int(_setting("SEARCH_CANDIDATES", 60)), limit * 3)
-
     active_count = cand.subject_fact_count_cached(flt)
     cold_start = active_count < int(_setting("SEARCH_COLD_START_MIN_FACTS", 5))
-    outcome.cold_start = cold_start
-    want_vector = (not cold_start or include_messages) and bool(analysis.words or analysis.entities)
 
-    tr = analysis.time_range
+    analysed: Future[QueryAnalysis] = Future()  # the scan needs the query's time range
     ready: Future[VectorHits] = Future()  # the vector hits, as soon as they are known
     read_early: list[frozenset[Key]] = [frozenset()]  # the rows this thread reads while the query embeds
 
     def scan(vector: list[float]) -> VectorHits:
+        query_analysis = analysed.result()
+        if not (query_analysis.words or query_analysis.entities):  # the search drops this vector: no scan
+            return VectorHits(facts=[], messages=[])
+        tr = query_analysis.time_range
         facts = [] if cold_start else cand.vector_facts(flt, vector, limit=pool, total=active_count)
         messages = (
             cand.vector_messages(subject_id, vector, limit=pool, since=since, until=until) if include_messages else []
@@ -227,9 +224,26 @@ def run_search(
             logger.warning("reading the vector hits' rows failed", exc_info=True)
         return hits
 
+    # The query's vector is wanted unless the subject is too small for the vector signal (and no messages are
+    # searched): its embedding starts now, before the analysis (0.3 ms for an English query, more for Chinese),
+    # and is dropped if the analysis finds nothing the vector could match (no words or names: "what happened
+    # last week?", or an empty query).
     future: Future[Embedded] | None = None
-    if want_vector:
+    if limit > 0 and (not cold_start or include_messages):
         future = _embed_async(query, None if connection.in_atomic_block else scan)
+    try:
+        analysis = analyze(query, now=now)
+    except BaseException as exc:
+        analysed.set_exception(exc)
+        raise
+    analysed.set_result(analysis)
+    outcome = SearchOutcome(hits=[], analysis=analysis)
+    if analysis.is_empty or limit <= 0:
+        return outcome
+    outcome.cold_start = cold_start
+    if not (analysis.words or analysis.entities):
+        future = None
+    tr = analysis.time_range
 
     terms = analysis.words
     fact_kw = [(("fact", pk), s) for pk, s in cand.keyword_facts(flt, terms, limit=pool, total=active_count)]

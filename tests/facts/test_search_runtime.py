@@ -109,6 +109,43 @@ def test_the_embedding_thread_reads_the_rows_of_its_hits_and_the_answer_is_the_i
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_question_with_nothing_for_the_vector_drops_the_embedding_started_before_its_analysis(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The query embeds while it is analysed; 最近怎么样？ ("how are things lately?") has no word the vector could
+    match: its vector is neither scanned nor waited for, and the answer (the last 30 days) is the one without a
+    thread."""
+    import datetime as dt
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text, valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=90))
+    add_fact(subject, "I started pottery classes.", valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=2))
+    scans: list[str] = []
+    real = cand.vector_facts
+
+    def recording(*args: Any, **kwargs: Any) -> Any:
+        scans.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(cand, "vector_facts", recording)
+
+    def answer() -> list[Any]:
+        response = alice.search("最近怎么样？", limit=10)
+        assert response.status_code == 200, response.content
+        return response.json()["results"]
+
+    settings.SEARCH_EMBED_IN_THREAD = False
+    inline = answer()
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()
+    threaded = answer()
+    search_module._embed_pool.in_every_thread(lambda: None)  # the embedding thread has finished its job
+    assert threaded == inline and [hit["text"] for hit in threaded] == ["I started pottery classes."]
+    assert scans == []
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, settings: Any) -> None:
     """The embedding thread's connection skips Django's health check (a round trip in the critical path): when
     it has died since the last search, the request's thread runs the vector scan, and the next search reconnects."""
