@@ -224,7 +224,7 @@ def render_markdown(r: dict[str, Any]) -> str:
             f"{lat['search_ms']['server_took_p50']} | {lat['embed_ms']['p50']} | {lat['p50_over_embed_p50']} |",
             "",
             f"Embedder alone: {lat['embed_ms'].get('runtime', 'onnx')} runtime, as the web workers embed queries, "
-            "each query timed right after its search. "
+            "the same queries timed in blocks alternating with the searches. "
             f"For reference, torch's encode of the same model: p50 {lat.get('embed_torch_ms', {}).get('p50')} ms "
             f"(search p50 / that: {lat.get('p50_over_embed_torch_p50')}).",
             "",
