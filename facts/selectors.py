@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
 
@@ -12,6 +12,9 @@ from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 from memory_site.db import prepared_cursor
+
+if TYPE_CHECKING:
+    from facts.retrieval.search import QueryEmbedding
 
 # Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
 # workers' CPU while clients polled their ingest jobs.
@@ -82,6 +85,7 @@ def fact_search(
     api_key: ApiKey | None = None,
     record_access: bool = True,
     include_superseded: bool = False,
+    embedding: QueryEmbedding | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
@@ -102,6 +106,7 @@ def fact_search(
         include_superseded=include_superseded,
         since=since,
         until=until,
+        embedding=embedding,
     )
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:

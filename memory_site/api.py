@@ -26,12 +26,22 @@ class TenantApi(APIView):
     def subject(self, request: Request, user: str) -> Subject:
         """The tenant's subject by external id; 404 for unknown ids and for other tenants' subjects. The URL's
         user was looked up with the API key (ApiKeyAuthentication), in the same statement."""
+        looked_up, subject = self._url_subject(request, user)
+        if not looked_up:
+            return subject_get(tenant=self.tenant(request), external_id=user)
+        if subject is None:
+            raise Http404("No such user.")
+        return subject
+
+    def known_subject(self, request: Request, user: str) -> Subject | None:
+        """The URL's subject if authentication has looked it up and found it (no database read), else None."""
+        return self._url_subject(request, user)[1]
+
+    def _url_subject(self, request: Request, user: str) -> tuple[bool, Subject | None]:
         client = request.user
         if isinstance(client, ApiClient) and client.url_subject is not None and client.url_subject[0] == user:
-            if client.url_subject[1] is None:
-                raise Http404("No such user.")
-            return client.url_subject[1]
-        return subject_get(tenant=self.tenant(request), external_id=user)
+            return True, client.url_subject[1]
+        return False, None
 
 
 class SourceSerializer(serializers.Serializer):

@@ -10,6 +10,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from facts.models import FactType
+from facts.retrieval.search import early_query_embedding
 from facts.selectors import SearchHit, fact_search
 from memory_site.api import SourceSerializer, TenantApi, validate_input
 
@@ -52,20 +53,31 @@ class SearchApi(TenantApi):
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, operation_id="search")
     def post(self, request: Request, user: str) -> Response:
-        data = validate_input(self.InputSerializer, request.data)
-        subject = self.subject(request, user)
-        hits, took_ms = fact_search(
-            subject=subject,
-            query=data["query"],
-            limit=data["limit"],
-            types=data.get("types") or None,
-            include_archived=data["include_archived"],
-            include_messages=data["include_messages"],
-            include_superseded=data["include_superseded"],
-            since=data["since"],
-            until=data["until"],
-            api_key=self.api_key(request),
-        )
+        # The query starts embedding while the request is validated (the subject is known from authentication);
+        # a request that fails validation lets it go.
+        known = self.known_subject(request, user)
+        raw = request.data if isinstance(request.data, dict) else {}
+        query = raw["query"].strip() if known is not None and isinstance(raw.get("query"), str) else ""
+        with early_query_embedding(
+            known.pk if known is not None else 0,
+            query if len(query) <= MAX_QUERY_CHARS else "",
+            include_messages=raw.get("include_messages") is True,
+        ) as embedding:
+            data = validate_input(self.InputSerializer, request.data)
+            subject = self.subject(request, user)
+            hits, took_ms = fact_search(
+                subject=subject,
+                query=data["query"],
+                limit=data["limit"],
+                types=data.get("types") or None,
+                include_archived=data["include_archived"],
+                include_messages=data["include_messages"],
+                include_superseded=data["include_superseded"],
+                since=data["since"],
+                until=data["until"],
+                api_key=self.api_key(request),
+                embedding=embedding,
+            )
         return Response(search_payload(hits, took_ms))
 
 

@@ -75,13 +75,25 @@ def subject_fact_count_cached(flt: FactFilter) -> int:
     """
     from django.core.cache import cache
 
-    key = f"search:fact-count:{flt.subject_id}:{','.join(flt.statuses)}:{','.join(flt.tiers)}"
+    key = _count_key(flt.subject_id, flt.statuses, flt.tiers)
     count = cache.get(key)
     if count is None:
         count = subject_fact_count(FactFilter(subject_id=flt.subject_id, statuses=flt.statuses, tiers=flt.tiers))
         if count >= int(_setting("SEARCH_COLD_START_MIN_FACTS", 5)):
             cache.set(key, count, timeout=float(_setting("SEARCH_COUNT_CACHE_SECONDS", 30)))
     return int(count)
+
+
+def subject_known_searchable(subject_id: int) -> bool:
+    """Whether the subject's count under the default filter is cached: it was searched within the cache's time
+    and is past the cold start (no database read)."""
+    from django.core.cache import cache
+
+    return cache.get(_count_key(subject_id, ["active", "conflicted"], ["active"])) is not None  # run_search's default
+
+
+def _count_key(subject_id: int, statuses: list[str], tiers: list[str]) -> str:
+    return f"search:fact-count:{subject_id}:{','.join(statuses)}:{','.join(tiers)}"
 
 
 def subject_fact_count(flt: FactFilter, *, cap: int | None = None) -> int:

@@ -146,6 +146,47 @@ def test_a_question_with_nothing_for_the_vector_drops_the_embedding_started_befo
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once a subject is known to be past the cold start (its count cached by a search), the view starts the
+    query's embedding before validating the request; the answer is the one without a thread. A request that then
+    fails validation lets the embedding go: no embedding thread is left waiting for a scan."""
+    from facts.apis import search as search_api
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I have a dog named Rex.", type="relationship")
+    settings.SEARCH_EMBED_IN_THREAD = False
+    inline = alice.search("Tell me about my puppy", limit=10).json()["results"]
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()
+    order: list[str] = []
+    real_embed, real_validate = search_module._embed_async, search_api.validate_input
+
+    def embed(*args: Any, **kwargs: Any) -> Any:
+        order.append("embed")
+        return real_embed(*args, **kwargs)
+
+    def validate(*args: Any, **kwargs: Any) -> Any:
+        order.append("validate")
+        return real_validate(*args, **kwargs)
+
+    monkeypatch.setattr(search_module, "_embed_async", embed)
+    monkeypatch.setattr(search_api, "validate_input", validate)
+    response = alice.search("Tell me about my puppy", limit=10)
+    assert response.status_code == 200, response.content
+    assert response.json()["results"] == inline and inline[0]["text"] == "I have a dog named Rex."
+    assert order == ["embed", "validate"]
+    order.clear()
+    assert alice.search("Tell me about my puppy", limit=0).status_code == 400
+    assert order == ["embed", "validate"]
+    search_module._embed_pool.in_every_thread(lambda: None, timeout=5.0)  # both threads free: none waits
+    assert alice.search("Tell me about my puppy", limit=10).json()["results"] == inline
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, settings: Any) -> None:
     """The embedding thread's connection skips Django's health check (a round trip in the critical path): when
     it has died since the last search, the request's thread runs the vector scan, and the next search reconnects."""
