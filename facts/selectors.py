@@ -95,7 +95,8 @@ def fact_search(
     from facts.retrieval.access import AccessRecord, facts_schedule_access
     from facts.retrieval.search import run_search
 
-    started = time.perf_counter()
+    # From the moment the query started embedding when the caller started that early (before validation).
+    started = time.perf_counter() if embedding is None else embedding.started
     outcome = run_search(
         subject_id=subject.pk,
         query=query,

@@ -135,6 +135,7 @@ class QueryEmbedding:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self.started = time.perf_counter()  # the search's took_ms counts from here
         self._scan: Future[VectorScan | None] = Future()
         self.future = _embed_async(text, self._scan)
 
