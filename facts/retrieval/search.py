@@ -14,7 +14,7 @@ import logging
 import os
 import time
 from collections.abc import Callable, Iterator
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, TimeoutError, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,6 +37,7 @@ from memory_site.threads import ProcessPool
 logger = logging.getLogger(__name__)
 
 _embed_pool = ProcessPool("query-embed", max_workers=2)  # this process's embedding threads (fork-safe)
+SCAN_WAIT_SECONDS = 30.0  # how long an embedding thread waits for its search to hand it the vector scan
 _embedder_warm_pid = 0
 
 
@@ -105,7 +106,7 @@ def _embed_then_scan(text: str, scan_future: Future[VectorScan | None]) -> Embed
     vector = embed_query(text)
     try:  # given long before the embedding ends; the wait is bounded all the same (a thread must never hang)
         scan = scan_future.result(timeout=SCAN_WAIT_SECONDS)
-    except TimeoutError:
+    except TimeoutError:  # concurrent.futures' is the built-in one since Python 3.11
         logger.error("no vector scan handed to the embedding thread within %s s", SCAN_WAIT_SECONDS)
         return vector, None
     if vector is None or scan is None:
@@ -123,9 +124,6 @@ def _embed_then_scan(text: str, scan_future: Future[VectorScan | None]) -> Embed
         return vector, None
     finally:
         close_old_connections()
-
-
-SCAN_WAIT_SECONDS = 30.0
 
 
 class QueryEmbedding:

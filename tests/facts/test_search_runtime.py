@@ -28,14 +28,8 @@ def test_an_embedding_thread_inherited_through_fork_is_replaced(alice: Persona, 
     assert search_module._embed_async("my dog").result()[0] is not None
 
 
-def _scan_thread_of_a_vector_search(alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Search a paraphrase only the vector finds; return the name of the thread that ran the vector scan."""
-    settings.SEARCH_EMBED_IN_THREAD = True
-    subject = subject_of(alice)
-    for text in FILLER_EN:
-        add_fact(subject, text)
-    add_fact(subject, "I have a dog named Rex.", type="relationship")
-    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
+def _record_vector_scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the threads that run a vector scan of facts from now on, in order."""
     scanned_on: list[str] = []
     real = cand.vector_facts
 
@@ -44,6 +38,18 @@ def _scan_thread_of_a_vector_search(alice: Persona, settings: Any, monkeypatch: 
         return real(*args, **kwargs)
 
     monkeypatch.setattr(cand, "vector_facts", recording)
+    return scanned_on
+
+
+def _scan_thread_of_a_vector_search(alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Search a paraphrase only the vector finds; return the name of the thread that ran the vector scan."""
+    settings.SEARCH_EMBED_IN_THREAD = True
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I have a dog named Rex.", type="relationship")
+    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
+    scanned_on = _record_vector_scans(monkeypatch)
     response = alice.search("Tell me about my puppy")
     assert response.status_code == 200, response.content
     top = response.json()["results"][0]
@@ -67,6 +73,21 @@ def test_inside_a_transaction_the_request_thread_runs_the_vector_scan(
     assert not _scan_thread_of_a_vector_search(alice, settings, monkeypatch).startswith("query-embed")
 
 
+def _answer(alice: Persona, query: str) -> list[Any]:
+    response = alice.search(query, limit=10)
+    assert response.status_code == 200, response.content
+    return list(response.json()["results"])
+
+
+def _inline_then_threaded(alice: Persona, settings: Any, query: str) -> tuple[list[Any], list[Any]]:
+    """The answer with the query embedded on the request's thread, then on the embedding thread."""
+    settings.SEARCH_EMBED_IN_THREAD = False
+    inline = _answer(alice, query)
+    settings.SEARCH_EMBED_IN_THREAD = True
+    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
+    return inline, _answer(alice, query)
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("read_fails", [False, True])
 def test_the_embedding_thread_reads_the_rows_of_its_hits_and_the_answer_is_the_inline_one(
@@ -85,24 +106,14 @@ def test_the_embedding_thread_reads_the_rows_of_its_hits_and_the_answer_is_the_i
 
     def recording(ids: list[int]) -> Any:
         on_thread = threading.current_thread().name.startswith("query-embed")
-        read_on.append(("thread" if on_thread else "request", list(ids)))
+        if settings.SEARCH_EMBED_IN_THREAD:
+            read_on.append(("thread" if on_thread else "request", list(ids)))
         if read_fails and on_thread:
             raise DatabaseError("connection lost")
         return real(ids)
 
     monkeypatch.setattr(search_module, "_fact_rows", recording)
-
-    def answer() -> list[Any]:
-        response = alice.search("Tell me about my puppy", limit=10)
-        assert response.status_code == 200, response.content
-        return response.json()["results"]
-
-    settings.SEARCH_EMBED_IN_THREAD = False
-    inline = answer()
-    settings.SEARCH_EMBED_IN_THREAD = True
-    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
-    read_on.clear()
-    threaded = answer()
+    inline, threaded = _inline_then_threaded(alice, settings, "Tell me about my puppy")
     assert threaded == inline and threaded[0]["id"] == rex.pk and threaded[0]["matched_by"] == ["vector"]
     readers = [where for where, ids in read_on if rex.pk in ids]
     assert readers == (["thread", "request"] if read_fails else ["thread"])
@@ -121,25 +132,8 @@ def test_a_question_with_nothing_for_the_vector_drops_the_embedding_started_befo
     for text in FILLER_EN:
         add_fact(subject, text, valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=90))
     add_fact(subject, "I started pottery classes.", valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=2))
-    scans: list[str] = []
-    real = cand.vector_facts
-
-    def recording(*args: Any, **kwargs: Any) -> Any:
-        scans.append(threading.current_thread().name)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(cand, "vector_facts", recording)
-
-    def answer() -> list[Any]:
-        response = alice.search("最近怎么样？", limit=10)
-        assert response.status_code == 200, response.content
-        return response.json()["results"]
-
-    settings.SEARCH_EMBED_IN_THREAD = False
-    inline = answer()
-    settings.SEARCH_EMBED_IN_THREAD = True
-    search_module._embedder_warm_pid = os.getpid()
-    threaded = answer()
+    scans = _record_vector_scans(monkeypatch)
+    inline, threaded = _inline_then_threaded(alice, settings, "最近怎么样？")
     search_module._embed_pool.in_every_thread(lambda: None)  # the embedding thread has finished its job
     assert threaded == inline and [hit["text"] for hit in threaded] == ["I started pottery classes."]
     assert scans == []
@@ -158,10 +152,7 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
     for text in FILLER_EN:
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
-    settings.SEARCH_EMBED_IN_THREAD = False
-    inline = alice.search("Tell me about my puppy", limit=10).json()["results"]
-    settings.SEARCH_EMBED_IN_THREAD = True
-    search_module._embedder_warm_pid = os.getpid()
+    inline = _inline_then_threaded(alice, settings, "Tell me about my puppy")[0]  # the second counts the subject
     order: list[str] = []
     real_embed, real_validate = search_module._embed_async, search_api.validate_input
 
@@ -175,15 +166,13 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
 
     monkeypatch.setattr(search_module, "_embed_async", embed)
     monkeypatch.setattr(search_api, "validate_input", validate)
-    response = alice.search("Tell me about my puppy", limit=10)
-    assert response.status_code == 200, response.content
-    assert response.json()["results"] == inline and inline[0]["text"] == "I have a dog named Rex."
+    assert _answer(alice, "Tell me about my puppy") == inline and inline[0]["text"] == "I have a dog named Rex."
     assert order == ["embed", "validate"]
     order.clear()
     assert alice.search("Tell me about my puppy", limit=0).status_code == 400
     assert order == ["embed", "validate"]
     search_module._embed_pool.in_every_thread(lambda: None, timeout=5.0)  # both threads free: none waits
-    assert alice.search("Tell me about my puppy", limit=10).json()["results"] == inline
+    assert _answer(alice, "Tell me about my puppy") == inline
 
 
 @pytest.mark.django_db(transaction=True)
@@ -196,15 +185,7 @@ def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, se
     for text in FILLER_EN:
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
-    settings.SEARCH_EMBED_IN_THREAD = True
-    search_module._embedder_warm_pid = os.getpid()
-
-    def answer() -> list[Any]:
-        response = alice.search("Tell me about my puppy", limit=10)
-        assert response.status_code == 200, response.content
-        return response.json()["results"]
-
-    first = answer()
+    first = _inline_then_threaded(alice, settings, "Tell me about my puppy")[1]
     assert first[0]["text"] == "I have a dog named Rex." and first[0]["matched_by"] == ["vector"]
     pids: list[int] = []
     search_module._embed_pool.in_every_thread(
@@ -213,8 +194,8 @@ def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, se
     assert pids  # the thread that scanned holds a connection
     with connection.cursor() as cursor:
         cursor.execute("SELECT pg_terminate_backend(pid) FROM unnest(%s::int[]) pid", [pids])
-    assert answer() == first  # scanned by the request's thread
-    assert answer() == first  # the embedding thread reconnected
+    assert _answer(alice, "Tell me about my puppy") == first  # scanned by the request's thread
+    assert _answer(alice, "Tell me about my puppy") == first  # the embedding thread reconnected
 
 
 @pytest.mark.parametrize("broker_up", [True, False])
