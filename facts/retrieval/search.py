@@ -279,8 +279,8 @@ def run_search(
 
     # The query's vector is wanted unless the subject is too small for the vector signal (and no messages are
     # searched): its embedding starts now, before the analysis (0.3 ms for an English query, more for Chinese),
-    # and is dropped if the analysis finds nothing the vector could match (no words or names: "what happened
-    # last week?", or an empty query).
+    # and is dropped if the analysis finds nothing the vector could match (no words or names: "what did I do
+    # last week?", 最近怎么样？, or only stop words).
     future: Future[Embedded] | None = None
     if limit > 0 and (not cold_start or include_messages):
         thread_scan = None if connection.in_atomic_block else scan
