@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.db.models import QuerySet
 from django.http import Http404
@@ -33,18 +34,14 @@ def api_key_and_subject(key_hash: str, subject_external_id: str | None = None) -
     key's tenant (None when the tenant has none by that id, as for another tenant's): what a user-scoped
     request looks up next, a round trip fewer."""
     key_columns, tenant_columns = len(ApiKey._meta.concrete_fields), len(Tenant._meta.concrete_fields)
-    sql = (
-        f"SELECT {select_list(ApiKey, 'k')}, {select_list(Tenant, 't')}"
-        + (f", {select_list(Subject, 's')}" if subject_external_id is not None else "")
-        + f" FROM {ApiKey._meta.db_table} k JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id"
-        + (
-            f" LEFT JOIN {Subject._meta.db_table} s ON s.tenant_id = k.tenant_id AND s.external_id = %s"
-            if subject_external_id is not None
-            else ""
-        )
-        + " WHERE k.key_hash = %s"
-    )
-    rows = fetch_prepared(sql, [key_hash] if subject_external_id is None else [subject_external_id, key_hash])
+    columns = f"{select_list(ApiKey, 'k')}, {select_list(Tenant, 't')}"
+    tables = f"{ApiKey._meta.db_table} k JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id"
+    params: list[Any] = [key_hash]
+    if subject_external_id is not None:
+        columns += f", {select_list(Subject, 's')}"
+        tables += f" LEFT JOIN {Subject._meta.db_table} s ON s.tenant_id = k.tenant_id AND s.external_id = %s"
+        params = [subject_external_id, key_hash]
+    rows = fetch_prepared(f"SELECT {columns} FROM {tables} WHERE k.key_hash = %s", params)
     if not rows:
         return None, None
     key = from_row(ApiKey, rows[0])

@@ -11,7 +11,7 @@ from django.db.models import QuerySet
 from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
-from memory_site.db import prepared_cursor
+from memory_site.db import fetch_prepared
 
 if TYPE_CHECKING:
     from facts.retrieval.search import QueryEmbedding
@@ -56,15 +56,13 @@ def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
     out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
     if not fact_ids:
         return out
-    with prepared_cursor() as cursor:
-        cursor.execute(
-            f"SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
-            f"FROM {FactSource._meta.db_table} fs JOIN {Message._meta.db_table} m ON m.id = fs.message_id "
-            f"JOIN {Session._meta.db_table} s ON s.id = m.session_id "
-            "WHERE fs.fact_id = ANY(%s) ORDER BY m.created_at, m.id",
-            [list(fact_ids)],
-        )
-        rows = cursor.fetchall()
+    rows = fetch_prepared(
+        f"SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
+        f"FROM {FactSource._meta.db_table} fs JOIN {Message._meta.db_table} m ON m.id = fs.message_id "
+        f"JOIN {Session._meta.db_table} s ON s.id = m.session_id "
+        "WHERE fs.fact_id = ANY(%s) ORDER BY m.created_at, m.id",
+        [list(fact_ids)],
+    )
     for fact_id, message_id, external_id, session_id, created_at in rows:
         out[fact_id].append(
             {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}

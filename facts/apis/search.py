@@ -57,9 +57,9 @@ class SearchApi(TenantApi):
         # a request that fails validation lets it go.
         known = self.known_subject(request, user)
         raw = request.data if isinstance(request.data, dict) else {}
-        query = raw["query"].strip() if known is not None and isinstance(raw.get("query"), str) else ""
+        query = raw["query"].strip() if isinstance(raw.get("query"), str) else ""
         with early_query_embedding(
-            known.pk if known is not None else 0,
+            known.pk if known is not None else None,
             query if len(query) <= MAX_QUERY_CHARS else "",
             include_messages=raw.get("include_messages") is True,
         ) as embedding:

@@ -23,6 +23,10 @@ from conversations.models import EMBEDDING_DIMENSIONS
 from facts.retrieval import vector_cache
 from facts.text import has_cjk
 
+# What a search returns unless asked for more (superseded facts, the archived tier).
+SEARCHED_STATUSES = ("active", "conflicted")
+SEARCHED_TIERS = ("active",)
+
 
 @dataclass
 class FactFilter:
@@ -85,11 +89,11 @@ def subject_fact_count_cached(flt: FactFilter) -> int:
 
 
 def subject_known_searchable(subject_id: int) -> bool:
-    """Whether the subject's count under the default filter is cached: it was searched within the cache's time
+    """Whether the subject's count under the default search's filter is cached: it was searched within the cache's time
     and is past the cold start (no database read)."""
     from django.core.cache import cache
 
-    return cache.get(_count_key(subject_id, ["active", "conflicted"], ["active"])) is not None  # run_search's default
+    return cache.get(_count_key(subject_id, list(SEARCHED_STATUSES), list(SEARCHED_TIERS))) is not None
 
 
 def _count_key(subject_id: int, statuses: list[str], tiers: list[str]) -> str:

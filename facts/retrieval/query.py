@@ -139,6 +139,11 @@ class QueryAnalysis:
     slots: list[str] = field(default_factory=list)  # slot predicates the query names (SLOT_HINTS)
 
     @property
+    def vector_matchable(self) -> bool:
+        """Whether the query holds anything its vector could match (words or names; a time alone is not)."""
+        return bool(self.words or self.entities)
+
+    @property
     def is_empty(self) -> bool:
         return not self.words and not self.entities and self.time_range is None and not self.slots
 

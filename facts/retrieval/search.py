@@ -150,12 +150,15 @@ class QueryEmbedding:
 
 
 @contextmanager
-def early_query_embedding(subject_id: int, query: str, *, include_messages: bool) -> Iterator[QueryEmbedding | None]:
+def early_query_embedding(
+    subject_id: int | None, query: str, *, include_messages: bool
+) -> Iterator[QueryEmbedding | None]:
     """Start embedding a search's query now, before the request is validated and the search set up (~0.7 ms
     sooner), when the search will want the vector: a subject known to be past the cold start (its searchable
     count is cached, i.e. searched in the last SEARCH_COUNT_CACHE_SECONDS) or a search of messages too. Pass the
-    result to `run_search`; on leaving, an embedding the search did not take is let go."""
-    if not query or not (include_messages or cand.subject_known_searchable(subject_id)):
+    result to `run_search`; on leaving, an embedding the search did not take is let go. None for a subject or a
+    query not known yet (the search then starts the embedding itself)."""
+    if subject_id is None or not query or not (include_messages or cand.subject_known_searchable(subject_id)):
         yield None
         return
     embedding = QueryEmbedding(query)
@@ -237,8 +240,8 @@ def run_search(
     """Search one subject's memory; the caller has already checked the subject belongs to the tenant.
     `embedding`: the query's embedding, started early by the caller (`early_query_embedding`)."""
     now = now or dt.datetime.now(dt.UTC)
-    statuses = ["active", "conflicted"] + (["superseded"] if include_superseded else [])
-    tiers = ["active", "archived"] if include_archived else ["active"]
+    statuses = [*cand.SEARCHED_STATUSES] + (["superseded"] if include_superseded else [])
+    tiers = [*cand.SEARCHED_TIERS] + (["archived"] if include_archived else [])
     flt = cand.FactFilter(
         subject_id=subject_id, statuses=statuses, tiers=tiers, types=types or None, since=since, until=until, now=now
     )
@@ -252,7 +255,7 @@ def run_search(
 
     def scan(vector: list[float]) -> VectorHits:
         query_analysis = analysed.result()
-        if not (query_analysis.words or query_analysis.entities):  # the search drops this vector: no scan
+        if not query_analysis.vector_matchable:  # the search drops this vector: no scan
             return VectorHits(facts=[], messages=[])
         tr = query_analysis.time_range
         facts = [] if cold_start else cand.vector_facts(flt, vector, limit=pool, total=active_count)
@@ -300,7 +303,7 @@ def run_search(
     if analysis.is_empty or limit <= 0:
         return outcome
     outcome.cold_start = cold_start
-    if not (analysis.words or analysis.entities):
+    if not analysis.vector_matchable:
         future = None
     tr = analysis.time_range
 
