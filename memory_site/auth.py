@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
@@ -52,19 +53,34 @@ class ApiClient:
         return f"api-key:{self.api_key.prefix}"
 
 
-class ApiKeyAuthentication(BaseAuthentication):
-    keyword = b"bearer"
+def bearer_key(request: Request | HttpRequest) -> str | None:
+    """The raw key of the request's "Authorization: Bearer <key>" header; None without that header.
+    AuthenticationFailed for a malformed one."""
+    header = get_authorization_header(cast(Request, request)).split()  # reads only META, which both have
+    if not header:
+        return None
+    if header[0].lower() != b"bearer" or len(header) != 2:
+        raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <key>'.")
+    try:
+        return header[1].decode("ascii")
+    except UnicodeDecodeError as exc:
+        raise exceptions.AuthenticationFailed("Invalid API key.") from exc
 
+
+def bearer_key_hash(request: Request | HttpRequest) -> str | None:
+    """The hash of the request's bearer key, if its header is well formed (not authenticated: no database read)."""
+    try:
+        raw = bearer_key(request)
+    except exceptions.AuthenticationFailed:
+        return None
+    return hash_key(raw) if raw is not None else None
+
+
+class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[ApiClient, ApiKey] | None:
-        header = get_authorization_header(request).split()
-        if not header:
+        raw = bearer_key(request)
+        if raw is None:
             return None
-        if header[0].lower() != self.keyword or len(header) != 2:
-            raise exceptions.AuthenticationFailed("Authorization header must be 'Bearer <key>'.")
-        try:
-            raw = header[1].decode("ascii")
-        except UnicodeDecodeError as exc:
-            raise exceptions.AuthenticationFailed("Invalid API key.") from exc
         # A user-scoped URL (/users/<user>/...) names the subject the view will look up next: same statement.
         kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
         user = kwargs.get("user")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import os
+import threading
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -166,6 +167,36 @@ def early_query_embedding(
         yield embedding
     finally:
         embedding.release()
+
+
+class RecentSearchers:
+    """Who searched lately in this process: (API key hash, user's external id) → subject id, after a search that
+    key was allowed to make (at most `size` pairs, the oldest dropped first). The next search by the same pair
+    can start embedding its query before authentication, whose first database read (to a backend idle since the
+    last request) then overlaps the embedding. A guess only: the search still authenticates and looks the
+    subject up as before, and a pair whose request is refused (revoked key, user gone) is forgotten."""
+
+    def __init__(self, size: int = 4096) -> None:
+        self.size = size
+        self._pairs: dict[tuple[str, str], int] = {}
+        self._lock = threading.Lock()
+
+    def subject_id(self, key_hash: str, user: str) -> int | None:
+        return self._pairs.get((key_hash, user))
+
+    def add(self, key_hash: str, user: str, subject_id: int) -> None:
+        with self._lock:
+            self._pairs.pop((key_hash, user), None)  # re-inserted last: the oldest pair is the first in the dict
+            self._pairs[(key_hash, user)] = subject_id
+            while len(self._pairs) > self.size:
+                del self._pairs[next(iter(self._pairs))]
+
+    def discard(self, key_hash: str, user: str) -> None:
+        with self._lock:
+            self._pairs.pop((key_hash, user), None)
+
+
+recent_searchers = RecentSearchers()
 
 
 @dataclass

@@ -152,6 +152,8 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
     for text in FILLER_EN:
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
+    # No key remembered as a recent searcher: the embedding cannot start before authentication (test below).
+    monkeypatch.setattr(search_api, "recent_searchers", search_module.RecentSearchers(size=0))
     inline = _inline_then_threaded(alice, settings, "Tell me about my puppy")[0]  # the second counts the subject
     order: list[str] = []
     real_embed, real_validate = search_module._embed_async, search_api.validate_input
@@ -173,6 +175,70 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
     assert order == ["embed", "validate"]
     search_module._embed_pool.in_every_thread(lambda: None, timeout=5.0)  # both threads free: none waits
     assert _answer(alice, "Tell me about my puppy") == inline
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authentication(
+    alice: Persona, carol: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """After a search, the same key and user's next search starts embedding its query before authentication; the
+    answer is the one without a thread. Another tenant's key naming the same user gets no such start (and a 404).
+    A refused request (the key revoked since) lets the embedding go, and the pair is forgotten: the key's next
+    request embeds nothing."""
+    from conversations.models import ApiKey
+    from conversations.services import api_key_revoke
+    from memory_site.auth import ApiKeyAuthentication, hash_key
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    add_fact(subject, "I have a dog named Rex.", type="relationship")
+    query = "Tell me about my puppy"
+    inline = _inline_then_threaded(alice, settings, query)[0]  # the searches count the subject, note the pair
+    order: list[str] = []
+    real_embed, real_authenticate = search_module._embed_async, ApiKeyAuthentication.authenticate
+
+    def embed(*args: Any, **kwargs: Any) -> Any:
+        order.append("embed")
+        return real_embed(*args, **kwargs)
+
+    def authenticate(self: ApiKeyAuthentication, request: Any) -> Any:
+        order.append("authenticate")
+        return real_authenticate(self, request)
+
+    monkeypatch.setattr(search_module, "_embed_async", embed)
+    monkeypatch.setattr(ApiKeyAuthentication, "authenticate", authenticate)
+    assert _answer(alice, query) == inline and inline[0]["text"] == "I have a dog named Rex."
+    assert order == ["embed", "authenticate"]
+    order.clear()
+    broken = alice.client.post(alice.url("search"), data='{"query": "Tell me', content_type="application/json")
+    assert broken.status_code == 400 and order == ["authenticate"]  # nothing to embed: DRF answers as usual
+    order.clear()
+    assert carol.post("search", {"query": query}, user="alice").status_code == 404
+    assert order == ["authenticate"]
+    api_key_revoke(api_key=ApiKey.objects.get(key_hash=hash_key(alice.key)))
+    order.clear()
+    assert alice.search(query).status_code == 401
+    assert order == ["embed", "authenticate"]
+    search_module._embed_pool.in_every_thread(lambda: None, timeout=5.0)  # both threads free: none waits
+    order.clear()
+    assert alice.search(query).status_code == 401
+    assert order == ["authenticate"]
+
+
+def test_recent_searchers_keep_the_latest_pairs_up_to_their_size() -> None:
+    recent = search_module.RecentSearchers(size=2)
+    recent.add("k1", "alice", 1)
+    recent.add("k1", "bob", 2)
+    recent.add("k1", "alice", 1)  # used again: now the newest
+    recent.add("k2", "alice", 3)
+    assert [recent.subject_id("k1", "alice"), recent.subject_id("k1", "bob"), recent.subject_id("k2", "alice")] == [
+        1,
+        None,
+        3,
+    ]
+    recent.discard("k2", "alice")
+    assert recent.subject_id("k2", "alice") is None and recent.subject_id("k1", "alice") == 1
 
 
 @pytest.mark.django_db(transaction=True)
