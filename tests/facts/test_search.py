@@ -917,23 +917,26 @@ def test_an_ordinary_fact_row_stays_whole_in_its_page(alice: Persona) -> None:
 
 
 def test_the_search_payload_is_what_the_output_serializer_documents(alice: Persona) -> None:
-    """The API builds its answer without running OutputSerializer (1.6 ms for 10 results): the bytes sent must
-    be those the serializer would give, facts and messages, with and without sources and validity."""
+    """The API builds its answer without running OutputSerializer (1.6 ms for 10 results) and renders it with
+    orjson: the bytes sent must be those the serializer and DRF's own JSON renderer would give, facts and
+    messages, with and without sources and validity, Chinese text unescaped."""
+    from drf_orjson_renderer.renderers import ORJSONRenderer
     from rest_framework.renderers import JSONRenderer
 
     from facts.apis.search import SearchApi, search_payload
     from facts.selectors import fact_search
 
-    assert alice.ingest("I have a corgi named Biscuit.", "I work as a nurse at the city hospital.").status_code == 200
+    assert alice.ingest("I have a corgi named Biscuit.", "我是市医院的护士。").status_code == 200
     subject = subject_of(alice)
     add_fact(
         subject, "My corgi Biscuit is afraid of thunder.", valid_from=dt.datetime(2024, 5, 2, 9, 30, tzinfo=dt.UTC)
     )
     beach = add_fact(subject, "Biscuit the corgi loves the beach.")
     Fact.objects.filter(pk=beach.pk).update(valid_from=None)
-    hits, took_ms = fact_search(subject=subject, query="corgi Biscuit nurse", limit=10, include_messages=True)
+    hits, took_ms = fact_search(subject=subject, query="corgi Biscuit 护士", limit=10, include_messages=True)
     kinds = {hit.kind for hit in hits}
     assert kinds == {"fact", "message"} and any(h.sources for h in hits) and any(not h.sources for h in hits)
     assert {h.valid_from is None for h in hits} == {True, False}
     documented = SearchApi.OutputSerializer({"results": [h.__dict__ for h in hits], "took_ms": round(took_ms, 2)})
-    assert JSONRenderer().render(search_payload(hits, took_ms)) == JSONRenderer().render(documented.data)
+    sent = ORJSONRenderer().render(search_payload(hits, took_ms))
+    assert sent == JSONRenderer().render(documented.data) and "护士".encode() in sent
