@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import datetime as dt
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from django.db.models import QuerySet
@@ -84,11 +86,13 @@ def fact_search(
     record_access: bool = True,
     include_superseded: bool = False,
     embedding: QueryEmbedding | None = None,
+    access_later: list[Callable[[], None]] | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
     Vector, full-text, entity and time candidates are fused and re-ranked (facts.retrieval). Reads are
-    counted off the request: the access record is queued on commit when `record_access` is set.
+    counted off the request: the access record is queued on commit when `record_access` is set; with
+    `access_later`, the queueing is appended there instead, for the caller to run once its answer is sent.
     """
     from facts.retrieval.access import AccessRecord, facts_schedule_access
     from facts.retrieval.search import run_search
@@ -110,7 +114,8 @@ def fact_search(
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:
         matched = sorted({signal for hit in outcome.hits for signal in hit.matched_by})
-        facts_schedule_access(
+        schedule = partial(
+            facts_schedule_access,
             record=AccessRecord(
                 subject_id=subject.pk,
                 tenant_id=subject.tenant_id,
@@ -120,6 +125,10 @@ def fact_search(
                 took_ms=took_ms,
                 result_count=len(outcome.hits),
                 matched_by=matched,
-            )
+            ),
         )
+        if access_later is not None:
+            access_later.append(schedule)
+        else:
+            schedule()
     return outcome.hits, took_ms

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
@@ -16,7 +17,7 @@ from rest_framework.response import Response
 from facts.models import FactType
 from facts.retrieval.search import QueryEmbedding, early_query_embedding, recent_searchers
 from facts.selectors import SearchHit, fact_search
-from memory_site.api import SourceSerializer, TenantApi, validate_input
+from memory_site.api import ResponseThen, SourceSerializer, TenantApi, validate_input
 from memory_site.auth import bearer_key_hash
 
 MAX_QUERY_CHARS = 2000
@@ -85,6 +86,7 @@ class SearchApi(TenantApi):
             early = early_query_embedding(
                 known.pk if known is not None else None, query, include_messages=include_messages
             )
+        access_later: list[Callable[[], None]] = []  # counting the reads: once the answer is sent
         with early as embedding:
             data = validate_input(self.InputSerializer, request.data)
             subject = self.subject(request, user)
@@ -101,9 +103,10 @@ class SearchApi(TenantApi):
                 until=data["until"],
                 api_key=api_key,
                 embedding=embedding,
+                access_later=access_later,
             )
         recent_searchers.add(api_key.key_hash, user, subject.pk)
-        return Response(search_payload(hits, took_ms))
+        return ResponseThen(search_payload(hits, took_ms), then=access_later)
 
 
 EARLY_BODY_MAX_BYTES = 16 * 1024  # a search body is small: a larger one is left to DRF's parser alone

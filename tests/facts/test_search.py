@@ -628,6 +628,40 @@ def test_search_counts_access_for_the_reading_key(
     assert "keyword" in call.matched_by
 
 
+def test_the_read_is_counted_once_the_answer_is_sent(
+    alice: Persona, rex: Fact, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
+) -> None:
+    """The access record is queued after the answer is rendered and written (when the server closes the
+    response), not in the search's critical path; a failing job there is logged and the answer stands."""
+    from drf_orjson_renderer.renderers import ORJSONRenderer
+
+    from facts.models import FactAccess
+    from facts.retrieval import access
+
+    order: list[str] = []
+    real_render, real_schedule = ORJSONRenderer.render, access.facts_schedule_access
+
+    def render(self: ORJSONRenderer, *args: Any, **kwargs: Any) -> bytes:
+        order.append("render")
+        return real_render(self, *args, **kwargs)
+
+    def schedule(**kwargs: Any) -> None:
+        order.append("count")
+        real_schedule(**kwargs)
+
+    monkeypatch.setattr(ORJSONRenderer, "render", render)
+    monkeypatch.setattr(access, "facts_schedule_access", schedule)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert first(alice.search("Rex"))["id"] == rex.pk
+    assert order == ["render", "count"] and FactAccess.objects.get(fact=rex).access_count == 1
+
+    def failing(**kwargs: Any) -> None:
+        raise RuntimeError("broker gone")
+
+    monkeypatch.setattr(access, "facts_schedule_access", failing)
+    assert first(alice.search("Rex"))["id"] == rex.pk
+
+
 def test_each_search_counts_again_and_the_fact_shows_it(
     alice: Persona, rex: Fact, django_capture_on_commit_callbacks: Any
 ) -> None:
