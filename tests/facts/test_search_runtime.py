@@ -41,8 +41,23 @@ def _record_vector_scans(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return scanned_on
 
 
+def _embedding_ends_last(monkeypatch: pytest.MonkeyPatch, seconds: float = 0.2) -> None:
+    """Queries take `seconds` longer to embed: the request's thread surely waits for the vector by then, so the
+    embedding thread runs the vector scan (it leaves the scan to a request's thread still at work)."""
+    import time
+
+    real = search_module.embed_query
+
+    def slow(text: str) -> Any:
+        time.sleep(seconds)
+        return real(text)
+
+    monkeypatch.setattr(search_module, "embed_query", slow)
+
+
 def _scan_thread_of_a_vector_search(alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch) -> str:
     """Search a paraphrase only the vector finds; return the name of the thread that ran the vector scan."""
+    _embedding_ends_last(monkeypatch)
     settings.SEARCH_EMBED_IN_THREAD = True
     subject = subject_of(alice)
     for text in FILLER_EN:
@@ -66,6 +81,32 @@ def test_outside_a_transaction_the_embedding_thread_runs_the_vector_scan(
     assert _scan_thread_of_a_vector_search(alice, settings, monkeypatch).startswith("query-embed")
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_vector_ready_before_the_request_thread_waits_for_it_is_scanned_there(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When the embedding ends while the request's thread still reads candidates' rows, the embedding thread
+    does not scan beside it (the two would share the interpreter lock): the request's thread scans when it gets
+    there. The answer is the inline one."""
+    import time
+
+    subject = subject_of(alice)
+    for text in FILLER_EN:
+        add_fact(subject, text)
+    rex = add_fact(subject, "I have a dog named Rex.", type="relationship")
+    inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[0]
+    real_sources = search_module.facts_sources
+
+    def slow_sources(**kwargs: Any) -> Any:  # the request's thread, busy past the embedding's end
+        time.sleep(0.6)  # the embedding takes 0.2 s more here (_embedding_ends_last)
+        return real_sources(**kwargs)
+
+    monkeypatch.setattr(search_module, "facts_sources", slow_sources)
+    scanned_on = _record_vector_scans(monkeypatch)
+    assert _answer(alice, "Tell me about my puppy") == inline and inline[0]["id"] == rex.pk
+    assert len(scanned_on) == 1 and not scanned_on[0].startswith("query-embed")
+
+
 def test_inside_a_transaction_the_request_thread_runs_the_vector_scan(
     alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -79,12 +120,16 @@ def _answer(alice: Persona, query: str) -> list[Any]:
     return list(response.json()["results"])
 
 
-def _inline_then_threaded(alice: Persona, settings: Any, query: str) -> tuple[list[Any], list[Any]]:
-    """The answer with the query embedded on the request's thread, then on the embedding thread."""
+def _inline_then_threaded(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch, query: str
+) -> tuple[list[Any], list[Any]]:
+    """The answer with the query embedded on the request's thread, then on the embedding thread (which also runs
+    the vector scan: it ends last, see _embedding_ends_last)."""
     settings.SEARCH_EMBED_IN_THREAD = False
     inline = _answer(alice, query)
     settings.SEARCH_EMBED_IN_THREAD = True
     search_module._embedder_warm_pid = os.getpid()  # the model is loaded: embeddings go to the thread
+    _embedding_ends_last(monkeypatch)
     return inline, _answer(alice, query)
 
 
@@ -113,7 +158,7 @@ def test_the_embedding_thread_reads_the_rows_of_its_hits_and_the_answer_is_the_i
         return real(ids)
 
     monkeypatch.setattr(search_module, "_fact_rows", recording)
-    inline, threaded = _inline_then_threaded(alice, settings, "Tell me about my puppy")
+    inline, threaded = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")
     assert threaded == inline and threaded[0]["id"] == rex.pk and threaded[0]["matched_by"] == ["vector"]
     readers = [where for where, ids in read_on if rex.pk in ids]
     assert readers == (["thread", "request"] if read_fails else ["thread"])
@@ -133,7 +178,7 @@ def test_a_question_with_nothing_for_the_vector_drops_the_embedding_started_befo
         add_fact(subject, text, valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=90))
     add_fact(subject, "I started pottery classes.", valid_from=dt.datetime.now(dt.UTC) - dt.timedelta(days=2))
     scans = _record_vector_scans(monkeypatch)
-    inline, threaded = _inline_then_threaded(alice, settings, "最近怎么样？")
+    inline, threaded = _inline_then_threaded(alice, settings, monkeypatch, "最近怎么样？")
     search_module._embed_pool.in_every_thread(lambda: None)  # the embedding thread has finished its job
     assert threaded == inline and [hit["text"] for hit in threaded] == ["I started pottery classes."]
     assert scans == []
@@ -154,7 +199,9 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
     add_fact(subject, "I have a dog named Rex.", type="relationship")
     # No key remembered as a recent searcher: the embedding cannot start before authentication (test below).
     monkeypatch.setattr(search_api, "recent_searchers", search_module.RecentSearchers(size=0))
-    inline = _inline_then_threaded(alice, settings, "Tell me about my puppy")[0]  # the second counts the subject
+    inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[
+        0
+    ]  # the second counts the subject
     order: list[str] = []
     real_embed, real_validate = search_module._embed_async, search_api.validate_input
 
@@ -194,7 +241,9 @@ def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authenti
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
     query = "Tell me about my puppy"
-    inline = _inline_then_threaded(alice, settings, query)[0]  # the searches count the subject, note the pair
+    inline = _inline_then_threaded(alice, settings, monkeypatch, query)[
+        0
+    ]  # the searches count the subject, note the pair
     order: list[str] = []
     real_embed, real_authenticate = search_module._embed_async, ApiKeyAuthentication.authenticate
 
@@ -242,7 +291,9 @@ def test_recent_searchers_keep_the_latest_pairs_up_to_their_size() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, settings: Any) -> None:
+def test_a_broken_embedding_thread_connection_costs_no_answer(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The embedding thread's connection skips Django's health check (a round trip in the critical path): when
     it has died since the last search, the request's thread runs the vector scan, and the next search reconnects."""
     from django.db import connection
@@ -251,7 +302,7 @@ def test_a_broken_embedding_thread_connection_costs_no_answer(alice: Persona, se
     for text in FILLER_EN:
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
-    first = _inline_then_threaded(alice, settings, "Tell me about my puppy")[1]
+    first = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[1]
     assert first[0]["text"] == "I have a dog named Rex." and first[0]["matched_by"] == ["vector"]
     pids: list[int] = []
     search_module._embed_pool.in_every_thread(
