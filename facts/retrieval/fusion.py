@@ -65,34 +65,68 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
     return out
 
 
-def information_factor(words: list[str], named: set[str] | frozenset[str] = frozenset()) -> float:
-    """A candidate with few content words besides the names the query gives ("Thanks, Priya!", "Over to you,
-    Priya?") is mostly the name: the vector finds it close to any question about that
-    person. Scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1."""
-    other = len({w for w in words if w not in named})
-    return min(1.0, _w("SEARCH_INFO_BASE", 0.4) + _w("SEARCH_INFO_PER_WORD", 0.2) * other)
+@dataclass(frozen=True)
+class Reranker:
+    """Multiplicative re-ranking for one query: recency decay, value score, access frequency, type match,
+    information (each bounded). Its weights are read from settings once: a search re-ranks every candidate, and
+    reading nine settings per candidate was a good part of that work, in the search's critical path."""
+
+    now: dt.datetime
+    type_hints: frozenset[str]
+    named: set[str] | frozenset[str]
+    half_life: float
+    recency: float
+    value: float
+    access: float
+    type_match: float
+    pinned: float
+    info_base: float
+    info_per_word: float
+
+    @classmethod
+    def for_query(
+        cls, *, now: dt.datetime, type_hints: list[str], named: set[str] | frozenset[str] = frozenset()
+    ) -> Reranker:
+        return cls(
+            now=now,
+            type_hints=frozenset(type_hints),
+            named=named,
+            half_life=max(_w("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0), 1e-6),
+            recency=_w("SEARCH_WEIGHT_RECENCY", 0.1),
+            value=_w("SEARCH_WEIGHT_VALUE", 0.2),
+            access=_w("SEARCH_WEIGHT_ACCESS", 0.05),
+            type_match=_w("SEARCH_WEIGHT_TYPE", 0.15),
+            pinned=_w("SEARCH_WEIGHT_PINNED", 0.1),
+            info_base=_w("SEARCH_INFO_BASE", 0.4),
+            info_per_word=_w("SEARCH_INFO_PER_WORD", 0.2),
+        )
+
+    def factor(self, row: dict[str, Any]) -> float:
+        """The candidate's factor; `row["keywords"]` holds its content words (facts store them)."""
+        when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
+        factor = 1.0
+        if when is not None:
+            age_days = max((self.now - when).total_seconds() / 86400.0, 0.0)
+            factor *= 1.0 + self.recency * math.pow(0.5, age_days / self.half_life)
+        value = row.get("value_score")
+        if value is not None:
+            factor *= 1.0 + self.value * (float(value) - 0.5)
+        access = row.get("access_count") or 0
+        factor *= 1.0 + self.access * min(math.log1p(access) / _LOG_101, 1.0)
+        if self.type_hints and row.get("type") in self.type_hints:
+            factor *= 1.0 + self.type_match
+        if row.get("pinned"):
+            factor *= 1.0 + self.pinned
+        if row.get("keywords") is not None:
+            factor *= self.information(row["keywords"])
+        return factor
+
+    def information(self, words: list[str]) -> float:
+        """A candidate with few content words besides the names the query gives ("Thanks, Priya!", "Over to
+        you, Priya?") is mostly the name: the vector finds it close to any question about that person. Scaled by
+        SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1."""
+        other = len({w for w in words if w not in self.named})
+        return min(1.0, self.info_base + self.info_per_word * other)
 
 
-def rerank_factor(
-    row: dict[str, Any], *, now: dt.datetime, type_hints: list[str], named: set[str] | frozenset[str] = frozenset()
-) -> float:
-    """Multiplicative re-ranking: recency decay, value score, access frequency, type match, information
-    (each bounded). `row["keywords"]` holds the candidate's content words (facts store them)."""
-    when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
-    factor = 1.0
-    if when is not None:
-        age_days = max((now - when).total_seconds() / 86400.0, 0.0)
-        half_life = max(_w("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0), 1e-6)
-        factor *= 1.0 + _w("SEARCH_WEIGHT_RECENCY", 0.1) * math.pow(0.5, age_days / half_life)
-    value = row.get("value_score")
-    if value is not None:
-        factor *= 1.0 + _w("SEARCH_WEIGHT_VALUE", 0.2) * (float(value) - 0.5)
-    access = row.get("access_count") or 0
-    factor *= 1.0 + _w("SEARCH_WEIGHT_ACCESS", 0.05) * min(math.log1p(access) / math.log(101), 1.0)
-    if type_hints and row.get("type") in type_hints:
-        factor *= 1.0 + _w("SEARCH_WEIGHT_TYPE", 0.15)
-    if row.get("pinned"):
-        factor *= 1.0 + _w("SEARCH_WEIGHT_PINNED", 0.1)
-    if row.get("keywords") is not None:
-        factor *= information_factor(row["keywords"], named)
-    return factor
+_LOG_101 = math.log(101)

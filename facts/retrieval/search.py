@@ -27,7 +27,7 @@ from django.db import DatabaseError, close_old_connections, connection, connecti
 from facts.embedding import embed_query
 from facts.retrieval import candidates as cand
 from facts.retrieval import replies
-from facts.retrieval.fusion import Fused, fuse, rerank_factor, weights
+from facts.retrieval.fusion import Fused, Reranker, fuse, weights
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.selectors import facts_sources
@@ -370,10 +370,10 @@ def run_search(
 
     # Still waiting for the embedding thread: meanwhile read the rows and sources the candidates found so far
     # will need, and their re-rank factors (one of the two threads is idle otherwise).
-    names = set(analysis.names)
+    reranker = Reranker.for_query(now=now, type_hints=analysis.type_hints, named=set(analysis.names))
     facts: dict[int, dict[str, Any]] = {}
     sources: dict[int, list[dict[str, Any]]] = {}
-    factors: dict[int, float] = {}  # fact id -> rerank_factor of its row
+    factors: dict[int, float] = {}  # fact id -> the re-rank factor of its row
     links = replies.Links()
     messages: dict[int, dict[str, Any]] = {}
     if future is not None and not future.done():
@@ -391,10 +391,7 @@ def run_search(
             if include_messages:
                 messages.update(_message_rows(sorted(linked_messages - messages.keys())))
         if not future.done():
-            factors = {
-                pk: rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
-                for pk, row in facts.items()
-            }
+            factors = {pk: reranker.factor(row) for pk, row in facts.items()}
 
     found: VectorHits | None = None
     if future is not None:
@@ -466,7 +463,7 @@ def run_search(
             continue
         factor = factors.get(pk) if kind == "fact" else None
         if factor is None:
-            factor = rerank_factor(row, now=now, type_hints=analysis.type_hints, named=names)
+            factor = reranker.factor(row)
         if named and _names_match(row, named):
             factor *= 1.0 + speaker_boost
         if tr is not None and "time" in item.matched_by:
