@@ -2,25 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-from django.http import HttpRequest
-from django.http.response import HttpResponseBase
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from facts.middleware import MAX_QUERY_CHARS, early_query
 from facts.models import FactType
 from facts.retrieval.search import QueryEmbedding, early_query_embedding, recent_searchers
 from facts.selectors import SearchHit, fact_search
 from memory_site.api import ResponseThen, SourceSerializer, TenantApi, validate_input
-from memory_site.auth import bearer_key_hash
-
-MAX_QUERY_CHARS = 2000
 
 
 class SearchApi(TenantApi):
@@ -57,32 +52,17 @@ class SearchApi(TenantApi):
         results = ResultSerializer(many=True)
         took_ms = serializers.FloatField()
 
-    early_embedding: QueryEmbedding | None = None
-
-    def dispatch(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponseBase:
-        # A key that searched this user lately will most likely be let in again: its query starts embedding now,
-        # before authentication and the throttle (whose database read then overlaps the embedding). The search
-        # takes it only for the same query text; leaving lets it go, whatever happened.
-        key_hash, user = bearer_key_hash(request), kwargs.get("user")
-        guessed = recent_searchers.subject_id(key_hash, user) if key_hash and isinstance(user, str) else None
-        query, include_messages = _early_query(_json_body(request) if guessed is not None else None)
-        with early_query_embedding(guessed, query, include_messages=include_messages) as embedding:
-            self.early_embedding = embedding
-            response = super().dispatch(request, *args, **kwargs)
-        if guessed is not None and response.status_code in (401, 403, 404):
-            recent_searchers.discard(key_hash or "", str(user))  # refused: no more guesses for this pair
-        return response
-
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, operation_id="search")
     def post(self, request: Request, user: str) -> Response:
-        # Without an embedding started before authentication, the query starts embedding while the request is
-        # validated when the subject (known from authentication) wants the vector; a request that fails
-        # validation lets it go.
-        if self.early_embedding is not None:
-            early: AbstractContextManager[QueryEmbedding | None] = nullcontext(self.early_embedding)
+        # Without an embedding started as the request came in (facts.middleware.EarlySearchEmbedding), the query
+        # starts embedding while the request is validated when the subject (known from authentication) wants the
+        # vector; a request that fails validation lets it go.
+        started: QueryEmbedding | None = getattr(request, "early_search_embedding", None)
+        if started is not None:
+            early: AbstractContextManager[QueryEmbedding | None] = nullcontext(started)
         else:
             known = self.known_subject(request, user)
-            query, include_messages = _early_query(request.data)
+            query, include_messages = early_query(request.data)
             early = early_query_embedding(
                 known.pk if known is not None else None, query, include_messages=include_messages
             )
@@ -107,34 +87,6 @@ class SearchApi(TenantApi):
             )
         recent_searchers.add(api_key.key_hash, user, subject.pk)
         return ResponseThen(search_payload(hits, took_ms), then=access_later)
-
-
-EARLY_BODY_MAX_BYTES = 16 * 1024  # a search body is small: a larger one is left to DRF's parser alone
-
-
-def _json_body(request: HttpRequest) -> Any:
-    """The request's JSON body, read before DRF parses it (DRF then parses the same bytes, kept by Django), or None
-    when it is not JSON, empty, too large or malformed (DRF answers that as usual)."""
-    if request.content_type != "application/json":
-        return None
-    try:
-        length = int(request.META.get("CONTENT_LENGTH") or 0)
-    except ValueError:
-        return None
-    if not 0 < length <= EARLY_BODY_MAX_BYTES:
-        return None
-    try:
-        return json.loads(request.body)
-    except (ValueError, RecursionError):
-        return None
-
-
-def _early_query(raw: Any) -> tuple[str, bool]:
-    """The query (stripped, "" when unusable) and include_messages of a request body not validated yet."""
-    if not isinstance(raw, dict):
-        return "", False
-    query = raw["query"].strip() if isinstance(raw.get("query"), str) else ""
-    return (query if len(query) <= MAX_QUERY_CHARS else ""), raw.get("include_messages") is True
 
 
 def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:

@@ -198,7 +198,11 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
     # No key remembered as a recent searcher: the embedding cannot start before authentication (test below).
-    monkeypatch.setattr(search_api, "recent_searchers", search_module.RecentSearchers(size=0))
+    from facts import middleware
+
+    forgetful = search_module.RecentSearchers(size=0)
+    monkeypatch.setattr(search_api, "recent_searchers", forgetful)
+    monkeypatch.setattr(middleware, "recent_searchers", forgetful)
     inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[
         0
     ]  # the second counts the subject
@@ -228,10 +232,12 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
 def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authentication(
     alice: Persona, carol: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """After a search, the same key and user's next search starts embedding its query before authentication; the
-    answer is the one without a thread. Another tenant's key naming the same user gets no such start (and a 404).
+    """After a search, the same key and user's next search starts embedding its query before Django's other
+    middleware and authentication run; the answer is the one without a thread. Another tenant's key naming the same user gets no such start (and a 404).
     A refused request (the key revoked since) lets the embedding go, and the pair is forgotten: the key's next
     request embeds nothing."""
+    from django.middleware.security import SecurityMiddleware
+
     from conversations.models import ApiKey
     from conversations.services import api_key_revoke
     from memory_site.auth import ApiKeyAuthentication, hash_key
@@ -255,24 +261,44 @@ def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authenti
         order.append("authenticate")
         return real_authenticate(self, request)
 
+    real_security = SecurityMiddleware.process_request
+
+    def security(self: SecurityMiddleware, request: Any) -> Any:
+        order.append("middleware")
+        return real_security(self, request)
+
     monkeypatch.setattr(search_module, "_embed_async", embed)
     monkeypatch.setattr(ApiKeyAuthentication, "authenticate", authenticate)
+    monkeypatch.setattr(SecurityMiddleware, "process_request", security)
     assert _answer(alice, query) == inline and inline[0]["text"] == "I have a dog named Rex."
-    assert order == ["embed", "authenticate"]
+    assert order == ["embed", "middleware", "authenticate"]
     order.clear()
     broken = alice.client.post(alice.url("search"), data='{"query": "Tell me', content_type="application/json")
-    assert broken.status_code == 400 and order == ["authenticate"]  # nothing to embed: DRF answers as usual
+    assert broken.status_code == 400 and order == [
+        "middleware",
+        "authenticate",
+    ]  # nothing to embed: DRF answers as usual
     order.clear()
     assert carol.post("search", {"query": query}, user="alice").status_code == 404
-    assert order == ["authenticate"]
+    assert order == ["middleware", "authenticate"]
     api_key_revoke(api_key=ApiKey.objects.get(key_hash=hash_key(alice.key)))
     order.clear()
     assert alice.search(query).status_code == 401
-    assert order == ["embed", "authenticate"]
+    assert order == ["embed", "middleware", "authenticate"]
     search_module._embed_pool.in_every_thread(lambda: None, timeout=5.0)  # both threads free: none waits
     order.clear()
     assert alice.search(query).status_code == 401
-    assert order == ["authenticate"]
+    assert order == ["middleware", "authenticate"]
+
+
+def test_the_middleware_knows_a_search_path_from_the_url_conf() -> None:
+    from facts.middleware import _search_path
+
+    pattern = _search_path()
+    assert pattern.match("/api/v1/users/alice/search")["user"] == "alice"  # type: ignore[index]
+    assert pattern.match("/api/v1/users/张三/search")["user"] == "张三"  # type: ignore[index]
+    for other in ["/api/v1/users/alice/search/", "/api/v1/users/a/b/search", "/api/v1/users//search", "/x/search"]:
+        assert pattern.match(other) is None
 
 
 def test_recent_searchers_keep_the_latest_pairs_up_to_their_size() -> None:
