@@ -124,7 +124,7 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
     depth = max(int(_setting("SEARCH_VECTOR_PREFILTER_DEPTH", 400)), limit)
     prefilter = total > int(_setting("SEARCH_VECTOR_EXACT_MAX", 2000)) and total > depth
     mode = _setting("SEARCH_VECTOR_MODE", "exact")
-    if prefilter and mode != "hnsw" and vector_cache.serves(flt, total=total):
+    if vector_facts_in_memory(flt, limit=limit, total=total):
         return vector_cache.nearest(flt, vector, limit=limit, min_sim=min_sim, depth=depth)
     where, params = flt.sql(tiers=["active"])
     literal = _vector_literal(vector)
@@ -156,6 +156,13 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
             [literal, *params, limit],
         )
     return _similar(rows, min_sim)
+
+
+def vector_facts_in_memory(flt: FactFilter, *, limit: int, total: int) -> bool:
+    """Whether vector_facts answers from this process's memory (vector_cache) rather than from PostgreSQL."""
+    depth = max(int(_setting("SEARCH_VECTOR_PREFILTER_DEPTH", 400)), limit)
+    prefilter = total > int(_setting("SEARCH_VECTOR_EXACT_MAX", 2000)) and total > depth
+    return prefilter and _setting("SEARCH_VECTOR_MODE", "exact") != "hnsw" and vector_cache.serves(flt, total=total)
 
 
 def vector_facts_in_range(

@@ -82,16 +82,22 @@ def test_outside_a_transaction_the_embedding_thread_runs_the_vector_scan(
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_vector_ready_before_the_request_thread_waits_for_it_is_scanned_there(
-    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+@pytest.mark.parametrize("in_memory", [True, False])
+def test_a_vector_ready_before_the_request_thread_waits_is_scanned_there_if_the_scan_is_in_memory(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch, in_memory: bool
 ) -> None:
-    """When the embedding ends while the request's thread still reads candidates' rows, the embedding thread
-    does not scan beside it (the two would share the interpreter lock): the request's thread scans when it gets
-    there. The answer is the inline one."""
+    """When the embedding ends while the request's thread still reads candidates' rows, a scan of vectors held in
+    memory is left to the request's thread (the two would share the interpreter lock), which scans when it gets
+    there; a scan in PostgreSQL (mostly waiting) still runs at once on the embedding thread. The answer is the
+    inline one either way."""
     import time
 
+    settings.SEARCH_VECTOR_EXACT_MAX = 5  # above 5 facts, the two-stage scan: from memory unless it has no room
+    settings.SEARCH_VECTOR_PREFILTER_DEPTH = 12
+    settings.SEARCH_CANDIDATES = 5
+    settings.SEARCH_VECTOR_CACHE_MB = 64 if in_memory else 0
     subject = subject_of(alice)
-    for text in FILLER_EN:
+    for text in FILLER_EN + [f"I bought {n} new pencils for the office." for n in range(2, 40)]:
         add_fact(subject, text)
     rex = add_fact(subject, "I have a dog named Rex.", type="relationship")
     inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[0]
@@ -104,7 +110,7 @@ def test_a_vector_ready_before_the_request_thread_waits_for_it_is_scanned_there(
     monkeypatch.setattr(search_module, "facts_sources", slow_sources)
     scanned_on = _record_vector_scans(monkeypatch)
     assert _answer(alice, "Tell me about my puppy") == inline and inline[0]["id"] == rex.pk
-    assert len(scanned_on) == 1 and not scanned_on[0].startswith("query-embed")
+    assert len(scanned_on) == 1 and scanned_on[0].startswith("query-embed") is not in_memory
 
 
 def test_inside_a_transaction_the_request_thread_runs_the_vector_scan(
