@@ -59,7 +59,7 @@ def _search_path() -> re.Pattern[str]:
 
 def json_body(request: HttpRequest) -> Any:
     """The request's JSON body, read before DRF parses it (DRF then parses the same bytes, kept by Django), or None
-    when it is not JSON, empty, too large or malformed (DRF answers that as usual)."""
+    when it is not JSON, empty, too large, malformed or unreadable (DRF answers that as usual)."""
     if request.content_type != "application/json":
         return None
     try:
@@ -70,7 +70,7 @@ def json_body(request: HttpRequest) -> Any:
         return None
     try:
         return json.loads(request.body)
-    except (ValueError, RecursionError):
+    except (ValueError, RecursionError, OSError):  # OSError: the client went away while sending it
         return None
 
 

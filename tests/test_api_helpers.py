@@ -9,7 +9,7 @@ import pytest
 from rest_framework import serializers
 
 from facts.apis.search import SearchApi
-from memory_site.api import ResponseThen, validate_input
+from memory_site.api import ResponseThen, _validators, validate_input
 
 
 def test_each_validation_sees_only_its_own_data_on_one_thread_and_on_another() -> None:
@@ -35,6 +35,10 @@ def test_each_validation_sees_only_its_own_data_on_one_thread_and_on_another() -
     thread.join()
     assert (other["data"]["query"], other["data"]["limit"]) == ("cat", 7)
     assert validate_input(form, {"query": "dog"})["limit"] == 5
+    with pytest.raises(serializers.ValidationError):
+        validate_input(form, {"query": "我的秘密", "limit": 0})
+    kept = _validators.kept[form]  # nothing of the last request is left in it
+    assert not hasattr(kept, "initial_data") and not {"_validated_data", "_errors", "_data"} & set(vars(kept))
 
 
 @pytest.mark.django_db  # closing a response ends the request: Django then checks its database connections

@@ -154,8 +154,8 @@ class QueryEmbedding:
 def early_query_embedding(
     subject_id: int | None, query: str, *, include_messages: bool
 ) -> Iterator[QueryEmbedding | None]:
-    """Start embedding a search's query now, before the request is validated and the search set up (~0.7 ms
-    sooner), when the search will want the vector: a subject known to be past the cold start (its searchable
+    """Start embedding a search's query now, before the search is set up (facts.middleware.EarlySearchEmbedding,
+    as the request comes in; or the view, before validating it), when the search will want the vector: a subject known to be past the cold start (its searchable
     count is cached, i.e. searched in the last SEARCH_COUNT_CACHE_SECONDS) or a search of messages too. Pass the
     result to `run_search`; on leaving, an embedding the search did not take is let go. None for a subject or a
     query not known yet (the search then starts the embedding itself)."""
@@ -312,10 +312,6 @@ def run_search(
             logger.warning("reading the vector hits' rows failed", exc_info=True)
         return hits
 
-    # The query's vector is wanted unless the subject is too small for the vector signal (and no messages are
-    # searched): its embedding starts now, before the analysis (0.3 ms for an English query, more for Chinese),
-    # and is dropped if the analysis finds nothing the vector could match (no words or names: "what did I do
-    # last week?", 最近怎么样？, or only stop words).
     def scan_if_waited_for(vector: list[float]) -> VectorHits | None:
         # A scan all in this process's memory (the subject's vectors held, no messages, no time range) is work
         # for the interpreter: while this thread still works (reading rows, links, re-rank factors) the two would
@@ -326,6 +322,10 @@ def run_search(
             return scan(vector)
         return None if cand.vector_facts_in_memory(flt, limit=pool, total=active_count) else scan(vector)
 
+    # The query's vector is wanted unless the subject is too small for the vector signal (and no messages are
+    # searched): its embedding starts now, before the analysis (0.3 ms for an English query, more for Chinese),
+    # and is dropped if the analysis finds nothing the vector could match (no words or names: "what did I do
+    # last week?", 最近怎么样？, or only stop words).
     future: Future[Embedded] | None = None
     if limit > 0 and (not cold_start or include_messages):
         thread_scan = None if connection.in_atomic_block else scan_if_waited_for
