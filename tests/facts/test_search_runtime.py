@@ -209,9 +209,8 @@ def test_a_searched_subjects_query_embeds_while_the_request_is_validated(
     forgetful = search_module.RecentSearchers(size=0)
     monkeypatch.setattr(search_api, "recent_searchers", forgetful)
     monkeypatch.setattr(middleware, "recent_searchers", forgetful)
-    inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[
-        0
-    ]  # the second counts the subject
+    # The threaded search counts the subject (cached): it is known to be past the cold start from now on.
+    inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[0]
     order: list[str] = []
     real_embed, real_validate = search_module._embed_async, search_api.validate_input
 
@@ -239,9 +238,9 @@ def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authenti
     alice: Persona, carol: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """After a search, the same key and user's next search starts embedding its query before Django's other
-    middleware and authentication run; the answer is the one without a thread. Another tenant's key naming the same user gets no such start (and a 404).
-    A refused request (the key revoked since) lets the embedding go, and the pair is forgotten: the key's next
-    request embeds nothing."""
+    middleware and authentication run; the answer is the one without a thread. Another tenant's key naming the
+    same user gets no such start (and a 404). A refused request (the key revoked since) lets the embedding go,
+    and the pair is forgotten: the key's next request embeds nothing."""
     from django.middleware.security import SecurityMiddleware
 
     from conversations.models import ApiKey
@@ -253,9 +252,8 @@ def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authenti
         add_fact(subject, text)
     add_fact(subject, "I have a dog named Rex.", type="relationship")
     query = "Tell me about my puppy"
-    inline = _inline_then_threaded(alice, settings, monkeypatch, query)[
-        0
-    ]  # the searches count the subject, note the pair
+    # The searches count the subject and note the (key, user) pair.
+    inline = _inline_then_threaded(alice, settings, monkeypatch, query)[0]
     order: list[str] = []
     real_embed, real_authenticate = search_module._embed_async, ApiKeyAuthentication.authenticate
 
