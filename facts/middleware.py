@@ -12,10 +12,10 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.urls import get_script_prefix, reverse
 
+from facts.apis.search import early_query
 from facts.retrieval.search import early_query_embedding, recent_searchers
 from memory_site.auth import bearer_key_hash
 
-MAX_QUERY_CHARS = 2000  # the search API's limit on a query (SearchApi.InputSerializer)
 EARLY_BODY_MAX_BYTES = 16 * 1024  # a search body is small: a larger one is left to DRF's parser alone
 
 
@@ -72,11 +72,3 @@ def json_body(request: HttpRequest) -> Any:
         return json.loads(request.body)
     except (ValueError, RecursionError, OSError):  # OSError: the client went away while sending it
         return None
-
-
-def early_query(raw: Any) -> tuple[str, bool]:
-    """The query (stripped, "" when unusable) and include_messages of a search body not validated yet."""
-    if not isinstance(raw, dict):
-        return "", False
-    query = raw["query"].strip() if isinstance(raw.get("query"), str) else ""
-    return (query if len(query) <= MAX_QUERY_CHARS else ""), raw.get("include_messages") is True

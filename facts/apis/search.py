@@ -11,11 +11,12 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
-from facts.middleware import MAX_QUERY_CHARS, early_query
 from facts.models import FactType
 from facts.retrieval.search import QueryEmbedding, early_query_embedding, recent_searchers
 from facts.selectors import SearchHit, fact_search
 from memory_site.api import ResponseThen, SourceSerializer, TenantApi, validate_input
+
+MAX_QUERY_CHARS = 2000
 
 
 class SearchApi(TenantApi):
@@ -118,3 +119,12 @@ def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:
         ],
         "took_ms": round(took_ms, 2),
     }
+
+
+def early_query(raw: Any) -> tuple[str, bool]:
+    """The query (stripped, "" when unusable) and include_messages of a search body not validated yet (the
+    middleware's and the view's early start of the embedding)."""
+    if not isinstance(raw, dict):
+        return "", False
+    query = raw["query"].strip() if isinstance(raw.get("query"), str) else ""
+    return (query if len(query) <= MAX_QUERY_CHARS else ""), raw.get("include_messages") is True

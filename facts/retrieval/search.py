@@ -128,9 +128,9 @@ def _embed_then_scan(text: str, scan_future: Future[VectorScan | None]) -> Embed
 
 
 class QueryEmbedding:
-    """A query's embedding started before its search (by the view, while the request is validated): the search
-    hands the embedding thread its vector scan (`take`), or the view lets the thread go without one (`release`,
-    on the way out whatever happened: see `early_query_embedding`)."""
+    """A query's embedding started before its search (`early_query_embedding`): the search hands the embedding
+    thread its vector scan (`take`), or whoever started it lets the thread go without one (`release`, on the way
+    out whatever happened)."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -155,10 +155,11 @@ def early_query_embedding(
     subject_id: int | None, query: str, *, include_messages: bool
 ) -> Iterator[QueryEmbedding | None]:
     """Start embedding a search's query now, before the search is set up (facts.middleware.EarlySearchEmbedding,
-    as the request comes in; or the view, before validating it), when the search will want the vector: a subject known to be past the cold start (its searchable
-    count is cached, i.e. searched in the last SEARCH_COUNT_CACHE_SECONDS) or a search of messages too. Pass the
-    result to `run_search`; on leaving, an embedding the search did not take is let go. None for a subject or a
-    query not known yet (the search then starts the embedding itself)."""
+    as the request comes in; or the view, before validating it), when the search will want the vector: a subject
+    known to be past the cold start (its searchable count is cached, i.e. searched in the last
+    SEARCH_COUNT_CACHE_SECONDS) or a search of messages too. Pass the result to `run_search`; on leaving, an
+    embedding the search did not take is let go. None for a subject or a query not known yet (the search then
+    starts the embedding itself)."""
     if subject_id is None or not query or not (include_messages or cand.subject_known_searchable(subject_id)):
         yield None
         return
