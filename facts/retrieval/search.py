@@ -302,8 +302,14 @@ def run_search(
             )
         # Hand the hits over, then read their rows: the request's thread fuses the candidates meanwhile, and
         # finds the rows read when it needs them (one database round trip fewer after the embedding).
-        ready.set_result(hits)
         wanted = [key for key in hits.candidates() if key not in read_early[0]]
+        if not wanted:  # nothing to read: the request's thread will not wait for this one again
+            hits.rows = ({}, {})
+            ready.set_result(hits)
+            # It waits for these hits: hand it the interpreter lock now, not once this thread is done (~0.1 ms).
+            time.sleep(0)
+            return hits
+        ready.set_result(hits)
         try:
             hits.rows = (
                 _fact_rows(sorted({pk for kind, pk in wanted if kind == "fact"})),
@@ -430,11 +436,11 @@ def run_search(
         return outcome
     replies.add_answers(fused, flt, include_messages=include_messages, links=links)
 
-    if found is not None and future is not None:
-        future.result()  # the thread has read the hits' rows (or failed to: found.rows is None)
-        if found.rows is not None:
-            facts = {**found.rows[0], **facts}
-            messages = {**found.rows[1], **messages}
+    if found is not None and future is not None and found.rows is None:
+        future.result()  # the thread has read the hits' rows (or failed to: found.rows stays None)
+    if found is not None and found.rows is not None:
+        facts = {**found.rows[0], **facts}
+        messages = {**found.rows[1], **messages}
     fact_ids = sorted(pk for kind, pk in fused if kind == "fact")
     message_ids = sorted(pk for kind, pk in fused if kind == "message")
     facts.update(_fact_rows([pk for pk in fact_ids if pk not in facts]))

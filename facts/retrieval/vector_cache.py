@@ -55,7 +55,9 @@ class _Entry:
     version: tuple[int, int]  # (count, sum of ids) of the subject's change rows when read
     ids: np.ndarray  # int64, ascending: every searchable fact of the subject, with or without a vector
     vectors: np.ndarray  # float32, one normalised row per id (zeros where has_vector is false)
-    codes: np.ndarray  # uint64 (n, dims / 64): each vector's sign bits, as pgvector's binary_quantize sets them
+    # uint64 (dims / 64, n): each vector's sign bits, as pgvector's binary_quantize sets them; row w holds word w
+    # of every fact side by side, so a query's Hamming distances are six passes over contiguous memory.
+    codes: np.ndarray
     has_vector: np.ndarray  # bool
     expires: np.ndarray  # float64 epoch seconds, inf when the fact does not expire
     lengths: np.ndarray  # float64: GREATEST(length(search_vector), 1), BM25's document length
@@ -110,16 +112,26 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float, depth:
     query = np.asarray(vector, dtype=np.float32)
     idx = np.flatnonzero(entry.has_vector & (entry.expires > flt.now.timestamp()))
     if len(idx) > depth:
-        differing = np.bitwise_count(entry.codes ^ np.packbits(query > 0).view(np.uint64))  # (n, words) uint8
-        hamming = differing[:, 0].astype(np.int32)
-        for word in range(1, differing.shape[1]):  # column by column: 5x faster than sum(axis=1) on 6 words
-            hamming += differing[:, word]
-        idx = idx[_first(hamming[idx], entry.ids[idx], depth)]
+        words = np.packbits(query > 0).view(np.uint64)
+        hamming = np.bitwise_count(entry.codes ^ words[:, None]).sum(axis=0, dtype=np.int32)
+        idx = idx[_first_counted(hamming[idx], depth)]
     sims = entry.vectors[idx] @ query
     keep = sims >= min_sim
     idx, sims = idx[keep], sims[keep]
     order = _first(-sims, entry.ids[idx], limit)
     return [(int(entry.ids[idx[i]]), float(sims[i])) for i in order]
+
+
+def _first_counted(keys: np.ndarray, n: int) -> np.ndarray:
+    """What _first gives for small non-negative integer `keys` (Hamming distances) of rows in id order, with
+    fewer than all of them wanted: positions of the `n` smallest, ties by position, in that order. Counted
+    rather than partitioned and sorted: 0.06 ms instead of 0.1 for 10k rows."""
+    cumulative = np.cumsum(np.bincount(keys))
+    cut = int(np.searchsorted(cumulative, n))  # the n-th smallest key: fewer than n below it, n or more up to it
+    below = np.flatnonzero(keys < cut)
+    chosen = np.concatenate((below, np.flatnonzero(keys == cut)[: n - len(below)]))
+    chosen.sort()
+    return chosen[np.argsort(keys[chosen], kind="stable")]
 
 
 def _first(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
@@ -291,7 +303,7 @@ def _load(subject_id: int) -> _Entry:
         version=version,
         ids=np.array([r[2] for r in rows], dtype=np.int64),
         vectors=vectors,
-        codes=np.packbits(vectors > 0, axis=1).view(np.uint64),
+        codes=np.ascontiguousarray(np.packbits(vectors > 0, axis=1).view(np.uint64).T),
         has_vector=np.array([r[3] is not None for r in rows], dtype=bool),
         expires=np.array([_NO_EXPIRY if r[4] is None else r[4].timestamp() for r in rows], dtype=np.float64),
         lengths=np.array([r[5] for r in rows], dtype=np.float64),

@@ -304,3 +304,16 @@ def test_keyword_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -
     assert [pk for pk, _ in cand.keyword_facts(both, ["dog"], limit=3, total=25)] == [rex.pk]
     assert cand.keyword_facts(_flt(subject), ["dog"], limit=3, total=25) == []
     assert cand.keyword_facts(_flt(subject, types=["preference"]), ["tea"], limit=3, total=25) == []
+
+
+def test_counting_picks_what_sorting_picks() -> None:
+    """The sign-bit stage's selection by counting (`_first_counted`) equals `_first`'s (ORDER BY distance, id
+    LIMIT n) for rows in id order, with the many ties small integer distances have, at every cut."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    for size, top in [(50, 49), (400, 12), (1000, 400), (3000, 1)]:
+        for _ in range(20):
+            keys = rng.integers(0, rng.integers(2, 40), size=size).astype(np.int32)
+            ids = np.sort(rng.choice(10 * size, size=size, replace=False)).astype(np.int64)
+            assert vector_cache._first_counted(keys, top).tolist() == vector_cache._first(keys, ids, top).tolist()
