@@ -230,6 +230,13 @@ def render_markdown(r: dict[str, Any]) -> str:
             "",
             f"Vector mode: {lat.get('vector_mode')}; HNSW: {lat.get('hnsw_index')}.",
         ]
+        written = lat.get("after_write_ms")
+        if isinstance(written, dict):
+            lines += [
+                "",
+                f"Searches right after a write to the subject ({written['rounds']} rounds, the subject's facts held "
+                f"in memory stale each time): p50 {written['p50']} ms, p95 {written['p95']} ms.",
+            ]
     for key in ("ingest", "locomo_recall", "context_recall", "search_latency"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")

@@ -334,9 +334,12 @@ SEARCH_VECTOR_PREFILTER_DEPTH = env_int("SEARCH_VECTOR_PREFILTER_DEPTH", 400)
 # Subjects above SEARCH_VECTOR_EXACT_MAX facts: their vectors held in each web process's memory, up to this many
 # MB in all (least recently searched evicted first; 0 turns it off), re-read when their facts change (a trigger
 # logs every change) and at least every SEARCH_VECTOR_CACHE_SECONDS; their keyword index too (the same BM25 as in
-# SQL). 10k facts take ~18 MB (15 MB of vectors).
+# SQL). 10k facts take ~18 MB (15 MB of vectors). A subject not held or changed since it was read is searched in
+# PostgreSQL while a background thread reads it (~0.2 s for 10k facts), at most once per
+# SEARCH_VECTOR_CACHE_LOAD_SECONDS per subject and process.
 SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
 SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
+SEARCH_VECTOR_CACHE_LOAD_SECONDS = env_float("SEARCH_VECTOR_CACHE_LOAD_SECONDS", 10.0)
 
 # Optional LLM extractor (any OpenAI-compatible endpoint); unset means rules only.
 LLM_BASE_URL = env_opt("LLM_BASE_URL")

@@ -158,9 +158,15 @@ def vector_facts(flt: FactFilter, vector: list[float], *, limit: int, total: int
 
 
 def vector_facts_in_memory(flt: FactFilter, *, limit: int, total: int) -> bool:
-    """Whether vector_facts answers from this process's memory (vector_cache) rather than from PostgreSQL."""
+    """Whether vector_facts answers from this process's memory (vector_cache) rather than from PostgreSQL: the
+    filter is one memory serves and the subject is held, current (checked once a search, by its snapshot)."""
     prefilter = _two_stage(limit, total)[1]
-    return prefilter and _setting("SEARCH_VECTOR_MODE", "exact") != "hnsw" and vector_cache.serves(flt, total=total)
+    return (
+        prefilter
+        and _setting("SEARCH_VECTOR_MODE", "exact") != "hnsw"
+        and vector_cache.serves(flt, total=total)
+        and flt.snapshot.entry(flt.subject_id) is not None
+    )
 
 
 def _two_stage(limit: int, total: int) -> tuple[int, bool]:

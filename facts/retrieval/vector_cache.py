@@ -30,6 +30,8 @@ recently used first.
 from __future__ import annotations
 
 import datetime as dt
+import logging
+import math
 import re
 import threading
 import time
@@ -39,12 +41,15 @@ from typing import Any
 
 import numpy as np
 from django.conf import settings
-from django.db import connection
+from django.db import close_old_connections, connection, connections
 from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
 from facts.text import has_cjk
 from memory_site.db import fetch_prepared
+from memory_site.threads import ProcessPool
+
+logger = logging.getLogger(__name__)
 
 _SERVED_STATUSES = frozenset({"active", "conflicted"})
 _NO_EXPIRY = np.inf
@@ -109,6 +114,8 @@ def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float, depth:
     vector_facts' two-stage scan returns in PostgreSQL. First the `depth` nearest by Hamming distance between
     sign bits (ties by id), then those by cosine."""
     entry = flt.snapshot.entry(flt.subject_id)
+    if entry is None:
+        raise LookupError(f"subject {flt.subject_id} is not held: ask vector_facts_in_memory first")
     query = np.asarray(vector, dtype=np.float32)
     idx = np.flatnonzero(entry.has_vector & (entry.expires > flt.now.timestamp()))
     if len(idx) > depth:
@@ -149,11 +156,14 @@ def keyword_ranked(
 ) -> list[tuple[int, float]] | None:
     """candidates._keyword_ranked over the subject's held facts: the rows matching any term, the first
     `max_rows` of them by id, scored by BM25 with the same df, N, lengths and formula, best `limit` first (ties
-    by id). None when a term's query is one this index cannot evaluate (PostgreSQL then answers)."""
+    by id). None when a term's query is one this index cannot evaluate, or when the subject is not held now
+    (PostgreSQL then answers)."""
     queries = _term_queries(terms)
     if queries is None:
         return None
     entry = flt.snapshot.entry(flt.subject_id)
+    if entry is None:  # not held, or stale: PostgreSQL answers
+        return None
     n = len(entry.ids)
     flags = []
     for query in queries:
@@ -246,21 +256,22 @@ def _version(subject_id: int) -> tuple[int, int]:
 
 
 class Snapshot:
-    """One search's view of its subject's held entry: the first of its threads to ask checks the change log (or
-    loads the subject); the other, and any later signal of the same search, reads the same entry."""
+    """One search's view of its subject's held entry: the first of its threads to ask checks the change log; the
+    other, and any later signal of the same search, reads the same answer. None: not held, or held but stale
+    (PostgreSQL answers this search, and the subject is read into memory in the background)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._held: tuple[int, _Entry] | None = None
+        self._held: tuple[int, _Entry | None] | None = None
 
-    def entry(self, subject_id: int) -> _Entry:
+    def entry(self, subject_id: int) -> _Entry | None:
         with self._lock:
             if self._held is None or self._held[0] != subject_id:
                 self._held = (subject_id, _current(subject_id))
             return self._held[1]
 
 
-def _current(subject_id: int) -> _Entry:
+def _current(subject_id: int) -> _Entry | None:
     max_age = float(settings.SEARCH_VECTOR_CACHE_SECONDS)
     now = time.monotonic()
     with _lock:
@@ -272,9 +283,56 @@ def _current(subject_id: int) -> _Entry:
             _entries.move_to_end(subject_id)
     if entry is not None and entry.version == _version(subject_id):
         return entry
-    entry = _load(subject_id)
-    _store(subject_id, entry)
-    return entry
+    _load_soon(subject_id)
+    return None
+
+
+# Reading a subject into memory takes ~0.2 s for 10k facts. Done in the search that found it missing or stale,
+# every search after a write to the subject paid it (an agent that writes each turn and searches before the next
+# one: nearly all of them). PostgreSQL answers those searches instead (~10-20 ms more than memory), and one
+# thread per process reads the subject meanwhile, at most once per SEARCH_VECTOR_CACHE_LOAD_SECONDS per
+# subject: a subject written to all the time is searched in PostgreSQL, a quiet one from memory.
+_loader = ProcessPool("vector-cache-load", max_workers=1)
+_loading: set[int] = set()
+_load_started: dict[int, float] = {}  # subject id -> time.monotonic() of its last load's start
+
+
+def _load_soon(subject_id: int) -> None:
+    now = time.monotonic()
+    pause = float(settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS)
+    with _lock:
+        if subject_id in _loading or now - _load_started.get(subject_id, -math.inf) < pause:
+            return
+        for done in [pk for pk, at in _load_started.items() if now - at >= pause and pk not in _loading]:
+            del _load_started[done]
+        _loading.add(subject_id)
+        _load_started[subject_id] = now
+    try:
+        _loader.executor().submit(_load_in_background, subject_id)
+    except RuntimeError:  # the interpreter is shutting down: no new threads
+        with _lock:
+            _loading.discard(subject_id)
+
+
+def _load_in_background(subject_id: int) -> None:
+    try:
+        _store(subject_id, _load(subject_id))
+    except Exception:  # a database error, say: the next search after the pause tries again
+        logger.warning("reading subject %s into memory failed", subject_id, exc_info=True)
+    finally:
+        with _lock:
+            _loading.discard(subject_id)
+        close_old_connections()
+
+
+def loads_wait(timeout: float = 30.0) -> None:
+    """Wait until the loads asked for so far are done (tests; the loader runs one job at a time, in order)."""
+    _loader.executor().submit(lambda: None).result(timeout=timeout)
+
+
+def close_loader_connection() -> None:
+    """Close the loader thread's database connection (tests, before the test database is dropped)."""
+    _loader.in_every_thread(connections.close_all)
 
 
 def _load(subject_id: int) -> _Entry:
@@ -327,9 +385,11 @@ def _store(subject_id: int, entry: _Entry) -> None:
 
 
 def clear() -> None:
-    """Forget every entry of this process (tests)."""
+    """Forget every entry of this process, once the loads under way are done (tests)."""
+    loads_wait()
     with _lock:
         _entries.clear()
+        _load_started.clear()
 
 
 def facts_change_prune(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> int:

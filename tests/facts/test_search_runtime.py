@@ -12,6 +12,7 @@ import pytest
 
 from facts.retrieval import candidates as cand
 from facts.retrieval import search as search_module
+from facts.retrieval import vector_cache
 from tests.conftest import Persona
 from tests.facts.test_search import FILLER_EN, add_fact, subject_of
 
@@ -101,6 +102,8 @@ def test_a_vector_ready_before_the_request_thread_waits_is_scanned_there_if_the_
         add_fact(subject, text)
     rex = add_fact(subject, "I have a dog named Rex.", type="relationship")
     inline = _inline_then_threaded(alice, settings, monkeypatch, "Tell me about my puppy")[0]
+    vector_cache.loads_wait()  # the first search asked for the subject to be read into memory
+    assert (subject.pk in vector_cache._entries) is in_memory
     real_sources = search_module.facts_sources
 
     def slow_sources(**kwargs: Any) -> Any:  # the request's thread, busy past the embedding's end
