@@ -28,6 +28,8 @@ class Fused:
     matched_by: list[str]
     ranks: dict[str, int] = field(default_factory=dict)
     strength: float = 0.0  # score-fusion sum (weights * score / best score), whatever orders the results
+    # What each signal added to (score, strength), in SIGNALS order: fuse_first sums them again after its own.
+    parts: list[tuple[float, float]] = field(default_factory=list)
 
 
 def weights() -> dict[str, float]:
@@ -57,12 +59,40 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
         for rank, (key, score) in enumerate(ranked, start=1):
             item = out.setdefault(key, Fused(key=key, score=0.0, matched_by=[]))
             strength = w[signal] * (score / top if top > 0 else 1.0)
+            added = w[signal] / (k + rank) if mode == "rrf" or top <= 0 else strength
             item.strength += strength
-            item.score += w[signal] / (k + rank) if mode == "rrf" or top <= 0 else strength
+            item.score += added
+            item.parts.append((added, strength))
             if signal not in item.matched_by:
                 item.matched_by.append(signal)
             item.ranks[signal] = rank
     return out
+
+
+def fuse_first(fused: dict[tuple[str, int], Fused], signal: str, ranked: list[tuple[tuple[str, int], float]]) -> None:
+    """Add one signal's ranking ((key, raw score), best first, each key once) to `fused`, a fusion made by `fuse`
+    of signals that all come after it in SIGNALS, in place: the same scores to the last bit, the same `matched_by`
+    and ranks, as `fuse` of them all. The search fuses the other signals while the query embeds, then this one
+    (the vector) once it is known: its candidates' sums are made again, this signal's part first."""
+    if not ranked:
+        return
+    mode = str(getattr(settings, "SEARCH_FUSION", "rrf"))
+    k = _w("SEARCH_RRF_K", 20.0)
+    weight = weights()[signal]
+    top = max(score for _, score in ranked)
+    for rank, (key, score) in enumerate(ranked, start=1):
+        strength = weight * (score / top if top > 0 else 1.0)
+        added = weight / (k + rank) if mode == "rrf" or top <= 0 else strength
+        item = fused.get(key)
+        if item is None:
+            item = fused[key] = Fused(key=key, score=0.0, matched_by=[])
+        item.parts.insert(0, (added, strength))
+        item.score = item.strength = 0.0
+        for part_score, part_strength in item.parts:  # fuse's order of additions: floats do not associate
+            item.strength += part_strength
+            item.score += part_score
+        item.matched_by.insert(0, signal)
+        item.ranks = {signal: rank, **item.ranks}
 
 
 @dataclass(frozen=True)

@@ -27,7 +27,7 @@ from django.db import DatabaseError, close_old_connections, connection, connecti
 from facts.embedding import embed_query
 from facts.retrieval import candidates as cand
 from facts.retrieval import replies
-from facts.retrieval.fusion import Fused, Reranker, fuse, weights
+from facts.retrieval.fusion import Fused, Reranker, fuse, fuse_first, weights
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.selectors import facts_sources
@@ -387,6 +387,9 @@ def run_search(
     factors: dict[int, float] = {}  # fact id -> the re-rank factor of its row
     links = replies.Links()
     messages: dict[int, dict[str, Any]] = {}
+    keyword_ranking = _merge_lists(fact_kw, msg_kw)
+    entity_ranking = _merge_lists(fact_ent)
+    fused_early: dict[Key, Fused] | None = None  # the signals other than the vector, fused while it is awaited
     if future is not None and not future.done():
         found_early = [key for lst in (fact_kw, fact_ent, fact_time, msg_kw) for key, _ in lst]
         read_early[0] = frozenset(found_early)
@@ -403,6 +406,8 @@ def run_search(
                 messages.update(_message_rows(sorted(linked_messages - messages.keys())))
         if not future.done():
             factors = {pk: reranker.factor(row) for pk, row in facts.items()}
+        if not future.done() and tr is None:  # (a time range's list is known after the vector scan)
+            fused_early = fuse({"keyword": keyword_ranking, "entity": entity_ranking})
 
     found: VectorHits | None = None
     if future is not None:
@@ -426,12 +431,16 @@ def run_search(
 
     rankings = {
         "vector": _merge_lists(fact_vec, msg_vec),
-        "keyword": _merge_lists(fact_kw, msg_kw),
-        "entity": _merge_lists(fact_ent),
+        "keyword": keyword_ranking,
+        "entity": entity_ranking,
         "time": fact_time,
     }
     outcome.signals_used = [s for s, lst in rankings.items() if lst]
-    fused = fuse(rankings)
+    if fused_early is not None:
+        fused = fused_early
+        fuse_first(fused, "vector", rankings["vector"])
+    else:
+        fused = fuse(rankings)
     if not fused:
         return outcome
     replies.add_answers(fused, flt, include_messages=include_messages, links=links)
