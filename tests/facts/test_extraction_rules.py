@@ -148,6 +148,15 @@ def test_time_resolution_in_both_languages() -> None:
     assert text == "I started a new job in April 2023" and matches[0].when.month == 4
 
 
+@pytest.mark.parametrize("habit", ["我每周六去打网球", "我每个星期天都去教堂", "逢周三开会", "I play tennis every Saturday"])
+def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(habit, ref) == (habit, [])
+    # The same weekday once is a date: this week's, or the next week's.
+    assert resolve_text("我这周六去打网球", ref)[0] == "我2023年5月13日去打网球"
+    assert resolve_text("我下个星期天去教堂", ref)[0] == "我2023年5月21日去教堂"
+
+
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
