@@ -148,7 +148,9 @@ def test_time_resolution_in_both_languages() -> None:
     assert text == "I started a new job in April 2023" and matches[0].when.month == 4
 
 
-@pytest.mark.parametrize("habit", ["我每周六去打网球", "我每个星期天都去教堂", "逢周三开会", "I play tennis every Saturday"])
+@pytest.mark.parametrize(
+    "habit", ["我每周六去打网球", "我每个星期天都去教堂", "逢周三开会", "I play tennis every Saturday"]
+)
 def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
     ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
     assert resolve_text(habit, ref) == (habit, [])
