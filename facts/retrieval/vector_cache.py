@@ -19,7 +19,9 @@ as when the matrix was read, in the same statement (one snapshot). A change comm
 row, and so changes both, even when its id is lower than those read (ids are taken before commit); pruning
 (facts_change_prune, hourly) deletes rows, which changes them too. An entry also goes after
 SEARCH_VECTOR_CACHE_SECONDS whatever the log says, searched or not (so an erased subject's vectors leave the
-memory of every process within that time, as soon as it searches anything).
+memory of every process within that time, as soon as it searches anything). A search that finds its subject
+not held, or held but not current, is answered by PostgreSQL, and asks this process's loader thread to read
+the subject (`_load_soon`): the next searches use memory once that is done.
 
 Only the default filter is served from memory (active tier, active or conflicted facts, no type or time
 filter, outside a transaction, whose uncommitted rows this process must not keep): any other search, and any
@@ -295,6 +297,7 @@ def _current(subject_id: int) -> _Entry | None:
 _loader = ProcessPool("vector-cache-load", max_workers=1)
 _loading: set[int] = set()
 _load_started: dict[int, float] = {}  # subject id -> time.monotonic() of its last load's start
+_LOAD_STARTED_MAX = 1024
 
 
 def _load_soon(subject_id: int) -> None:
@@ -303,8 +306,9 @@ def _load_soon(subject_id: int) -> None:
     with _lock:
         if subject_id in _loading or now - _load_started.get(subject_id, -math.inf) < pause:
             return
-        for done in [pk for pk, at in _load_started.items() if now - at >= pause and pk not in _loading]:
-            del _load_started[done]
+        if len(_load_started) > _LOAD_STARTED_MAX:  # forget the subjects whose pause is over
+            for done in [pk for pk, at in _load_started.items() if now - at >= pause and pk not in _loading]:
+                del _load_started[done]
         _loading.add(subject_id)
         _load_started[subject_id] = now
     try:

@@ -152,6 +152,30 @@ def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, setting
     assert FactChange.objects.filter(subject_id=subject.pk).count() >= changes + 8
 
 
+def test_a_subject_written_to_often_is_read_again_at_most_once_a_pause(
+    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each write makes memory stale; PostgreSQL answers meanwhile, and the subject is read again at most once
+    per SEARCH_VECTOR_CACHE_LOAD_SECONDS (it was read moments ago here: not again until the pause is over)."""
+    subject = _large(alice)
+    total = len(LARGE_SUBJECT)
+    reads: list[int] = []
+    real = vector_cache._load
+    monkeypatch.setattr(vector_cache, "_load", lambda subject_id: reads.append(subject_id) or real(subject_id))
+    settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS = 60
+    puppy = embed_texts(["Tell me about my puppy"])[0]
+    for text in ["My puppy Bolt chews every shoe.", "Our puppy sleeps in a basket.", "I walk the puppy at six."]:
+        fact = add_fact(subject, text)
+        assert not cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
+        assert fact.pk in [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
+        vector_cache.loads_wait()
+    assert reads == []
+    settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS = 0  # the pause is over
+    assert not cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
+    vector_cache.loads_wait()
+    assert reads == [subject.pk] and cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
+
+
 def test_a_fact_that_expires_later_leaves_without_a_change(alice: Persona) -> None:
     """Expiry is a time, not a write: memory compares it with the search's now."""
     subject = _large(alice)
