@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,23 @@ def weights() -> dict[str, float]:
     }
 
 
+def _fusion_settings() -> tuple[str, float, dict[str, float]]:
+    """SEARCH_FUSION's mode, RRF's k and the signals' weights."""
+    return str(getattr(settings, "SEARCH_FUSION", "rrf")), _w("SEARCH_RRF_K", 20.0), weights()
+
+
+def _signal_parts(
+    ranked: list[tuple[tuple[str, int], float]], weight: float, mode: str, k: float
+) -> Iterator[tuple[int, tuple[str, int], float, float]]:
+    """(rank, key, what it adds to the score, what it adds to the strength) for each candidate of one signal's
+    ranking ((key, raw score), best first)."""
+    top = max((score for _, score in ranked), default=0.0)
+    by_rank = mode == "rrf" or top <= 0
+    for rank, (key, score) in enumerate(ranked, start=1):
+        strength = weight * (score / top if top > 0 else 1.0)
+        yield rank, key, (weight / (k + rank) if by_rank else strength), strength
+
+
 def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple[str, int], Fused]:
     """Fuse per-signal rankings ((key, raw score), best first) by SEARCH_FUSION: "rrf" or "score".
 
@@ -49,17 +67,11 @@ def fuse(rankings: dict[str, list[tuple[tuple[str, int], float]]]) -> dict[tuple
     holds the score-fusion sum: the weak-match cut uses it in both modes (a rank says nothing about how weak
     the 40th keyword match is).
     """
-    mode = str(getattr(settings, "SEARCH_FUSION", "rrf"))
-    k = _w("SEARCH_RRF_K", 20.0)
-    w = weights()
+    mode, k, w = _fusion_settings()
     out: dict[tuple[str, int], Fused] = {}
     for signal in SIGNALS:
-        ranked = rankings.get(signal, [])
-        top = max((score for _, score in ranked), default=0.0)
-        for rank, (key, score) in enumerate(ranked, start=1):
+        for rank, key, added, strength in _signal_parts(rankings.get(signal, []), w[signal], mode, k):
             item = out.setdefault(key, Fused(key=key, score=0.0, matched_by=[]))
-            strength = w[signal] * (score / top if top > 0 else 1.0)
-            added = w[signal] / (k + rank) if mode == "rrf" or top <= 0 else strength
             item.strength += strength
             item.score += added
             item.parts.append((added, strength))
@@ -76,13 +88,8 @@ def fuse_first(fused: dict[tuple[str, int], Fused], signal: str, ranked: list[tu
     (the vector) once it is known: its candidates' sums are made again, this signal's part first."""
     if not ranked:
         return
-    mode = str(getattr(settings, "SEARCH_FUSION", "rrf"))
-    k = _w("SEARCH_RRF_K", 20.0)
-    weight = weights()[signal]
-    top = max(score for _, score in ranked)
-    for rank, (key, score) in enumerate(ranked, start=1):
-        strength = weight * (score / top if top > 0 else 1.0)
-        added = weight / (k + rank) if mode == "rrf" or top <= 0 else strength
+    mode, k, w = _fusion_settings()
+    for rank, key, added, strength in _signal_parts(ranked, w[signal], mode, k):
         item = fused.get(key)
         if item is None:
             item = fused[key] = Fused(key=key, score=0.0, matched_by=[])
