@@ -11,8 +11,8 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
+from conversations.auth import generate_key, hash_key
 from conversations.models import ApiKey, Message, Session, Subject, Tenant
-from memory_site.auth import generate_key, hash_key
 
 # The extraction task lives in the higher `facts` app; enqueue it by name (apps depend one way).
 EXTRACT_TASK = "facts.tasks.messages_extract_task"

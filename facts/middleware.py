@@ -12,9 +12,9 @@ from django.http import HttpRequest
 from django.http.response import HttpResponseBase
 from django.urls import get_script_prefix, reverse
 
+from conversations.auth import bearer_key_hash
 from facts.apis.search import early_query
 from facts.retrieval.search import early_query_embedding, recent_searchers
-from memory_site.auth import bearer_key_hash
 
 EARLY_BODY_MAX_BYTES = 16 * 1024  # a search body is small: a larger one is left to DRF's parser alone
 

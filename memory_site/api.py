@@ -13,9 +13,9 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
+from conversations.auth import ApiClient, request_api_key, request_tenant
 from conversations.models import ApiKey, Subject, Tenant
 from conversations.selectors import subject_get
-from memory_site.auth import ApiClient, request_api_key, request_tenant
 
 logger = logging.getLogger(__name__)
 

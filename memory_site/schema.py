@@ -21,7 +21,7 @@ class MemorySiteAutoSchema(AutoSchema):
 
 
 class ApiKeyAuthenticationScheme(OpenApiAuthenticationExtension):
-    target_class = "memory_site.auth.ApiKeyAuthentication"
+    target_class = "conversations.auth.ApiKeyAuthentication"
     name = "ApiKeyAuth"
 
     def get_security_definition(self, auto_schema: Any) -> dict[str, str]:

@@ -168,8 +168,8 @@ MAX_MESSAGE_CHARS = env_int("MAX_MESSAGE_CHARS", 16000)
 MAX_MESSAGES_PER_REQUEST = env_int("MAX_MESSAGES_PER_REQUEST", 500)
 
 REST_FRAMEWORK = {
-    "DEFAULT_AUTHENTICATION_CLASSES": ["memory_site.auth.ApiKeyAuthentication"],
-    "DEFAULT_PERMISSION_CLASSES": ["memory_site.auth.HasApiKey"],
+    "DEFAULT_AUTHENTICATION_CLASSES": ["conversations.auth.ApiKeyAuthentication"],
+    "DEFAULT_PERMISSION_CLASSES": ["conversations.auth.HasApiKey"],
     # orjson writes the same bytes as DRF's JSONRenderer for our payloads (UTF-8, compact, UTC datetimes with "Z",
     # the int keys of a list field's errors as strings) in a twentieth of the time: 0.18 -> 0.01 ms for a search
     # answer of 10 results, in every search's critical path.
@@ -178,7 +178,7 @@ REST_FRAMEWORK = {
     "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "memory_site.schema.MemorySiteAutoSchema",
     "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
-    "DEFAULT_THROTTLE_CLASSES": ["memory_site.auth.ApiKeyRateThrottle"],
+    "DEFAULT_THROTTLE_CLASSES": ["conversations.auth.ApiKeyRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},
     "UNAUTHENTICATED_USER": None,
 }

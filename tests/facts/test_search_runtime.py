@@ -246,9 +246,9 @@ def test_a_key_that_searched_a_user_lately_embeds_the_next_query_before_authenti
     and the pair is forgotten: the key's next request embeds nothing."""
     from django.middleware.security import SecurityMiddleware
 
+    from conversations.auth import ApiKeyAuthentication, hash_key
     from conversations.models import ApiKey
     from conversations.services import api_key_revoke
-    from memory_site.auth import ApiKeyAuthentication, hash_key
 
     subject = subject_of(alice)
     for text in FILLER_EN:
@@ -515,9 +515,9 @@ def test_the_read_paths_lookups_are_prepared_and_answer_as_unprepared(alice: Per
 def test_the_prepared_lookups_load_what_the_orm_loads(alice: Persona, carol: Persona) -> None:
     from django.http import Http404
 
+    from conversations.auth import hash_key
     from conversations.models import ApiKey, Subject
     from conversations.selectors import api_key_and_subject, subject_get
-    from memory_site.auth import hash_key
 
     def values(obj: Any) -> dict[str, Any]:
         return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}

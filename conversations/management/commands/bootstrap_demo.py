@@ -10,9 +10,9 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 
+from conversations.auth import hash_key
 from conversations.models import ApiKey
 from conversations.services import api_key_create, tenant_get_or_create
-from memory_site.auth import hash_key
 
 
 class Command(BaseCommand):
