@@ -6,13 +6,10 @@ from django.urls import path
 
 from facts.apis.context import ContextApi
 from facts.apis.facts import ConflictListApi, ConflictResolveApi, FactDetailApi, FactHistoryApi, FactListCreateApi
-from facts.apis.ingest import JobDetailApi, MessagesIngestApi
 from facts.apis.search import SearchApi
 from facts.apis.tools import ToolsApi
 
 urlpatterns = [
-    path("users/<str:user>/messages", MessagesIngestApi.as_view(), name="messages-ingest"),
-    path("jobs/<uuid:job_id>", JobDetailApi.as_view(), name="job-detail"),
     path("users/<str:user>/search", SearchApi.as_view(), name="search"),
     path("tools", ToolsApi.as_view(), name="tools"),
     path("users/<str:user>/facts", FactListCreateApi.as_view(), name="facts"),

@@ -166,6 +166,9 @@ WHITENOISE_USE_FINDERS = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 2 * 1024 * 1024)
 MAX_MESSAGE_CHARS = env_int("MAX_MESSAGE_CHARS", 16000)
 MAX_MESSAGES_PER_REQUEST = env_int("MAX_MESSAGES_PER_REQUEST", 500)
+# The messages API (conversations) answers with facts, which the higher facts app owns: named, never imported.
+MESSAGES_EXTRACT_NOW = "facts.services.messages_extract_now"
+MESSAGES_FACTS_PAYLOAD = "facts.apis.serializers.facts_payload_for_messages"
 
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": ["conversations.auth.ApiKeyAuthentication"],

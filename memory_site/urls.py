@@ -11,6 +11,7 @@ from memory_site import errors
 from memory_site.health import healthz
 
 api_v1: list[URLPattern | URLResolver] = [
+    path("", include("conversations.urls")),
     path("", include("facts.urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(

@@ -7,8 +7,9 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from conversations.apis import TenantApi
 from facts.context.services import DEFAULT_BUDGET, MAX_BUDGET, MIN_BUDGET, context_build
-from memory_site.api import SourceSerializer, TenantApi, validate_input
+from memory_site.api import SourceSerializer, validate_input
 
 
 class ContextApi(TenantApi):

@@ -12,13 +12,14 @@ from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from conversations.apis import TenantApi
 from conversations.services import subject_get_or_create
 from facts import services
 from facts.apis.serializers import FactOutputSerializer, facts_payload
 from facts.models import Actor, Conflict, Fact, FactType
 from facts.selectors import fact_history, fact_list
 from facts.text import keywords
-from memory_site.api import TenantApi, validate_input
+from memory_site.api import validate_input
 from memory_site.errors import ApiError
 
 PAGE_SIZE = 50

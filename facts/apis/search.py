@@ -11,10 +11,11 @@ from rest_framework import serializers
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from conversations.apis import TenantApi
 from facts.models import FactType
 from facts.retrieval.search import QueryEmbedding, early_query_embedding, recent_searchers
 from facts.selectors import SearchHit, fact_search
-from memory_site.api import ResponseThen, SourceSerializer, TenantApi, validate_input
+from memory_site.api import ResponseThen, SourceSerializer, validate_input
 
 MAX_QUERY_CHARS = 2000
 

@@ -8,7 +8,7 @@ from django.db.models import prefetch_related_objects
 from rest_framework import serializers
 
 from facts.models import Fact
-from facts.selectors import facts_sources
+from facts.selectors import facts_for_messages, facts_sources
 from memory_site.api import SourceSerializer
 
 
@@ -50,3 +50,9 @@ def facts_payload(facts: list[Fact]) -> list[dict[str, Any]]:
     names: list[str] = [str(name) for name in FactOutputSerializer().fields if name != "sources"]
     rows = [{**{name: getattr(fact, name) for name in names}, "sources": sources.get(fact.pk, [])} for fact in facts]
     return list(FactOutputSerializer(rows, many=True).data)
+
+
+def facts_payload_for_messages(*, message_ids: list[int]) -> list[dict[str, Any]]:
+    """The facts these messages touched, as the API shows them: what the messages API (conversations) answers
+    with, named by the MESSAGES_FACTS_PAYLOAD setting."""
+    return facts_payload(facts_for_messages(message_ids=message_ids))

@@ -13,8 +13,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework.request import Request
 from rest_framework.response import Response
 
+from conversations.apis import TenantApi
 from facts.models import FactType
-from memory_site.api import TenantApi
 
 _DATE = {"type": "string", "format": "date-time"}
 

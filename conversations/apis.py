@@ -1,23 +1,79 @@
-"""Ingest turns and follow their extraction jobs."""
+"""The tenant-scoped API base view, and the endpoints of the event log: ingest turns, follow their jobs."""
 
 from __future__ import annotations
 
+import functools
 import uuid
+from collections.abc import Callable
+from typing import Any
 
 from django.conf import settings
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from django.http import Http404
+from django.utils.module_loading import import_string
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.views import APIView
 
-from conversations.models import Message
-from conversations.selectors import job_messages, job_state
+from conversations.auth import ApiClient, request_api_key, request_tenant
+from conversations.models import ApiKey, Message, Subject, Tenant
+from conversations.selectors import job_messages, job_state, subject_get
 from conversations.services import MessageInput, message_ingest
-from facts import services as fact_services
-from facts.apis.serializers import FactOutputSerializer, facts_payload
-from facts.selectors import facts_for_messages
-from memory_site.api import TenantApi, validate_input
+from memory_site.api import validate_input
 from memory_site.errors import PayloadTooLarge
+
+
+class TenantApi(APIView):
+    """An API view that always works inside the caller's tenant."""
+
+    def tenant(self, request: Request) -> Tenant:
+        return request_tenant(request)
+
+    def api_key(self, request: Request) -> ApiKey:
+        return request_api_key(request)
+
+    def subject(self, request: Request, user: str) -> Subject:
+        """The tenant's subject by external id; 404 for unknown ids and for other tenants' subjects. The URL's
+        user was looked up with the API key (ApiKeyAuthentication), in the same statement."""
+        looked_up, subject = self._url_subject(request, user)
+        if not looked_up:
+            return subject_get(tenant=self.tenant(request), external_id=user)
+        if subject is None:
+            raise Http404("No such user.")
+        return subject
+
+    def known_subject(self, request: Request, user: str) -> Subject | None:
+        """The URL's subject if authentication has looked it up and found it (no database read), else None."""
+        return self._url_subject(request, user)[1]
+
+    def _url_subject(self, request: Request, user: str) -> tuple[bool, Subject | None]:
+        client = request.user
+        if isinstance(client, ApiClient) and client.url_subject is not None and client.url_subject[0] == user:
+            return True, client.url_subject[1]
+        return False, None
+
+
+@functools.cache
+def _facts_callable(dotted_path: str) -> Callable[..., Any]:
+    """The facts app's function a setting names (imported once): conversations never imports facts."""
+    return import_string(dotted_path)
+
+
+def messages_extract_now(*, message_ids: list[int]) -> None:
+    """Extract these messages in this process (`?wait=true`), with the function MESSAGES_EXTRACT_NOW names."""
+    _facts_callable(settings.MESSAGES_EXTRACT_NOW)(message_ids=message_ids)
+
+
+def messages_facts_payload(*, message_ids: list[int]) -> list[dict[str, Any]]:
+    """The facts these messages touched, as the API shows a fact (MESSAGES_FACTS_PAYLOAD names the function)."""
+    return list(_facts_callable(settings.MESSAGES_FACTS_PAYLOAD)(message_ids=message_ids))
+
+
+# The facts app's fact output component, by reference: its serializer lives above conversations.
+@extend_schema_field({"type": "array", "items": {"$ref": "#/components/schemas/FactOutput"}})
+class FactsField(serializers.ListField):
+    child = serializers.DictField()
 
 
 class MessagesIngestApi(TenantApi):
@@ -40,7 +96,7 @@ class MessagesIngestApi(TenantApi):
 
         messages = MessageRefSerializer(many=True)
         job_id = serializers.UUIDField()
-        facts = FactOutputSerializer(many=True, required=False)
+        facts = FactsField(required=False)
 
     @extend_schema(
         request=InputSerializer,
@@ -73,13 +129,14 @@ class MessagesIngestApi(TenantApi):
             session_external_id=data["session_id"],
             messages=items,
         )
-        body: dict = {
+        body: dict[str, Any] = {
             "messages": [{"id": m.pk, "external_id": m.external_id} for m in result.messages],
             "job_id": str(result.job_id),
         }
         if request.query_params.get("wait", "").lower() in {"1", "true", "yes"}:
-            fact_services.messages_extract_now(message_ids=[m.pk for m in result.messages])
-            body["facts"] = facts_payload(facts_for_messages(message_ids=[m.pk for m in result.messages]))
+            message_ids = [m.pk for m in result.messages]
+            messages_extract_now(message_ids=message_ids)
+            body["facts"] = messages_facts_payload(message_ids=message_ids)
             return Response(body, status=status.HTTP_200_OK)
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
@@ -88,21 +145,18 @@ class JobDetailApi(TenantApi):
     class OutputSerializer(serializers.Serializer):
         job_id = serializers.UUIDField()
         state = serializers.ChoiceField(choices=["pending", "running", "done", "failed"])
-        facts = FactOutputSerializer(many=True)
+        facts = FactsField()
         error = serializers.CharField(required=False)
 
     @extend_schema(responses={200: OutputSerializer}, operation_id="job_detail")
     def get(self, request: Request, job_id: uuid.UUID) -> Response:
         messages = list(job_messages(tenant=self.tenant(request), job_id=job_id))
         if not messages:
-            from django.http import Http404
-
             raise Http404("No such job.")
-        state = job_state(messages=messages)
-        body: dict = {
+        body: dict[str, Any] = {
             "job_id": str(job_id),
-            "state": state,
-            "facts": facts_payload(facts_for_messages(message_ids=[m.pk for m in messages])),
+            "state": job_state(messages=messages),
+            "facts": messages_facts_payload(message_ids=[m.pk for m in messages]),
         }
         # A fallback from the LLM to the rules is recorded on the message but is not a job error.
         errors = [

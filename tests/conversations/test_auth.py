@@ -1,4 +1,4 @@
-"""Key auth and tenant isolation across the API."""
+"""Bearer-key authentication and tenant isolation across the API."""
 
 from __future__ import annotations
 
@@ -51,39 +51,25 @@ def test_only_hash_is_stored(alice) -> None:  # type: ignore[no-untyped-def]
 
 def test_other_tenant_gets_404_for_a_subject(alice, carol) -> None:  # type: ignore[no-untyped-def]
     alice.ingest("I live in Beijing and my dog is called Max.")
-    response = carol.search("dog", user="alice")
+    assert alice.search("dog").status_code == 200
+    response = carol.post("search", {"query": "dog"}, user="alice")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
 
 
-def test_other_tenant_cannot_read_a_job(alice, carol) -> None:  # type: ignore[no-untyped-def]
-    job_id = alice.ingest("I moved to Shanghai last year.", wait=False).json()["job_id"]
-    assert alice.client.get(f"/api/v1/jobs/{job_id}").status_code == 200
-    assert carol.client.get(f"/api/v1/jobs/{job_id}").status_code == 404
-
-
 def test_same_external_id_in_two_tenants_are_two_subjects(alice, carol) -> None:  # type: ignore[no-untyped-def]
-    alice.ingest("I live in Beijing and I love hiking.", user=None)
+    alice.ingest("I live in Beijing and I love hiking.")
     carol.post(
         "messages?wait=true",
         {"messages": [{"role": "user", "content": "I live in Paris and love jazz."}]},
         user="alice",
     )
-    texts_a = [r["text"] for r in alice.search("where do I live").json()["results"]]
-    texts_c = (
-        [
-            r["text"]
-            for r in carol.search(
-                "where do I live",
-            ).json()["results"]
-        ]
-        if False
-        else []
-    )
+    alice_results = alice.search("where do I live").json()["results"]
     carol_results = carol.post("search", {"query": "where do I live"}, user="alice").json()["results"]
-    assert all("Paris" not in t for t in texts_a)
+    assert any("Beijing" in r["text"] for r in alice_results)
+    assert all("Paris" not in r["text"] for r in alice_results)
+    assert any("Paris" in r["text"] for r in carol_results)
     assert all("Beijing" not in r["text"] for r in carol_results)
-    assert texts_c == []
 
 
 def test_unknown_route_is_json_404(alice) -> None:  # type: ignore[no-untyped-def]

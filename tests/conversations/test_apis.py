@@ -1,4 +1,4 @@
-"""Ingest: idempotency, validation, size limits, paused subjects."""
+"""The messages and jobs endpoints: idempotency, validation, size limits, paused subjects, isolation."""
 
 from __future__ import annotations
 
@@ -101,3 +101,57 @@ def test_paused_subject_gets_no_summaries(alice) -> None:  # type: ignore[no-unt
     assert Summary.objects.count() == 0
     Subject.objects.filter(external_id="alice").update(memory_paused=False)
     assert session_summarize(session_id=session.pk).mid_created > 0
+
+
+def test_messages_and_jobs_need_a_valid_key(alice, anon_client) -> None:  # type: ignore[no-untyped-def]
+    job_id = alice.ingest("I moved to Shanghai last year.", wait=False).json()["job_id"]
+    payload = {"messages": [{"role": "user", "content": "I live in Rome."}]}
+    assert anon_client.post("/api/v1/users/alice/messages", payload, format="json").status_code == 401
+    assert anon_client.get(f"/api/v1/jobs/{job_id}").status_code == 401
+    anon_client.credentials(HTTP_AUTHORIZATION="Bearer ms_not-a-real-key")
+    assert anon_client.post("/api/v1/users/alice/messages", payload, format="json").status_code == 401
+    assert anon_client.get(f"/api/v1/jobs/{job_id}").status_code == 401
+    assert Message.objects.count() == 1
+
+
+def test_a_job_is_read_only_inside_its_tenant(alice, bob, carol) -> None:  # type: ignore[no-untyped-def]
+    job_id = alice.ingest("I moved to Shanghai last year.").json()["job_id"]
+    mine = alice.client.get(f"/api/v1/jobs/{job_id}").json()
+    assert mine["state"] == "done" and any("Shanghai" in f["text"] for f in mine["facts"])
+    assert bob.client.get(f"/api/v1/jobs/{job_id}").json() == mine  # a key of tenant A, like alice's
+    response = carol.client.get(f"/api/v1/jobs/{job_id}")
+    assert response.status_code == 404 and response.json()["error"]["code"] == "not_found"
+
+
+def test_ingest_under_another_user_touches_only_that_user(alice, bob, carol) -> None:  # type: ignore[no-untyped-def]
+    mine = alice.ingest("I have a corgi named 豆包.", external_id="m-1").json()
+    theirs = [
+        persona.post(
+            "messages?wait=true",
+            {
+                "session_id": "s1",
+                "messages": [{"role": "user", "content": "I have a cat named Tom.", "external_id": "m-1"}],
+            },
+        ).json()
+        for persona in (bob, carol)
+    ]
+    ids = {mine["messages"][0]["id"]} | {body["messages"][0]["id"] for body in theirs}
+    assert len(ids) == 3  # the same external id under another user (or tenant) is another message
+    assert Message.objects.filter(subject__external_id="alice").count() == 1
+    alice_fact_ids = {f["id"] for f in mine["facts"]}
+    for body in theirs:
+        assert body["facts"] and not alice_fact_ids & {f["id"] for f in body["facts"]}
+        assert all("豆包" not in f["text"] for f in body["facts"])
+
+
+def test_schema_documents_messages_and_jobs_with_the_fact_component(anon_client) -> None:  # type: ignore[no-untyped-def]
+    schema = anon_client.get("/api/v1/schema/", HTTP_ACCEPT="application/json").json()
+    components = schema["components"]["schemas"]
+    ingest = schema["paths"]["/api/v1/users/{user}/messages"]["post"]
+    job = schema["paths"]["/api/v1/jobs/{job_id}"]["get"]
+    assert (ingest["operationId"], job["operationId"]) == ("messages_ingest", "job_detail")
+    for operation, status in ((ingest, "200"), (ingest, "202"), (job, "200")):
+        ref = operation["responses"][status]["content"]["application/json"]["schema"]["$ref"]
+        facts = components[ref.rsplit("/", 1)[-1]]["properties"]["facts"]
+        fact = components[facts["items"]["$ref"].rsplit("/", 1)[-1]]
+        assert {"id", "text", "sources"} <= set(fact["properties"])
