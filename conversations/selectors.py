@@ -3,54 +3,67 @@
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
-from django.db.models import QuerySet
+from django.db import connection
+from django.db.models import Model, QuerySet
 from django.http import Http404
 
 from conversations.models import ApiKey, Message, Session, Subject, Tenant
-from memory_site.db import fetch_prepared, from_row, select_list
+
+M = TypeVar("M", bound=Model)
 
 
 def subject_get(*, tenant: Tenant, external_id: str) -> Subject:
-    """Return the tenant's subject or raise Http404 (also for another tenant's subject).
-
-    Every user-scoped request starts here, before its real work: one prepared statement, not an ORM query."""
-    rows = fetch_prepared(
-        f"SELECT {select_list(Subject, 's')} FROM {Subject._meta.db_table} s "
-        "WHERE s.tenant_id = %s AND s.external_id = %s",
-        [tenant.pk, external_id],
-    )
-    if not rows:
-        raise Http404("No such user.")
-    subject = from_row(Subject, rows[0])
+    """Return the tenant's subject or raise Http404 (also for another tenant's subject)."""
+    try:
+        subject = Subject.objects.get(tenant=tenant, external_id=external_id)
+    except Subject.DoesNotExist:
+        raise Http404("No such user.") from None
     subject.tenant = tenant
     return subject
 
 
 def api_key_and_subject(key_hash: str, subject_external_id: str | None = None) -> tuple[ApiKey | None, Subject | None]:
-    """The API key with this hash (its tenant loaded) or None: every API request's first lookup, one prepared
-    statement (as subject_get). With `subject_external_id`, the same statement also looks up that subject of the
-    key's tenant (None when the tenant has none by that id, as for another tenant's): what a user-scoped
-    request looks up next, a round trip fewer."""
-    key_columns, tenant_columns = len(ApiKey._meta.concrete_fields), len(Tenant._meta.concrete_fields)
-    columns = f"{select_list(ApiKey, 'k')}, {select_list(Tenant, 't')}"
+    """The API key with this hash (its tenant loaded) or None: every API request's first lookup. With
+    `subject_external_id`, the same statement also looks up that subject of the key's tenant (None when the
+    tenant has none by that id, as for another tenant's): what a user-scoped request looks up next, a round trip
+    fewer on every request."""
+    columns = f"{_select_list(ApiKey, 'k')}, {_select_list(Tenant, 't')}"
     tables = f"{ApiKey._meta.db_table} k JOIN {Tenant._meta.db_table} t ON t.id = k.tenant_id"
     params: list[Any] = [key_hash]
     if subject_external_id is not None:
-        columns += f", {select_list(Subject, 's')}"
+        columns += f", {_select_list(Subject, 's')}"
         tables += f" LEFT JOIN {Subject._meta.db_table} s ON s.tenant_id = k.tenant_id AND s.external_id = %s"
         params = [subject_external_id, key_hash]
-    rows = fetch_prepared(f"SELECT {columns} FROM {tables} WHERE k.key_hash = %s", params)
-    if not rows:
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {columns} FROM {tables} WHERE k.key_hash = %s", params)
+        row = cursor.fetchone()
+    if row is None:
         return None, None
-    key = from_row(ApiKey, rows[0])
-    key.tenant = from_row(Tenant, rows[0], offset=key_columns)
+    key, rest = _from_row(ApiKey, row)
+    key.tenant, rest = _from_row(Tenant, rest)
     subject = None
-    if subject_external_id is not None and rows[0][key_columns + tenant_columns] is not None:  # s.id: found
-        subject = from_row(Subject, rows[0], offset=key_columns + tenant_columns)
+    if subject_external_id is not None and rest[0] is not None:  # s.id: the LEFT JOIN found the subject
+        subject, _ = _from_row(Subject, rest)
         subject.tenant = key.tenant
     return key, subject
+
+
+def _select_list(model: type[Model], alias: str) -> str:
+    """The model's concrete columns qualified by `alias`, in the order `_from_row` reads them."""
+    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
+
+
+def _from_row(model: type[M], row: Sequence[Any]) -> tuple[M, Sequence[Any]]:
+    """An instance of `model` from the head of `row` (laid out by `_select_list`), and the rest of the row.
+
+    Only for models whose fields PostgreSQL returns as Python wants them (no JSON or custom fields): the raw
+    cursor skips the ORM's converters."""
+    fields = model._meta.concrete_fields
+    values = list(row[: len(fields)])
+    return model.from_db(connection.alias, [field.attname for field in fields], values), row[len(fields) :]
 
 
 def subject_find(*, tenant: Tenant, external_id: str) -> Subject | None:

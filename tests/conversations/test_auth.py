@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from rest_framework.test import APIClient
 
@@ -76,3 +78,33 @@ def test_unknown_route_is_json_404(alice) -> None:  # type: ignore[no-untyped-de
     response = alice.client.get("/api/v1/nope")
     assert response.status_code == 404
     assert response.json()["error"]["code"] == "not_found"
+
+
+def test_the_key_lookup_loads_what_the_orm_loads_in_one_statement(alice, carol) -> None:  # type: ignore[no-untyped-def]
+    from django.db import connection
+    from django.http import Http404
+    from django.test.utils import CaptureQueriesContext
+
+    from conversations.auth import hash_key
+    from conversations.models import Subject
+    from conversations.selectors import api_key_and_subject, subject_get
+
+    def values(obj: Any) -> dict[str, Any]:
+        return {f.attname: getattr(obj, f.attname) for f in type(obj)._meta.concrete_fields}
+
+    alice.ingest("I have a dog named Rex.", wait=False)
+    subject = Subject.objects.get(tenant=alice.tenant, external_id="alice")
+    orm = ApiKey.objects.select_related("tenant").get(key_hash=hash_key(alice.key))
+    for user in (None, "alice", "nobody"):
+        with CaptureQueriesContext(connection) as queries:
+            key, found = api_key_and_subject(hash_key(alice.key), user)
+        assert len(queries) == 1
+        assert key is not None and values(key) == values(orm) and values(key.tenant) == values(orm.tenant)
+        assert values(found) == values(subject) if user == "alice" else found is None
+    assert api_key_and_subject(hash_key("ms_not-a-key"), "alice") == (None, None)
+    # Another tenant's key with alice's user id: the key, and no subject (the view answers 404).
+    key, found = api_key_and_subject(hash_key(carol.key), "alice")
+    assert key is not None and key.tenant_id == carol.tenant.pk and found is None
+    assert values(subject_get(tenant=alice.tenant, external_id="alice")) == values(subject)
+    with pytest.raises(Http404):
+        subject_get(tenant=carol.tenant, external_id="alice")
