@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from conversations.models import Message, Session, Summary
+from conversations.replay import session_snapshots_update
 from conversations.summarization.entities import entities_union, extract_entities
 from conversations.summarization.summarizers import body_lines, count_tokens, summarize_lines
+from conversations.summarization.windows import WINDOW_TURNS, session_windows
 
 logger = logging.getLogger(__name__)
 
-RECENT_TURNS = 8
-WINDOW_TURNS = 4
 MID_KEEP = 6
 FAR_TARGET_TOKENS = 800
 MID_MIN_TOKENS = 40
@@ -35,12 +35,6 @@ def turn_line(message: Message) -> str:
     """A turn as a summary input line: date and speaker kept so a reader can reason about time."""
     content = " ".join(message.content.split())
     return f"[{message.created_at:%Y-%m-%d}] {speaker_of(message)}: {content}"
-
-
-def session_windows(messages: list[Message]) -> list[list[Message]]:
-    """Complete 4-turn windows older than the RECENT_TURNS most recent turns."""
-    older = max(0, len(messages) - RECENT_TURNS)
-    return [messages[i : i + WINDOW_TURNS] for i in range(0, older - older % WINDOW_TURNS, WINDOW_TURNS)]
 
 
 def window_entities(messages: list[Message]) -> list[dict[str, str]]:
@@ -131,8 +125,6 @@ def _far_fold(*, session: Session, windows: list[list[Message]]) -> bool:
 
 def session_summarize(*, session_id: int) -> SummarizeResult:
     """Bring a session's summaries and replay snapshots up to date; safe to run any number of times."""
-    from conversations.replay import session_snapshots_update
-
     out = SummarizeResult()
     session = Session.objects.select_related("subject").filter(pk=session_id).first()
     if session is None or session.subject.memory_paused:
