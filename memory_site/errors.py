@@ -30,11 +30,6 @@ class PayloadTooLarge(ApiError):
         super().__init__(message, code="payload_too_large", status_code=413, details=details)
 
 
-class ConflictError(ApiError):
-    def __init__(self, message: str, details: Any = None) -> None:
-        super().__init__(message, code="conflict", status_code=409, details=details)
-
-
 class DomainError(Exception):
     """A request the domain refuses, with a stable code, a message for people and details for programs.
 
