@@ -1,4 +1,5 @@
-"""The facts app's domain errors: services raise these, the API answers each with its kind's HTTP status."""
+"""The facts app's errors: domain errors services raise (the API answers each with its kind's HTTP status), and
+the pipeline's ExtractionFailed (its task retries)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,6 @@ from typing import Any
 
 import numpy as np
 from django.db import connection
-from django.db.models import Model
 
 from conversations.models import Subject
 from facts.models import Fact, FactHistory, FactSource
@@ -193,13 +192,14 @@ def facts_bulk_insert(facts: list[Fact]) -> None:
         fact._state.db = "default"
 
 
-def _row_params(fact: Model, fields: list[Any]) -> list[Any]:
+def _row_params(fact: Fact, fields: list[Any]) -> list[Any]:
+    """One fact's INSERT parameters, in the order of `fields` (the search vector's text given twice)."""
     params: list[Any] = []
     for f in fields:
         if f.attname == "search_vector":
-            params.extend([fact.search_text, fact.search_text])  # type: ignore[attr-defined]
+            params.extend([fact.search_text, fact.search_text])
         elif f.attname == "embedding":
-            params.append(as_array(fact.embedding))  # type: ignore[attr-defined]
+            params.append(as_array(fact.embedding))
         else:
             params.append(f.get_db_prep_save(f.pre_save(fact, True), connection))
     return params
