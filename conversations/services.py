@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
-from conversations.models import ApiKey, Message, Session, Subject, Tenant
+from conversations.models import ApiKey, ContextSnapshot, Message, Session, Subject, Summary, Tenant
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
 ExtractionState = Message.ExtractionState
@@ -239,3 +239,28 @@ def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
         .order_by("received_at")
         .values_list("pk", flat=True)[:1000]
     )
+
+
+# --- erasure: the event log's rows of one subject --------------------------------------------------------------
+
+
+def subject_erase(*, subject: Subject) -> dict[str, int]:
+    """Delete the subject and every row of the event log about it; return the rows deleted per table.
+
+    Replay snapshots, summaries, messages (content, vectors), sessions, then the subject itself, whose deletion
+    cascades to any row another app still holds (call the higher apps' erasure first: their rows name messages).
+    Pending tasks carry only ids, so a task of this subject that runs later finds nothing to do.
+    """
+    counts: dict[str, int] = {}
+    with transaction.atomic():
+        Subject.objects.select_for_update().get(pk=subject.pk)
+        for queryset in (
+            ContextSnapshot.objects.filter(subject_id=subject.pk),
+            Summary.objects.filter(subject_id=subject.pk),
+            Message.objects.filter(subject_id=subject.pk).only("pk"),  # ids only: not the content and vectors
+            Session.objects.filter(subject_id=subject.pk),
+            Subject.objects.filter(pk=subject.pk),
+        ):
+            for label, n in queryset.delete()[1].items():
+                counts[label] = counts.get(label, 0) + n
+    return counts
