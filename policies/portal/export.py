@@ -73,7 +73,9 @@ def _chunks(queryset: QuerySet[Any], fields: tuple[str, ...]) -> Iterator[list[d
 def _facts_detail(rows: list[dict[str, Any]]) -> None:
     """Add each fact's read counters, sources and history in place (three queries for the chunk)."""
     ids = [r["id"] for r in rows]
-    access = {a["fact_id"]: a for a in FactAccess.objects.filter(fact_id__in=ids).values()}
+    access: dict[int, dict[str, Any]] = {
+        a["fact_id"]: dict(a) for a in FactAccess.objects.filter(fact_id__in=ids).values()
+    }
     sources: dict[int, list[dict[str, Any]]] = {pk: [] for pk in ids}
     for s in (
         FactSource.objects.filter(fact_id__in=ids)
@@ -135,6 +137,10 @@ def _message_items(subject: Subject, step: Callable[[int], None]) -> Iterator[by
         step(len(rows))
 
 
+def _without(row: Any, *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in row.items() if k not in keys}
+
+
 def _small_parts(subject: Subject) -> dict[str, Any]:
     """The parts that are small beside facts and messages, read whole."""
     sessions = dict(Session.objects.filter(subject=subject).values_list("pk", "external_id"))
@@ -143,7 +149,7 @@ def _small_parts(subject: Subject) -> dict[str, Any]:
     return {
         "forgotten_facts": list(forgotten.values("fact_uid", "event", "actor", "actor_id", "created_at")),
         "conflicts": [
-            {**c, "fact_ids": [i for i in (c.pop("fact_a_id"), c.pop("fact_b_id")) if i is not None]}
+            {**_without(c, "fact_a_id", "fact_b_id"), "fact_ids": [i for i in (c["fact_a_id"], c["fact_b_id"]) if i]}
             for c in Conflict.objects.filter(subject=subject)
             .order_by("created_at", "id")
             .values(
@@ -166,7 +172,7 @@ def _small_parts(subject: Subject) -> dict[str, Any]:
             .values("external_id", "metadata", "created_at")
         ],
         "summaries": [
-            {**s, "session_id": sessions.get(s.pop("session_id"))}
+            {**s, "session_id": sessions.get(s["session_id"])}
             for s in Summary.objects.filter(subject=subject)
             .order_by("session_id", "covers_until", "id")
             .values("session_id", "kind", "text", "entities", "message_count", "covers_until", "created_at")

@@ -78,7 +78,7 @@ def _id_remnants(former: dict[str, set[int]]) -> Iterator[Remnant]:
             elif isinstance(f, ArrayField) and f.name == "fact_ids" and fact_ids:
                 query = Q(fact_ids__overlap=fact_ids)
             if query is not None and (n := model._default_manager.filter(query).count()):
-                yield Remnant(table, f.column, n, "id")
+                yield Remnant(table, str(f.column), n, "id")
     admin = Q()
     for label, ids in former.items():
         app_label, model_name = label.split(".")
@@ -136,7 +136,7 @@ def _text_remnants(tenant: Tenant, key: str, prints: set[str], recreated: Subjec
             rows = model._default_manager.filter(scope).values_list(f.attname, flat=True).iterator(chunk_size=2000)
             hits = sum(1 for value in rows if _holds(value, key, prints))
             if hits:
-                yield Remnant(model._meta.db_table, f.column, hits, "text")
+                yield Remnant(model._meta.db_table, str(f.column), hits, "text")
 
 
 def _holds(value: Any, key: str, prints: set[str]) -> bool:
