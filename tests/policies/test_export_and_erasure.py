@@ -3,19 +3,22 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 
 import pytest
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from conversations.models import Message, Subject
 from facts.fingerprints import subject_key
 from facts.models import AccessLog, Fact, FactChange, FactHistory, ForgottenFingerprint, SearchCall
 from facts.retrieval.access import AccessRecord, facts_record_access
 from facts.services import messages_extract
-from policies.models import PortalLink, SubjectErasure
+from policies.models import ExportJob, PortalLink, SubjectErasure
+from policies.portal.services import export_job_run, exports_purge_expired
 from tests.conftest import Persona
 from tests.policies.conftest import portal_client
 
@@ -217,3 +220,23 @@ def test_a_small_export_downloads_from_the_portal_at_once(alice: Persona) -> Non
     csv_response = browser.post("/me/export/", {"format": "csv"})
     assert "I live in Hangzhou." in b"".join(csv_response.streaming_content).decode()  # the source's text
     assert Client().post("/me/export/", {"format": "json"}).status_code == 403
+
+
+@pytest.mark.django_db
+def test_a_worker_built_export_downloads_until_its_link_expires(alice: Persona, bob: Persona, settings) -> None:  # type: ignore[no-untyped-def]
+    settings.EXPORT_INLINE_MAX = 0
+    alice.ingest("I live in Hangzhou.")
+    bob.post("facts", {"text": "User lives in Chengdu."}, user="bob")
+    browser = portal_client(alice)
+    location = browser.post("/me/export/", {"format": "csv"})["Location"]
+    job = ExportJob.objects.get()
+    assert 'data-state="pending"' in browser.get(location).content.decode()
+    assert export_job_run(export_id=job.pk) and not export_job_run(export_id=job.pk)  # built once
+    page = browser.get(location).content.decode()
+    assert 'data-state="done"' in page and "hx-trigger" not in page  # done: the bar stops polling
+    download = browser.get(location + "download/")
+    assert download.status_code == 200 and b"I live in Hangzhou." in download.content
+    assert portal_client(bob, user="bob").get(location + "download/").status_code == 404  # alice's, not bob's
+    ExportJob.objects.update(expires_at=timezone.now() - dt.timedelta(seconds=1))
+    assert browser.get(location + "download/").status_code == 410
+    assert exports_purge_expired() == 1 and not ExportJob.objects.exists()
