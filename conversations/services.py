@@ -15,6 +15,7 @@ from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
 from conversations.models import ApiKey, ContextSnapshot, Message, Session, Subject, Summary, Tenant
+from memory_site.deletion import rows_delete
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
 ExtractionState = Message.ExtractionState
@@ -248,8 +249,8 @@ def subject_erase(*, subject: Subject) -> dict[str, int]:
     """Delete the subject and every row of the event log about it; return the rows deleted per table.
 
     Replay snapshots, summaries, messages (content, vectors), sessions, then the subject itself, whose deletion
-    cascades to any row another app still holds (call the higher apps' erasure first: their rows name messages).
-    Pending tasks carry only ids, so a task of this subject that runs later finds nothing to do.
+    cascades to any row another app still holds (call the higher apps' erasure first: their rows name messages,
+    and each table is then emptied in one statement). Pending tasks carry only ids, so a task of this subject that runs later finds nothing to do.
     """
     counts: dict[str, int] = {}
     with transaction.atomic():
@@ -257,10 +258,10 @@ def subject_erase(*, subject: Subject) -> dict[str, int]:
         for queryset in (
             ContextSnapshot.objects.filter(subject_id=subject.pk),
             Summary.objects.filter(subject_id=subject.pk),
-            Message.objects.filter(subject_id=subject.pk).only("pk"),  # ids only: not the content and vectors
+            Message.objects.filter(subject_id=subject.pk),
             Session.objects.filter(subject_id=subject.pk),
             Subject.objects.filter(pk=subject.pk),
         ):
-            for label, n in queryset.delete()[1].items():
+            for label, n in rows_delete(queryset).items():
                 counts[label] = counts.get(label, 0) + n
     return counts

@@ -7,9 +7,12 @@ fingerprint is scoped to its subject: two people who forgot the same sentence ho
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import hmac
 import re
 
-from django.utils.crypto import salted_hmac
+from django.conf import settings
 
 from facts.text import normalize
 
@@ -18,9 +21,19 @@ _TEXT_SALT = "memory-site.forgotten-text"
 _SENTENCE_END = re.compile(r"(?<=[.!?。！？；;])\s*|\n+")
 
 
+@functools.cache
+def _key(salt: str, secret: str) -> bytes:
+    """The HMAC key for one purpose, derived from SECRET_KEY as django.utils.crypto.salted_hmac derives it."""
+    return hashlib.sha256((salt + secret).encode()).digest()
+
+
+def _hmac(salt: str, value: str) -> str:
+    return hmac.new(_key(salt, settings.SECRET_KEY), value.encode(), hashlib.sha256).hexdigest()
+
+
 def subject_key(*, tenant_id: int, external_id: str) -> str:
     """The subject's stable pseudonym: the same for the same tenant and external id, before and after erasure."""
-    return salted_hmac(_SUBJECT_SALT, f"{tenant_id}:{external_id}", algorithm="sha256").hexdigest()
+    return _hmac(_SUBJECT_SALT, f"{tenant_id}:{external_id}")
 
 
 def text_fingerprint(*, key: str, text: str) -> str | None:
@@ -28,7 +41,7 @@ def text_fingerprint(*, key: str, text: str) -> str | None:
     norm = normalize(text)
     if not norm:
         return None
-    return salted_hmac(_TEXT_SALT, f"{key}\x00{norm}", algorithm="sha256").hexdigest()
+    return _hmac(_TEXT_SALT, f"{key}\x00{norm}")
 
 
 def text_pieces(text: str) -> list[str]:

@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
 from typing import Any
 
-from django.db import transaction
+from django.db import connection, transaction
 
 from conversations.models import ApiKey, Subject
 from facts.fingerprints import subject_key, text_fingerprint, text_fingerprints
@@ -27,6 +27,7 @@ from facts.models import (
     Profile,
     SearchCall,
 )
+from memory_site.deletion import rows_delete
 
 # History events whose texts are the fact's own (a supersede's or a conflict's name the other fact's text).
 _OWN_AFTER = (FactHistory.Event.CREATED, FactHistory.Event.MERGED, FactHistory.Event.CORRECTED)
@@ -52,12 +53,16 @@ def is_forgotten(*, subject: Subject, forgotten: AbstractSet[str], text: str) ->
 
 def fingerprints_record(*, subject: Subject, texts: Iterable[str]) -> int:
     """Add these texts' fingerprints to the subject's forgotten set (idempotent); return how many were given."""
-    prints = text_fingerprints(key=subject_key_of(subject), texts=list(texts))
-    ForgottenFingerprint.objects.bulk_create(
-        [ForgottenFingerprint(tenant_id=subject.tenant_id, subject_key=subject_key_of(subject), fingerprint=p)
-         for p in sorted(prints)],
-        ignore_conflicts=True, batch_size=2000,
-    )  # fmt: skip
+    key = subject_key_of(subject)
+    prints = sorted(text_fingerprints(key=key, texts=list(texts)))
+    if prints:
+        table = ForgottenFingerprint._meta.db_table
+        with connection.cursor() as cursor:  # one statement for any number (an erasure brings tens of thousands)
+            cursor.execute(
+                f"INSERT INTO {table} (tenant_id, subject_key, fingerprint, created_at) "
+                "SELECT %s, %s, f, now() FROM unnest(%s::text[]) AS f ON CONFLICT DO NOTHING",
+                [subject.tenant_id, key, prints],
+            )
     return len(prints)
 
 
@@ -115,11 +120,11 @@ def subject_facts_erase(*, subject: Subject) -> dict[str, int]:
             history,
             FactSource.objects.filter(fact__subject_id=subject.pk),
             FactAccess.objects.filter(fact__subject_id=subject.pk),
-            facts.only("pk"),  # the collector then reads ids only, not 10k embeddings
+            facts,
         ):
-            _add_counts(counts, queryset.delete()[1])
+            _add_counts(counts, rows_delete(queryset))
         # Last: deleting the facts appended rows here (a trigger), inside this transaction.
-        _add_counts(counts, FactChange.objects.filter(subject_id=subject.pk).delete()[1])
+        _add_counts(counts, rows_delete(FactChange.objects.filter(subject_id=subject.pk)))
     return counts
 
 

@@ -14,13 +14,15 @@ from django.apps import apps
 from django.contrib.admin.models import LogEntry
 from django.contrib.contenttypes.models import ContentType
 from django.db import models, transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
+from django.db.models.expressions import RawSQL
 
 from conversations import services as conversations_services
 from conversations.models import Message, Subject, Summary
 from facts.fingerprints import subject_key, text_fingerprints
 from facts.models import FactChange, ForgottenFingerprint, Profile
 from facts.services import subject_data as facts_rights
+from memory_site.deletion import rows_delete
 from policies.models import ExportJob, PortalLink, SubjectErasure
 from policies.portal.links import portal_sessions_delete
 
@@ -38,29 +40,33 @@ def subject_row_ids(*, subject_id: int) -> dict[str, list[int]]:
 
     A row belongs when it names the subject (a foreign key to it, or the change log's plain subject_id), or names
     a row that belongs (a fact's source, read counter...), followed to a fixed point, so a table another app adds
-    later is found without being listed here.
+    later is found without being listed here. The rows are selected by nested subqueries, read once at the end.
     """
-    found: dict[str, set[int]] = {SUBJECT_LABEL: {subject_id}}
+    owned: dict[str, QuerySet[Any]] = {SUBJECT_LABEL: Subject.objects.filter(pk=subject_id).values("pk")}
+    via: dict[str, set[str]] = {}  # label -> the labels its rows were found through
     models_ = [m for m in apps.get_models() if m not in EVIDENCE]
     changed = True
     while changed:
         changed = False
         for model in models_:
             label = model._meta.label_lower
-            query = Q()
-            for field in _relations(model):
-                target = field.related_model._meta.label_lower  # type: ignore[union-attr]
-                if target in found and target != label:
-                    query |= Q(**{f"{field.name}__in": sorted(found[target])})
+            targets = {
+                f.name: f.related_model._meta.label_lower  # type: ignore[union-attr]
+                for f in _relations(model)
+                if f.related_model._meta.label_lower in owned and f.related_model._meta.label_lower != label  # type: ignore[union-attr]
+            }
             if model is FactChange:
-                query |= Q(subject_id=subject_id)
-            if not query:
+                targets["subject_id"] = SUBJECT_LABEL
+            if not targets or set(targets.values()) <= via.get(label, set()):
                 continue
-            ids = set(model._default_manager.filter(query).values_list("pk", flat=True))
-            if ids - found.get(label, set()):
-                found[label] = found.get(label, set()) | ids
-                changed = True
-    return {label: sorted(ids) for label, ids in found.items()}
+            query = Q()
+            for name, target in targets.items():
+                query |= Q(**{f"{name}__in": owned[target]})
+            owned[label] = model._default_manager.filter(query).values("pk")
+            via[label] = set(targets.values())
+            changed = True
+    ids = {label: sorted(queryset.values_list("pk", flat=True)) for label, queryset in owned.items()}
+    return {label: found for label, found in ids.items() if found}
 
 
 def subject_text_fingerprints(*, subject: Subject, key: str) -> set[str]:
@@ -78,7 +84,8 @@ def _admin_log_delete(former: dict[str, list[int]]) -> int:
         app_label, model_name = label.split(".")
         content_type = ContentType.objects.filter(app_label=app_label, model=model_name).first()
         if content_type is not None and ids:
-            query |= Q(content_type=content_type, object_id__in=[str(i) for i in ids])
+            as_text = RawSQL("SELECT unnest(%s::bigint[])::text", [ids])
+            query |= Q(content_type=content_type, object_id__in=as_text)
     return LogEntry.objects.filter(query).delete()[0] if query else 0
 
 
@@ -107,7 +114,7 @@ def subject_erase(*, subject: Subject, actor: str, actor_id: str = "") -> Subjec
         _add(counts, {"admin.logentry": _admin_log_delete(former)})
         _add(counts, facts_rights.subject_facts_erase(subject=subject))
         for queryset in (ExportJob.objects.filter(subject=subject), PortalLink.objects.filter(subject=subject)):
-            _add(counts, queryset.delete()[1])
+            _add(counts, rows_delete(queryset))
         _add(counts, conversations_services.subject_erase(subject=subject))
         return SubjectErasure.objects.create(
             tenant_id=subject.tenant_id, subject_key=key, actor=actor, actor_id=actor_id[:255], counts=counts,

@@ -21,10 +21,12 @@ from django.contrib.postgres.fields import ArrayField
 from django.contrib.sessions.models import Session as BrowserSession
 from django.db import models
 from django.db.models import Q
+from django.db.models.expressions import RawSQL
 
 from conversations.models import Subject, Tenant
 from facts.fingerprints import subject_key, text_fingerprint, text_pieces
 from facts.models import Fact, FactChange, ForgottenFingerprint
+from memory_site.deletion import ids_in
 from policies.models import PortalLink
 from policies.portal.erasure import EVIDENCE, SUBJECT_LABEL, receipts_for
 from policies.portal.links import SESSION_KEY
@@ -70,11 +72,11 @@ def _id_remnants(former: dict[str, set[int]]) -> Iterator[Remnant]:
         for f in model._meta.concrete_fields:
             query: Q | None = None
             if f.primary_key and former.get(label):
-                query = Q(pk__in=sorted(former[label]))
+                query = Q(pk__in=ids_in(former[label]))
             elif f.is_relation and (target := f.related_model._meta.label_lower) in former:  # type: ignore[union-attr]
-                query = Q(**{f"{f.name}__in": sorted(former[target])})
+                query = Q(**{f"{f.name}__in": ids_in(former[target])})
             elif model is FactChange and f.name == "subject_id":
-                query = Q(subject_id__in=sorted(former[SUBJECT_LABEL]))
+                query = Q(subject_id__in=ids_in(former[SUBJECT_LABEL]))
             elif isinstance(f, ArrayField) and f.name == "fact_ids" and fact_ids:
                 query = Q(fact_ids__overlap=fact_ids)
             if query is not None and (n := model._default_manager.filter(query).count()):
@@ -84,7 +86,9 @@ def _id_remnants(former: dict[str, set[int]]) -> Iterator[Remnant]:
         app_label, model_name = label.split(".")
         content_type = ContentType.objects.filter(app_label=app_label, model=model_name).first()
         if content_type is not None:
-            admin |= Q(content_type=content_type, object_id__in=[str(i) for i in ids])
+            admin |= Q(
+                content_type=content_type, object_id__in=RawSQL("SELECT unnest(%s::text[])", [sorted(map(str, ids))])
+            )
     if admin and (n := LogEntry.objects.filter(admin).count()):
         yield Remnant(LogEntry._meta.db_table, "object_id", n, "id")
     links = former.get(PortalLink._meta.label_lower, set())

@@ -1,12 +1,15 @@
-"""A subject with 10,000 facts exports through a real worker, with a progress bar the portal polls."""
+"""A subject with 10,000 facts exports through a real worker, with a progress bar the portal polls; then it is
+erased and verify_erasure finds nothing."""
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.utils import timezone
 
 from conversations.models import Message, Session, Subject
@@ -45,7 +48,9 @@ def _bulk_subject(persona: Persona) -> Subject:
 
 @pytest.mark.celery_worker
 @pytest.mark.django_db(transaction=True)
-def test_ten_thousand_facts_export_in_a_worker_with_progress(alice: Persona, celery_worker_process, settings) -> None:  # type: ignore[no-untyped-def]
+def test_ten_thousand_facts_export_in_a_worker_with_progress_then_erase(
+    alice: Persona, celery_worker_process, settings
+) -> None:  # type: ignore[no-untyped-def]
     settings.EXPORT_INLINE_MAX = 2000
     _bulk_subject(alice)
     browser = portal_client(alice)
@@ -73,7 +78,18 @@ def test_ten_thousand_facts_export_in_a_worker_with_progress(alice: Persona, cel
     data = json.loads(download.content)
     assert len(data["facts"]) == FACTS and len(data["messages"]) == FACTS // 4
     assert all(f["sources"] and f["history"] for f in data["facts"])
+    erase_started = time.perf_counter()
+    assert alice.client.delete("/api/v1/users/alice").status_code == 204
+    erase_took = time.perf_counter() - erase_started
+    verify_started = time.perf_counter()
+    out = io.StringIO()
+    call_command("verify_erasure", tenant="tenant-a", user="alice", stdout=out)  # raises on any remnant
+    verify_took = time.perf_counter() - verify_started
+    assert "No remnant" in out.getvalue()
     report = ROOT / "var" / "export-10k.txt"
-    report.write_text(f"{FACTS} facts, {FACTS // 4} messages: JSON export of {len(download.content)} bytes in "
-                      f"{took:.2f} s (request to done, polled every 0.2 s; progress seen: {percents})\n")  # fmt: skip
+    report.write_text(
+        f"{FACTS} facts, {FACTS // 4} messages: JSON export of {len(download.content)} bytes in {took:.2f} s "
+        f"(request to done, polled every 0.2 s; progress seen: {percents}); erasure {erase_took:.2f} s, "
+        f"verify_erasure {verify_took:.2f} s\n"
+    )
     print(report.read_text())
