@@ -9,6 +9,16 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
 application = get_wsgi_application()
 
 
+def _check_search_config() -> None:
+    """Build the search's configuration now: a bad SEARCH_TUNING stops the worker before it takes requests."""
+    from facts.retrieval.config import search_config
+
+    search_config()
+
+
+_check_search_config()
+
+
 def _gil_switch_interval() -> None:
     """A search embeds its query on a second thread while the request's thread works in Python. Each time the
     embedding thread comes back from ONNX Runtime (which runs without the interpreter lock) it waits for the

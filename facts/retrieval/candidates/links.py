@@ -1,30 +1,35 @@
-"""Reply context: a question that matches the query points at the answer that followed it, and a turn that
-matches points at its speaker's next turn.
+"""Reply and continuation links: a question that matches the query points at the answer that followed it, and a
+turn that matches points at its speaker's next turn.
 
-In a conversation the words of a question are often only in the question: "How did the move go for the
-kids?" is followed by "Tears on day one, new friends by Friday". The answer turn, and the facts taken
-from it, hold what the user wants to recall, yet share no word with the query. So when a strong candidate
-comes from a question (its source message contains "?" or "？"), the next message of that session by
-another speaker, and the facts taken from it, become candidates too, with the question's score times
-SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Questions found by the
-vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP candidates; deterministic.
+In a conversation the words of a question are often only in the question: "How did the move go for the kids?" is
+followed by "Tears on day one, new friends by Friday". The answer turn, and the facts taken from it, hold what the
+user wants to recall, yet share no word with the query. So when a strong candidate comes from a question (its
+source message contains "?" or "？"), the next message of that session by another speaker, and the facts taken from
+it, become candidates too, with the question's score times `reply_factor` and its `matched_by` (they were found
+through the same signals). Questions found by the vector alone are not followed.
 
-Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the
-season is over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's
-own message among the next two of the session, and its facts, become candidates with the matching turn's
-score times SEARCH_NEXT_FACTOR (lower than for a reply: a weaker link), for the SEARCH_NEXT_TOP strongest.
-On LoCoMo (facts + messages) it lifted recall@10 from 0.755 to 0.768 (0.4: 0.759; 0.6: 0.768).
+Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the season is
+over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's own message among
+the next two of the session, and its facts, become candidates with the matching turn's score times `next_factor`
+(lower than for a reply: a weaker link). Both links in one statement; deterministic.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from facts.retrieval.candidates import FactFilter, _setting
 from facts.retrieval.fusion import Fused
-from memory_site.db import fetch_prepared
+from facts.retrieval.scope import FactFilter, Key, fetch
 
-Key = tuple[str, int]
+
+@dataclass(frozen=True)
+class LinkTuning:
+    reply_factor: float = 0.9  # an answer at 0.9 x its question's score: 0.5-1.2 tried, 0.9 best (+0.022 recall@10)
+    reply_top: int = 20  # questions among the strongest 20 candidates (50: the same)
+    next_factor: float = 0.5  # the speaker's next turn: 0.3-0.7 tried, 0.5 taken from the plateau (+0.013)
+    next_top: int = 10  # among the strongest 10 (5 or 20: the same)
+
+
 LinkRows = list[tuple[int, int | None]]  # (linked message id, one of its searchable facts or None)
 
 
@@ -88,9 +93,7 @@ class Links:
             self.answer[key], self.own[key] = [], []
         where, params = flt.sql()
         one = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
-        for tag, kind, key_id, answer_id, fact_id in fetch_prepared(
-            _LINKS_SQL.replace("FACT_FILTER", where), one + one
-        ):
+        for tag, kind, key_id, answer_id, fact_id in fetch(_LINKS_SQL.replace("FACT_FILTER", where), one + one):
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 
@@ -100,15 +103,13 @@ class Links:
         return {fact_id for _, fact_id in rows if fact_id is not None}, {message_id for message_id, _ in rows}
 
 
-def add_answers(
-    fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool, links: Links | None = None
+def follow_links(
+    fused: dict[Key, Fused], flt: FactFilter, links: Links, *, include_messages: bool, tuning: LinkTuning
 ) -> None:
-    """Add (or lift) the answers to the strongest question candidates in `fused`, then the continuations of
-    the strongest candidates (the speaker's next turn), in place. `links` may hold links looked up earlier
-    (while the query was being embedded): only the candidates it lacks are looked up."""
-    links = links if links is not None else Links()
-    reply = (float(_setting("SEARCH_REPLY_FACTOR", 0.9)), int(_setting("SEARCH_REPLY_TOP", 20)))
-    after = (float(_setting("SEARCH_NEXT_FACTOR", 0.5)), int(_setting("SEARCH_NEXT_TOP", 10)))
+    """Add (or lift) the answers to the strongest question candidates in `fused`, then the continuations of the
+    strongest candidates (the speaker's next turn), in place. `links` may hold links looked up earlier: only the
+    candidates it lacks are looked up."""
+    reply, after = (tuning.reply_factor, tuning.reply_top), (tuning.next_factor, tuning.next_top)
     _follow(fused, flt, links, "answer", *reply, include_messages=include_messages)
     _follow(fused, flt, links, "own", *after, include_messages=include_messages)
 
