@@ -252,9 +252,6 @@ EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
 # Intra-op torch threads of the local model per process: web workers (query embedding) and Celery worker
 # processes already run side by side, one per core; more threads only oversubscribe the CPU.
 WEB_TORCH_THREADS = max(1, env_int("WEB_TORCH_THREADS", 1))
-# How long a web worker's thread may hold the interpreter lock while another waits for it (sys.setswitchinterval;
-# Python's default is 5 ms): the query embedding thread waits that long each time it comes back from ONNX Runtime.
-WEB_GIL_SWITCH_INTERVAL_MS = max(0.1, env_float("WEB_GIL_SWITCH_INTERVAL_MS", 1.0))
 WORKER_TORCH_THREADS = max(1, env_int("WORKER_TORCH_THREADS", 1))
 
 # Search (the read path, facts/retrieval): deterministic hybrid recall, no LLM. Its tuning lives beside each stage
