@@ -30,7 +30,7 @@ class RerankTuning:
     info_per_word: float = 0.2
     named: float = 0.3  # a name the query gives on the candidate (speaker, entity), too common to select by
     time_match: float = 1.0  # inside the time the query names: counts double (0.3-2.0 a plateau on LoCoMo)
-    message: float = 1.5  # a raw turn against the facts cut from it (include_messages): 1.3-1.7 a plateau
+    message: float = 1.5  # a raw turn against the facts cut from it (include_messages): 1.0 0.792, 1.5-1.7 0.801
     # Found by the vector alone: at least this similarity, and this share of the best vector match (MiniLM gives
     # 0.2-0.3 to unrelated sentences, which must not pad the answer).
     vector_alone_min_similarity: float = 0.3
