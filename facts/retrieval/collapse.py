@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from facts.retrieval.fusion import SIGNALS
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.rerank import Scored
-from facts.retrieval.rows import Rows, Source
+from facts.retrieval.rows import Rows
 from facts.text import normalize
 
 
@@ -17,18 +17,17 @@ class CollapseTuning:
     # A result whose source messages are all covered by better ones is scaled by this (1 = off): several facts
     # restating one turn do not fill the top k. 0-0.5 a plateau on LoCoMo, 0.65 worse.
     diversity_penalty: float = 0.5
-    depth_per_result: int = 6  # candidates re-ordered (and their sources read) per result asked for
+    depth_per_result: int = 6  # candidates re-ordered per result asked for (duplicates fold further down)
 
 
 def collapse(scored: Scored, rows: Rows, *, limit: int, tuning: CollapseTuning) -> list[SearchHit]:
     """The answer: the scored candidates diversified over their source messages, near-duplicates folded into the
-    better one, at most `limit`."""
-    depth = limit * tuning.depth_per_result
-    rows.read_sources(item.key[1] for _, item in scored[:depth] if item.key[0] == "fact")
-    return _distinct(diversify(scored, rows.sources, depth, tuning.diversity_penalty), rows, limit, depth)
+    better one, at most `limit`. Every scored candidate's row (a fact's with its sources) has been read."""
+    ordered = diversify(scored, rows, limit * tuning.depth_per_result, tuning.diversity_penalty)
+    return _distinct(ordered, rows, limit)
 
 
-def diversify(scored: Scored, sources: dict[int, list[Source]], depth: int, penalty: float) -> Scored:
+def diversify(scored: Scored, rows: Rows, depth: int, penalty: float) -> Scored:
     """Greedy MMR over source messages: a result whose source messages are all covered by better results is scaled
     by `penalty`, so the top of the list covers more of the conversation.
 
@@ -45,8 +44,7 @@ def diversify(scored: Scored, sources: dict[int, list[Source]], depth: int, pena
     while heap:
         neg, i, penalised = heapq.heappop(heap)
         item = head[i][1]
-        kind, pk = item.key
-        msg_ids = [s["message_id"] for s in sources.get(pk, [])] if kind == "fact" else [pk]
+        msg_ids = rows.source_message_ids(item.key)
         if not penalised and msg_ids and all(m in covered for m in msg_ids):
             heapq.heappush(heap, (neg * penalty, i, True))
             continue
@@ -55,16 +53,14 @@ def diversify(scored: Scored, sources: dict[int, list[Source]], depth: int, pena
     return out + tail
 
 
-def _distinct(scored: Scored, rows: Rows, limit: int, depth: int) -> list[SearchHit]:
+def _distinct(scored: Scored, rows: Rows, limit: int) -> list[SearchHit]:
     """Keep the best of near-duplicates: same normalised text, or a fact whose source messages are all shown
     already by a message holding its text."""
     hits: list[SearchHit] = []
     seen_text: dict[str, SearchHit] = {}
     message_hit: dict[int, SearchHit] = {}
-    for i, (score, item) in enumerate(scored):
+    for score, item in scored:
         kind, pk = item.key
-        if kind == "fact" and pk not in rows.sources:  # past the depth read so far (many duplicates folded)
-            rows.read_sources(it.key[1] for _, it in scored[i : i + depth] if it.key[0] == "fact")
         hit = _hit(score, item.key, item.matched_by, rows)
         norm = normalize(hit.text) if kind == "message" else (rows.facts[pk]["normalized_text"] or normalize(hit.text))
         dup = seen_text.get(norm)
@@ -99,7 +95,7 @@ def _hit(score: float, key: tuple[str, int], matched_by: list[str], rows: Rows) 
             matched_by=_ordered(matched_by),
             valid_from=row["valid_from"],
             created_at=row["created_at"],
-            sources=rows.sources.get(pk, []),
+            sources=row["sources"],
         )
     row = rows.messages[pk]
     source = {

@@ -24,16 +24,36 @@ def _dicts(sql: str, params: list[Any]) -> list[Row]:
 
 
 def fact_rows(ids: list[int]) -> dict[int, Row]:
+    """The facts' fields for the re-rank and the answer, each with its source messages (`sources`), in one
+    statement (a statement less a search: each costs a round trip and its planning)."""
     if not ids:
         return {}
     # The read counters live in facts_factaccess (no row until a fact's first read): both sides by primary key.
+    order = "ORDER BY m.created_at, m.id"
     rows = _dicts(
         "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, f.value_score, "
         "COALESCE(a.access_count, 0) AS access_count, f.pinned, f.entity_keys, f.keywords, "
-        "lower(f.subject_entity) AS subject_key "
-        "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id WHERE f.id = ANY(%s)",
+        "lower(f.subject_entity) AS subject_key, src.message_ids, src.external_ids, src.session_ids, src.times "
+        "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
+        f"LEFT JOIN LATERAL (SELECT array_agg(m.id {order}) AS message_ids, "
+        f"array_agg(m.external_id {order}) AS external_ids, array_agg(s.external_id {order}) AS session_ids, "
+        f"array_agg(m.created_at {order}) AS times "
+        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
+        "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = f.id) src ON true "
+        "WHERE f.id = ANY(%s)",
         [ids],
     )
+    for r in rows:
+        columns = (
+            r.pop("message_ids") or [],
+            r.pop("external_ids") or [],
+            r.pop("session_ids") or [],
+            r.pop("times") or [],
+        )
+        r["sources"] = [
+            {"message_id": m, "external_id": e, "session_id": s, "created_at": t}
+            for m, e, s, t in zip(*columns, strict=True)
+        ]
     return {r["id"]: r for r in rows}
 
 
@@ -76,11 +96,10 @@ def facts_sources(fact_ids: list[int]) -> dict[int, list[Source]]:
 
 @dataclass
 class Rows:
-    """The rows and sources one search has read so far."""
+    """The rows one search has read so far (a fact's row holds its `sources`)."""
 
     facts: dict[int, Row] = field(default_factory=dict)
     messages: dict[int, Row] = field(default_factory=dict)
-    sources: dict[int, list[Source]] = field(default_factory=dict)
 
     def read(self, keys: Iterable[Key]) -> None:
         """Read the rows of `keys` not read yet (one statement per kind)."""
@@ -94,11 +113,13 @@ class Rows:
     def read_messages(self, ids: Iterable[int]) -> None:
         self.messages.update(message_rows(sorted(set(ids) - self.messages.keys())))
 
-    def read_sources(self, fact_ids: Iterable[int]) -> None:
-        missing = sorted(set(fact_ids) - self.sources.keys())
-        if missing:
-            self.sources.update(facts_sources(missing))
-
     def row(self, key: Key) -> Row | None:
         """The candidate's row, or None when it was deleted since it was found (or not read)."""
         return self.facts.get(key[1]) if key[0] == "fact" else self.messages.get(key[1])
+
+    def source_message_ids(self, key: Key) -> list[int]:
+        """The messages a candidate shows: a fact's sources (read with its row), or the message itself."""
+        if key[0] == "message":
+            return [key[1]]
+        row = self.facts.get(key[1])
+        return [source["message_id"] for source in row["sources"]] if row is not None else []

@@ -165,11 +165,10 @@ def gather_candidates(state: SearchState) -> None:
 
 
 def read_ahead(state: SearchState) -> None:
-    """While the query embeds: the rows, sources and links of the candidates found so far, and the rows those
-    links lead to (the request's thread would wait idle otherwise)."""
+    """While the query embeds: the rows (with sources) and links of the candidates found so far, and the rows
+    those links lead to (the request's thread would wait idle otherwise)."""
     found = [key for ranking in state.rankings.values() for key, _ in ranking]
     state.rows.read(found)
-    state.rows.read_sources(pk for kind, pk in found if kind == "fact")
     state.links.fetch(found, state.flt)
     linked_facts, linked_messages = state.links.targets()
     state.rows.read_facts(linked_facts)

@@ -11,7 +11,7 @@ through the same signals). Questions found by the vector alone are not followed.
 Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the season is
 over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's own message among
 the next two of the session, and its facts, become candidates with the matching turn's score times `next_factor`
-(lower than for a reply: a weaker link). Both links in one statement; deterministic.
+(lower than for a reply: a weaker link). Both links in one statement, one pass; deterministic.
 """
 
 from __future__ import annotations
@@ -33,11 +33,11 @@ class LinkTuning:
 LinkRows = list[tuple[int, int | None]]  # (linked message id, one of its searchable facts or None)
 
 
-def _following_sql(lookahead: int, where: str, tag: str) -> str:
-    """(tag, candidate kind, candidate id, linked message id, one of its searchable facts or NULL): for each
-    candidate's source message q, the next `lookahead` messages a of its session that satisfy `where`, one row
-    per fact taken from a that the search may return (FACT_FILTER, the search's filter, in its place)."""
-    return f"""
+# (tag, candidate kind, candidate id, linked message id, one of its searchable facts or NULL), in one pass: for each
+# candidate's source message q, the next two messages a of its session; the first is the 'answer' when q is a
+# question and a is by another speaker, either is the speaker's 'own' next turn when a is by q's speaker. One row
+# per fact taken from a that the search may return (FACT_FILTER, the search's filter, in its place).
+_LINKS_SQL = """
 WITH cand AS (
     SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
 ), src AS (
@@ -45,36 +45,30 @@ WITH cand AS (
     FROM cand c JOIN facts_factsource fs ON c.kind = 'fact' AND fs.fact_id = c.key_id
     UNION ALL
     SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
+), linked AS (
+    SELECT src.kind, src.key_id, a.id, ARRAY[
+        CASE WHEN a.n = 1 AND (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0)
+            AND (a.name <> q.name OR a.role <> q.role) THEN 'answer' END,
+        CASE WHEN a.name = q.name AND a.role = q.role THEN 'own' END
+    ] AS tags
+    FROM src
+    JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
+    CROSS JOIN LATERAL (
+        SELECT m.id, m.name, m.role, row_number() OVER (ORDER BY m.created_at, m.id) AS n
+        FROM conversations_message m
+        WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
+        ORDER BY m.created_at, m.id LIMIT 2
+    ) a
 )
-SELECT '{tag}', src.kind, src.key_id, a.id, af.fact_id
-FROM src
-JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
-CROSS JOIN LATERAL (
-    SELECT m.id, m.name, m.role FROM conversations_message m
-    WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
-    ORDER BY m.created_at, m.id LIMIT {int(lookahead)}
-) a
+SELECT t.tag, l.kind, l.key_id, l.id, af.fact_id
+FROM linked l
+CROSS JOIN LATERAL unnest(l.tags) AS t(tag)
 LEFT JOIN LATERAL (
     SELECT fs.fact_id FROM facts_factsource fs
-    WHERE fs.message_id = a.id AND fs.fact_id IN (SELECT id FROM facts_fact WHERE FACT_FILTER)
+    WHERE fs.message_id = l.id AND fs.fact_id IN (SELECT id FROM facts_fact WHERE FACT_FILTER)
 ) af ON true
-WHERE {where}
+WHERE t.tag IS NOT NULL
 """
-
-
-# Both links in one statement: the next message, by another speaker, after a question ('answer'), and the
-# same speaker's message among the next two ('own').
-_LINKS_SQL = (
-    "("
-    + _following_sql(
-        1,
-        "(strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <> q.name OR a.role <> q.role)",
-        "answer",
-    )
-    + ") UNION ALL ("
-    + _following_sql(2, "a.name = q.name AND a.role = q.role", "own")
-    + ")"
-)
 
 
 @dataclass
@@ -92,8 +86,8 @@ class Links:
         for key in keys:
             self.answer[key], self.own[key] = [], []
         where, params = flt.sql()
-        one = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
-        for tag, kind, key_id, answer_id, fact_id in fetch(_LINKS_SQL.replace("FACT_FILTER", where), one + one):
+        params = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
+        for tag, kind, key_id, answer_id, fact_id in fetch(_LINKS_SQL.replace("FACT_FILTER", where), params):
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 
