@@ -7,17 +7,16 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import connection
-
-from facts.retrieval.scope import Key, fetch
+from facts.retrieval.scope import Key
 from facts.text import keywords
+from memory_site.db import fetch_prepared, prepared_cursor
 
 Row = dict[str, Any]
 Source = dict[str, Any]  # message_id, external_id, session_id (the session's external id), created_at
 
 
 def _dicts(sql: str, params: list[Any]) -> list[Row]:
-    with connection.cursor() as cursor:
+    with prepared_cursor() as cursor:  # by primary key: planning costs more than running, binary parses faster
         cursor.execute(sql, params)
         names = [c.name for c in cursor.description]
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
@@ -80,7 +79,7 @@ def facts_sources(fact_ids: list[int]) -> dict[int, list[Source]]:
     out: dict[int, list[Source]] = {pk: [] for pk in fact_ids}
     if not fact_ids:
         return out
-    rows = fetch(
+    rows = fetch_prepared(
         "SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
         "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
         "JOIN conversations_session s ON s.id = m.session_id "

@@ -47,6 +47,7 @@ from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
 from facts.text import has_cjk
+from memory_site.db import fetch_prepared
 from memory_site.threads import ProcessPool
 
 logger = logging.getLogger(__name__)
@@ -221,13 +222,11 @@ _ESCAPE = re.compile(r"''|\\(.)")
 def _term_queries(terms: list[str]) -> list[TermQuery] | None:
     missing = sorted({t for t in terms if not has_cjk(t) and t not in _term_cache})
     if missing:
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT t, plainto_tsquery('english', t)::text, plainto_tsquery('simple', t)::text "
-                "FROM unnest(%s::text[]) t",
-                [missing],
-            )
-            rows = cursor.fetchall()
+        rows = fetch_prepared(
+            "SELECT t, plainto_tsquery('english', t)::text, plainto_tsquery('simple', t)::text "
+            "FROM unnest(%s::text[]) t",
+            [missing],
+        )
         parsed = {t: (_and_lexemes(english), _and_lexemes(simple)) for t, english, simple in rows}
         if len(_term_cache) + len(parsed) > _TERM_CACHE_MAX:
             _term_cache.clear()
@@ -259,9 +258,7 @@ def _and_lexemes(text: str) -> tuple[str, ...] | None:
 
 
 def _version(subject_id: int) -> tuple[int, int]:
-    with connection.cursor() as cursor:
-        cursor.execute(_VERSION_SQL, [subject_id])
-        ((count, ids),) = cursor.fetchall()
+    ((count, ids),) = fetch_prepared(_VERSION_SQL, [subject_id])
     return int(count), int(ids)
 
 

@@ -178,6 +178,22 @@ def test_memory_and_postgresql_give_the_same_answers(alice: Persona, carol: Pers
     vector_cache.clear()
 
 
+def test_the_searchs_reads_by_key_are_prepared_and_answer_as_unprepared(alice: Persona, settings: Any) -> None:
+    """Rows with their sources, and the reply links, run as prepared statements read in binary
+    (DB_PREPARED_STATEMENTS): the answers are those of the ordinary cursor, and PostgreSQL keeps the statements."""
+    _memories(alice)
+    settings.DB_PREPARED_STATEMENTS = False
+    plain = _answers(alice)
+    settings.DB_PREPARED_STATEMENTS = True
+    assert all(_answers(alice) == plain for _ in range(2))
+    assert any(hit["text"].startswith("Yes, I bought a sourdough") for hit in plain[-1])  # by a reply link
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements WHERE NOT from_sql")
+        statements = [row[0] for row in cursor.fetchall()]
+    for part in ("facts_factaccess", "WITH cand AS"):
+        assert any(part in statement for statement in statements), part
+
+
 def test_a_thread_pool_inherited_through_fork_runs_jobs_in_the_child() -> None:
     """An executor inherited through fork counts threads that exist only in the parent (a gunicorn --preload
     worker, a Celery prefork child): jobs sent to it would wait forever. The child gets its own."""

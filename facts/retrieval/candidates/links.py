@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from facts.retrieval.fusion import Fused
-from facts.retrieval.scope import FactFilter, Key, fetch
+from facts.retrieval.scope import FactFilter, Key
+from memory_site.db import fetch_prepared
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ class Links:
             self.answer[key], self.own[key] = [], []
         where, params = flt.sql()
         params = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
-        for tag, kind, key_id, answer_id, fact_id in fetch(_LINKS_SQL.replace("FACT_FILTER", where), params):
+        for tag, kind, key_id, answer_id, fact_id in fetch_prepared(_LINKS_SQL.replace("FACT_FILTER", where), params):
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 
