@@ -122,15 +122,9 @@ def run_search(
     gather_vector_candidates(state)
     outcome.vector_available = state.query_vector is None or state.query_vector.result() is not None
     outcome.signals = [signal for signal, ranking in state.rankings.items() if ranking]
-    state.fused = fuse(state.rankings, config.fusion)
+    fuse_candidates(state)
     if not state.fused:
         return outcome
-    follow_links(state.fused, flt, state.links, include_messages=include_messages, tuning=config.links)
-    state.rows.read(state.fused)
-    if analysis.time_range is not None:
-        tr = analysis.time_range
-        time_list = len(state.rankings["time"])
-        mark_in_range(state.fused, state.rows.row, tr.since, tr.until, time_list_len=time_list, tuning=config.fusion)
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
     outcome.hits = collapse(state.scored, state.rows, limit=limit, tuning=config.collapse)
     return outcome
@@ -206,3 +200,21 @@ def gather_vector_candidates(state: SearchState) -> None:
             messages=state.include_messages, tuning=config.vector,
         )  # fmt: skip
         state.rankings["time"] = time_ranking(nearest, state.rankings["time"])
+
+
+def fuse_candidates(state: SearchState) -> None:
+    """One item per candidate from the signals' rankings, then what the reply and continuation links add, the rows
+    of them all, and, with a time in the query, every candidate inside it counted as a time match."""
+    state.fused = fuse(state.rankings, state.config.fusion)
+    if not state.fused:
+        return
+    follow_links(
+        state.fused, state.flt, state.links, include_messages=state.include_messages, tuning=state.config.links
+    )
+    state.rows.read(state.fused)
+    tr = state.analysis.time_range
+    if tr is not None:
+        mark_in_range(
+            state.fused, state.rows.row, tr.since, tr.until, time_list_len=len(state.rankings["time"]),
+            tuning=state.config.fusion,
+        )  # fmt: skip
