@@ -132,16 +132,16 @@ def nearest(
     if len(idx) > depth:
         words = np.packbits(query > 0).view(np.uint64)
         hamming = np.bitwise_count(entry.codes ^ words[:, None]).sum(axis=0, dtype=np.int32)
-        idx = idx[_first_counted(hamming[idx], depth)]
+        idx = idx[first_n_counted(hamming[idx], depth)]
     sims = entry.vectors[idx] @ query
     keep = sims >= min_sim
     idx, sims = idx[keep], sims[keep]
-    order = _first(-sims, entry.ids[idx], limit)
+    order = first_n(-sims, entry.ids[idx], limit)
     return [(int(entry.ids[idx[i]]), float(sims[i])) for i in order]
 
 
-def _first_counted(keys: np.ndarray, n: int) -> np.ndarray:
-    """What _first gives for small non-negative integer `keys` (Hamming distances) of rows in id order, with
+def first_n_counted(keys: np.ndarray, n: int) -> np.ndarray:
+    """What first_n gives for small non-negative integer `keys` (Hamming distances) of rows in id order, with
     fewer than all of them wanted: positions of the `n` smallest, ties by position, in that order. Counted
     rather than partitioned and sorted: 0.06 ms instead of 0.1 for 10k rows."""
     cumulative = np.cumsum(np.bincount(keys))
@@ -152,7 +152,7 @@ def _first_counted(keys: np.ndarray, n: int) -> np.ndarray:
     return chosen[np.argsort(keys[chosen], kind="stable")]
 
 
-def _first(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
+def first_n(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
     """Positions of the `n` smallest `keys`, ties by id, in that order (ORDER BY key, id LIMIT n)."""
     if len(keys) > n:
         # Only what can make the first n (every row tied with the n-th included) is sorted.

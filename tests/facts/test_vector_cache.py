@@ -359,7 +359,7 @@ def test_keyword_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -
 
 
 def test_counting_picks_what_sorting_picks() -> None:
-    """The sign-bit stage's selection by counting (`_first_counted`) equals `_first`'s (ORDER BY distance, id
+    """The sign-bit stage's selection by counting (`first_n_counted`) equals `first_n`'s (ORDER BY distance, id
     LIMIT n) for rows in id order, with the many ties small integer distances have, at every cut."""
     import numpy as np
 
@@ -368,4 +368,4 @@ def test_counting_picks_what_sorting_picks() -> None:
         for _ in range(20):
             keys = rng.integers(0, rng.integers(2, 40), size=size).astype(np.int32)
             ids = np.sort(rng.choice(10 * size, size=size, replace=False)).astype(np.int64)
-            assert vector_cache._first_counted(keys, top).tolist() == vector_cache._first(keys, ids, top).tolist()
+            assert vector_cache.first_n_counted(keys, top).tolist() == vector_cache.first_n(keys, ids, top).tolist()
