@@ -1,4 +1,4 @@
-"""URL wiring: the REST API under /api/v1/, the admin, health and the docs."""
+"""URL wiring: the REST API under /api/v1/, the admin, health, the docs."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
     path("", include("facts.urls")),
     path("", include("policies.portal.api_urls")),
+    path("", include("integrations.webhooks.urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(
         "docs/",
