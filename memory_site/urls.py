@@ -1,4 +1,4 @@
-"""URL wiring: the REST API under /api/v1/, the admin, health, the docs."""
+"""URL wiring: the REST API under /api/v1/, the admin, health, the docs, MCP and the mem0-compatible paths."""
 
 from __future__ import annotations
 
@@ -31,6 +31,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("me/", include("policies.portal.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("integrations.urls")),  # /mcp/ and mem0's platform paths (/v1/..., /v3/...)
 ]
 
 
