@@ -57,6 +57,6 @@ def task_send_on_commit(name: str, *args: int | str) -> None:
     on_commit), so a later call registers again.
     """
     callback = _TaskOnCommit(name, tuple(args))
-    if connection.in_atomic_block and any(func == callback for _, func, _ in connection.run_on_commit):
+    if connection.in_atomic_block and any(entry[1] == callback for entry in connection.run_on_commit):
         return
     transaction.on_commit(callback)

@@ -263,7 +263,9 @@ WEBHOOK_SUBSCRIPTIONS_CACHE_SECONDS = env_float("WEBHOOK_SUBSCRIPTIONS_CACHE_SEC
 WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", False)
 WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 10.0)
 # Seconds before each retry of a failed delivery: 8 attempts over about 9 hours, then it is marked failed.
-WEBHOOK_RETRY_DELAYS = [float(s) for s in env_list("WEBHOOK_RETRY_DELAYS", ["10", "60", "300", "1800", "3600", "10800", "21600"])]
+WEBHOOK_RETRY_DELAYS = [
+    float(s) for s in env_list("WEBHOOK_RETRY_DELAYS", ["10", "60", "300", "1800", "3600", "10800", "21600"])
+]
 # Failed attempts in a row (any subject) after which an endpoint is disabled, with the reason in the admin.
 WEBHOOK_DISABLE_AFTER_FAILURES = env_int("WEBHOOK_DISABLE_AFTER_FAILURES", 20)
 

@@ -12,6 +12,7 @@ ASGI scope of the Django request; the view is async, so a WSGI server runs it on
 from __future__ import annotations
 
 import threading
+from collections.abc import MutableMapping
 from typing import Any
 
 import anyio
@@ -62,7 +63,9 @@ def _scope(request: HttpRequest) -> dict[str, Any]:
         "raw_path": request.path.encode(),
         "query_string": request.META.get("QUERY_STRING", "").encode("latin-1"),
         "root_path": "",
-        "headers": [(name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()],
+        "headers": [
+            (name.lower().encode("latin-1"), value.encode("latin-1")) for name, value in request.headers.items()
+        ],
         "server": (request.META.get("SERVER_NAME", "localhost"), server_port),
         "client": (request.META.get("REMOTE_ADDR", ""), 0),
     }
@@ -85,7 +88,7 @@ async def _asgi_answer(request: HttpRequest) -> HttpResponse:
         await answered.wait()  # the client "disconnects" once its answer is complete
         return {"type": "http.disconnect"}
 
-    async def send(message: dict[str, Any]) -> None:
+    async def send(message: MutableMapping[str, Any]) -> None:
         nonlocal status
         if message["type"] == "http.response.start":
             status = message["status"]

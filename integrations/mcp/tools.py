@@ -65,7 +65,9 @@ def recall(*, key_hash: str, user: str, query: str, limit: int = 5) -> dict[str,
     key, subject = _subject(key_hash, user)
     if not query.strip():
         raise McpRefused("query must not be empty.")
-    hits, took_ms = fact_search(subject=subject, query=query.strip()[:MAX_TEXT], limit=max(1, min(50, limit)), api_key=key)
+    hits, took_ms = fact_search(
+        subject=subject, query=query.strip()[:MAX_TEXT], limit=max(1, min(50, limit)), api_key=key
+    )
     return search_payload(hits, took_ms)
 
 

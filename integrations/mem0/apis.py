@@ -104,7 +104,9 @@ class AddApi(Mem0Api):
             subject_external_id=user_id,
             session_external_id=data.get("run_id") or "mem0",
             messages=[
-                MessageInput(role=t["role"], content=t["content"], created_at=created_at, metadata=data.get("metadata") or {})
+                MessageInput(
+                    role=t["role"], content=t["content"], created_at=created_at, metadata=data.get("metadata") or {}
+                )
                 for t in turns
             ],
         )
@@ -140,7 +142,9 @@ class MemoriesListApi(Mem0Api):
         scope = memories.scope_of(body, filters=body.get("filters"))
         try:
             page = max(1, int(request.query_params.get("page") or body.get("page") or 1))
-            size = max(1, min(MAX_PAGE_SIZE, int(request.query_params.get("page_size") or body.get("page_size") or 100)))
+            size = max(
+                1, min(MAX_PAGE_SIZE, int(request.query_params.get("page_size") or body.get("page_size") or 100))
+            )
         except (TypeError, ValueError):
             raise ApiError("page and page_size are numbers.") from None
         subject = self.user(request, scope.user_id)
@@ -237,7 +241,9 @@ def _superseded_chain(fact: Fact) -> list[Fact]:
         rows = FactHistory.objects.filter(
             subject_id=fact.subject_id, event=FactHistory.Event.SUPERSEDED, data__by__in=frontier
         ).values_list("fact_uid", flat=True)
-        older = list(Fact.objects.filter(subject_id=fact.subject_id, uid__in=list(rows)).exclude(pk__in=[f.pk for f in found]))
+        older = list(
+            Fact.objects.filter(subject_id=fact.subject_id, uid__in=list(rows)).exclude(pk__in=[f.pk for f in found])
+        )
         found.extend(older)
         frontier = [str(f.uid) for f in older]
     return found
@@ -327,7 +333,9 @@ class EntitiesApi(Mem0Api):
             }
             for s in rows
         ]
-        return Response({"count": len(results), "next": None, "previous": None, "results": results, "total_users": len(results)})
+        return Response(
+            {"count": len(results), "next": None, "previous": None, "results": results, "total_users": len(results)}
+        )
 
 
 class EntityDeleteApi(Mem0Api):

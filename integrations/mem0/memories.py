@@ -180,7 +180,7 @@ def replaced_by(fact: Fact) -> str | None:
     return by if isinstance(by, str) else None
 
 
-HISTORY_EVENTS = {FactHistory.Event.CREATED: "ADD", FactHistory.Event.FORGOTTEN: "DELETE"}
+HISTORY_EVENTS: dict[str, str] = {FactHistory.Event.CREATED: "ADD", FactHistory.Event.FORGOTTEN: "DELETE"}
 
 
 def history_of(rows: list[FactHistory], *, user_id: str) -> list[dict[str, Any]]:

@@ -13,8 +13,8 @@ from django.utils.html import format_html
 
 from integrations.webhooks import services
 from integrations.webhooks.models import Event, WebhookDelivery, WebhookEndpoint
-from integrations.webhooks.tasks import deliveries_send
 from integrations.webhooks.targets import TargetRefused, url_check
+from integrations.webhooks.tasks import deliveries_send
 
 
 class EndpointForm(forms.ModelForm):
@@ -63,7 +63,9 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
         )
         obj.pk = endpoint.pk
         obj.__dict__.update(endpoint.__dict__)
-        self.message_user(request, f"Signing secret of this endpoint (shown once, copy it now): {secret}", messages.WARNING)
+        self.message_user(
+            request, f"Signing secret of this endpoint (shown once, copy it now): {secret}", messages.WARNING
+        )
 
     def delete_model(self, request: HttpRequest, obj: WebhookEndpoint) -> None:
         services.webhook_endpoint_delete(endpoint=obj)

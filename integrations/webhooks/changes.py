@@ -50,7 +50,8 @@ class _Facts:
                 if isinstance(r.data.get(key), str):
                     uids.add(r.data[key])
         self.by_uid: dict[str, tuple[int | None, str | None]] = {
-            str(uid): (pk, type_) for pk, uid, type_ in Fact.objects.filter(uid__in=uids).values_list("pk", "uid", "type")
+            str(uid): (pk, type_)
+            for pk, uid, type_ in Fact.objects.filter(uid__in=uids).values_list("pk", "uid", "type")
         }
         missing = uids - set(self.by_uid)
         if missing:
@@ -75,6 +76,7 @@ def changes_from_history(rows: list[FactHistory]) -> list[Change]:
     }
     out: list[Change] = []
     announced: set[int] = set()
+    data: dict[str, Any]
     for row in rows:
         event = HISTORY_EVENTS.get(row.event)
         if event is None:

@@ -204,8 +204,9 @@ def subject_erased_record(*, erasure_id: int, tenant_id: int, external_id: str) 
         delivery.payload["user"] = external_id
     WebhookDelivery.objects.bulk_create(deliveries, ignore_conflicts=True)
     return list(
-        WebhookDelivery.objects.filter(dedupe_key=change.dedupe_key, tenant_id=tenant_id, state=State.PENDING)
-        .values_list("pk", flat=True)
+        WebhookDelivery.objects.filter(
+            dedupe_key=change.dedupe_key, tenant_id=tenant_id, state=State.PENDING
+        ).values_list("pk", flat=True)
     )
 
 
@@ -242,7 +243,10 @@ def delivery_attempt(*, delivery_id: int) -> Attempted:
     if head is not None and head.pk != delivery.pk:
         # An earlier delivery is open: it goes first, and names this one when it is settled.
         return Attempted(send=[head.pk] if head.state == State.PENDING and _due(head, now) else [])
-    if WebhookDelivery.objects.filter(pk=delivery.pk, state=State.PENDING).update(state=State.SENDING, claimed_at=now) != 1:
+    if (
+        WebhookDelivery.objects.filter(pk=delivery.pk, state=State.PENDING).update(state=State.SENDING, claimed_at=now)
+        != 1
+    ):
         return Attempted()
     attempt = delivery.attempts + 1
     body = delivery_body(delivery)

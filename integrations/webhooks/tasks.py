@@ -52,7 +52,7 @@ def delivery_send_task(delivery_id: int) -> None:
     attempted = services.delivery_attempt(delivery_id=delivery_id)
     deliveries_send(attempted.send)
     if attempted.retry_in is not None and attempted.retry_in <= COUNTDOWN_MAX_SECONDS:
-        delivery_send_task.apply_async(args=[delivery_id], countdown=attempted.retry_in)
+        delivery_send_task.apply_async(args=(delivery_id,), countdown=attempted.retry_in)
 
 
 @shared_task(name="integrations.webhooks.tasks.deliveries_sweep_task", acks_late=True)

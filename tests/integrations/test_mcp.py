@@ -36,9 +36,9 @@ async def call(client: Client, name: str, arguments: dict[str, Any]) -> tuple[bo
 
 def over_http(url: str, key: str, session: Callable[[Client], Awaitable[None]], mode: str = "auto") -> None:
     async def main() -> None:
-        async with httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60) as http:
-            async with Client(streamable_http_client(url, http_client=http), mode=mode) as client:  # type: ignore[arg-type]
-                await session(client)
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {key}"}, timeout=60)
+        async with http, Client(streamable_http_client(url, http_client=http), mode=mode) as client:  # type: ignore[arg-type]
+            await session(client)
 
     anyio.run(main)
 

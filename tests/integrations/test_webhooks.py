@@ -155,7 +155,9 @@ def test_forgotten_and_erased_data_is_announced_without_its_text(
 
 @worker
 @pytest.mark.django_db(transaction=True)
-def test_a_conflict_is_announced_once_with_both_facts(alice: Persona, receiver: Receiver, private_targets: None) -> None:
+def test_a_conflict_is_announced_once_with_both_facts(
+    alice: Persona, receiver: Receiver, private_targets: None
+) -> None:
     subscribe(alice, receiver.url, ["conflict.opened"])
     alice.post("facts", {"text": "User likes spicy food."})
     answer = alice.post("facts", {"text": "User doesn't like spicy food."}).json()
@@ -226,4 +228,6 @@ def test_the_webhooks_api_refuses_what_it_cannot_deliver(alice: Persona, setting
     for url in ("http://127.0.0.1:8000/hook", "http://localhost/hook", "http://10.1.2.3/hook", "http://[::1]/h"):
         refused = create(url, ["fact.created"])
         assert refused.status_code == 400 and refused.json()["error"]["code"] == "invalid_target", url
-    assert "WEBHOOKS_ALLOW_PRIVATE_TARGETS" in create("http://192.168.1.5/h", ["fact.created"]).json()["error"]["message"]
+    assert (
+        "WEBHOOKS_ALLOW_PRIVATE_TARGETS" in create("http://192.168.1.5/h", ["fact.created"]).json()["error"]["message"]
+    )
