@@ -12,6 +12,7 @@ import datetime as dt
 import uuid
 from typing import Any
 
+from django.conf import settings
 from django.db.models import Count, Q
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
@@ -24,12 +25,12 @@ from conversations.models import Message, Subject
 from conversations.selectors import job_messages, job_state, subject_find
 from conversations.services import MessageInput, message_ingest, subject_get_or_create
 from facts import services as fact_services
-from facts.models import Actor, Fact, FactHistory
+from facts.models import Actor, Fact, FactHistory, FactType
 from facts.selectors import fact_list, fact_search, facts_for_messages, facts_for_payload
 from integrations.mem0 import memories
 from integrations.mem0.auth import Mem0TokenAuthentication
 from memory_site.api import validate_input
-from memory_site.errors import ApiError, api_exception_handler
+from memory_site.errors import ApiError, PayloadTooLarge, api_exception_handler
 from policies.portal.erasure import subject_erase
 
 ADD_EVENTS = {"created": "ADD", "superseded": "ADD", "conflicted": "ADD", "merged": "NONE"}
@@ -87,11 +88,16 @@ class AddApi(Mem0Api):
 
     class MessageSerializer(serializers.Serializer):
         role = serializers.ChoiceField(choices=Message.Role.choices)
-        content = serializers.CharField(max_length=20000)
+        content = serializers.CharField()
 
     def post(self, request: Request) -> Response:
         data = validate_input(self.InputSerializer, request.data)
         turns = [validate_input(self.MessageSerializer, m) for m in data["messages"]]
+        for index, turn in enumerate(turns):
+            if len(turn["content"]) > settings.MAX_MESSAGE_CHARS:
+                raise PayloadTooLarge(
+                    f"Message content is over {settings.MAX_MESSAGE_CHARS} characters.", {"index": index}
+                )
         user_id = memories.scope_of(data, filters=data.get("filters")).user_id
         if not user_id:
             raise ApiError("Memories belong to a user here: give user_id.", code="user_required")
@@ -176,13 +182,14 @@ class SearchApi(Mem0Api):
         data = validate_input(self.InputSerializer, request.data)
         scope = memories.scope_of(data, filters=data.get("filters"))
         subject = self.user(request, scope.user_id)
-        if subject is None:
-            return Response({"results": []})
+        types = [t for t in scope.types if t in FactType.values]
+        if subject is None or (scope.types and not types):
+            return Response({"results": []})  # a user or categories this tenant does not have
         hits, _ = fact_search(
             subject=subject,
             query=data["query"],
             limit=min(50, data["top_k"]),
-            types=[t for t in scope.types] or None,
+            types=types or None,
             api_key=self.api_key(request),
         )
         facts = facts_for_payload().in_bulk([h.id for h in hits if h.kind == "fact"])

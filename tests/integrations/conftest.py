@@ -24,10 +24,12 @@ class Received:
 
 
 class Receiver:
-    """Answers each POST with the next status of `script` (200 once it runs out, or `default`), recording all."""
+    """Answers each POST with the next status of `script` (then `default`, 200), recording all. With `scripted_user`,
+    only that user's deliveries follow the script; the others get `default`."""
 
     def __init__(self) -> None:
         self.script: list[int] = []
+        self.scripted_user: str | None = None
         self.default = 200
         self.received: list[Received] = []
         self.lock = threading.Lock()
@@ -40,7 +42,8 @@ class Receiver:
             def do_POST(self) -> None:  # noqa: N802 (http.server API)
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 with outer.lock:
-                    status = outer.script.pop(0) if outer.script else outer.default
+                    scripted = outer.scripted_user is None or json.loads(body).get("user") == outer.scripted_user
+                    status = outer.script.pop(0) if outer.script and scripted else outer.default
                     outer.received.append(Received({k.lower(): v for k, v in self.headers.items()}, body, status))
                 self.send_response(status)
                 self.send_header("Content-Type", "text/plain")

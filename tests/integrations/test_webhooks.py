@@ -90,7 +90,7 @@ def test_a_failed_delivery_is_retried_and_the_log_shows_each_attempt(
 def test_a_users_events_arrive_in_order_each_waiting_for_the_one_before(
     alice: Persona, bob: Persona, receiver: Receiver, private_targets: None
 ) -> None:
-    receiver.script = [500, 500]  # alice's first event fails twice: her later ones must wait for it
+    receiver.script, receiver.scripted_user = [500, 500], "alice"  # her first event fails twice: the rest wait
     subscribe(alice, receiver.url, ["fact.created"])
     texts = ["User has a cat named Miso.", "User plays the cello.", "User is allergic to peanuts.", "用户喜欢吃饺子。"]
     for text in texts:
@@ -102,6 +102,7 @@ def test_a_users_events_arrive_in_order_each_waiting_for_the_one_before(
     assert [e["sequence"] for e in alices] == sorted(e["sequence"] for e in alices)
     statuses = [(r.json["data"]["fact"]["text"], r.status) for r in receiver.received if r.json["user"] == "alice"]
     assert statuses[:3] == [(texts[0], 500), (texts[0], 500), (texts[0], 200)]
+    assert [r.status for r in receiver.received if r.json["user"] == "bob"] == [200]
 
 
 @worker
