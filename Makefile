@@ -9,10 +9,11 @@ TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
 .PHONY: install chromium run test bench lint format clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(PY) -m pip install -q -e ".[dev]"
+	# The Python client (clients/python, import name memsite, the memsite command) is installed beside the server.
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(PY) -m pip install -q -e ".[dev]" -e clients/python
 	touch $(STAMP)
 
 # The browser tests' browser: Debian's chromium package, and a font for the Chinese pages' screenshots, installed
@@ -35,7 +36,7 @@ bench: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
-	$(VENV)/bin/mypy conversations facts policies memory_site
+	$(VENV)/bin/mypy conversations facts policies integrations memory_site clients/python/memsite
 
 format: install
 	$(VENV)/bin/ruff check --fix .

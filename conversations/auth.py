@@ -68,8 +68,12 @@ def bearer_key(request: Request | HttpRequest) -> str | None:
 
 
 class ApiKeyAuthentication(BaseAuthentication):
+    def raw_key(self, request: Request) -> str | None:
+        """The key the request presents (a subclass may accept another header scheme)."""
+        return bearer_key(request)
+
     def authenticate(self, request: Request) -> tuple[ApiClient, ApiKey] | None:
-        raw = bearer_key(request)
+        raw = self.raw_key(request)
         if raw is None:
             return None
         # A user-scoped URL (/users/<user>/...) names the subject the view will look up next: same statement.

