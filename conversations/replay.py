@@ -18,7 +18,7 @@ from django.db.models import Q
 
 from conversations.models import ContextSnapshot, Message, Session
 from conversations.summarization.entities import extract_entities
-from conversations.summarization.windows import RECENT_TURNS, WINDOW_TURNS
+from conversations.windows import RECENT_TURNS, WINDOW_TURNS
 
 SNAPSHOT_EVERY = 100
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
+from conversations.models import Session
+from conversations.replay import session_snapshots_update
 from conversations.summarization.services import session_summarize
 
 
@@ -19,4 +21,8 @@ from conversations.summarization.services import session_summarize
 def session_summarize_task(session_id: int) -> dict[str, int]:
     """Refresh a session's mid-term and far summaries and replay snapshots (idempotent)."""
     result = session_summarize(session_id=session_id)
-    return {"mid_created": result.mid_created, "far_rounds": result.far_rounds, "snapshots": result.snapshots_created}
+    session = Session.objects.select_related("subject").filter(pk=session_id).first()
+    snapshots = 0
+    if session is not None and not session.subject.memory_paused:  # nothing derived from a paused subject's turns
+        snapshots = session_snapshots_update(session=session)
+    return {"mid_created": result.mid_created, "far_rounds": result.far_rounds, "snapshots": snapshots}

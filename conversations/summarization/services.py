@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from django.db import transaction
 
 from conversations.models import Message, Session, Summary
-from conversations.replay import session_snapshots_update
 from conversations.summarization.entities import entities_union, extract_entities
 from conversations.summarization.summarizers import body_lines, count_tokens, summarize_lines
-from conversations.summarization.windows import WINDOW_TURNS, session_windows
+from conversations.windows import WINDOW_TURNS, session_windows
 
 logger = logging.getLogger(__name__)
 
@@ -46,7 +45,6 @@ def window_entities(messages: list[Message]) -> list[dict[str, str]]:
 class SummarizeResult:
     mid_created: int = 0
     far_rounds: int = 0
-    snapshots_created: int = 0
 
 
 def _mid_create(*, session: Session, window: list[Message]) -> bool:
@@ -124,7 +122,7 @@ def _far_fold(*, session: Session, windows: list[list[Message]]) -> bool:
 
 
 def session_summarize(*, session_id: int) -> SummarizeResult:
-    """Bring a session's summaries and replay snapshots up to date; safe to run any number of times."""
+    """Bring a session's summaries up to date; safe to run any number of times."""
     out = SummarizeResult()
     session = Session.objects.select_related("subject").filter(pk=session_id).first()
     if session is None or session.subject.memory_paused:
@@ -142,5 +140,4 @@ def session_summarize(*, session_id: int) -> SummarizeResult:
                 out.mid_created += 1
     if _far_fold(session=session, windows=windows):
         out.far_rounds += 1
-    out.snapshots_created = session_snapshots_update(session=session)
     return out

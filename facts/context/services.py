@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from conversations.models import ApiKey, Message, Session, Subject, Summary
 from conversations.summarization.services import speaker_of
-from conversations.summarization.windows import RECENT_TURNS, WINDOW_TURNS
+from conversations.windows import RECENT_TURNS, WINDOW_TURNS
 from facts import selectors as fact_selectors
 from facts.context.packing import Item, pack
 from facts.models import ContextCall

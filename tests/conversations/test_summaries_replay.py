@@ -9,7 +9,7 @@ import pytest
 from conversations.models import ContextSnapshot, Message, Session
 from conversations.replay import SNAPSHOT_EVERY, session_snapshots_update, session_state_as_of
 from conversations.services import MessageInput, message_ingest
-from conversations.summarization.services import session_summarize
+from conversations.tasks import session_summarize_task
 
 T0 = dt.datetime(2024, 3, 1, 8, 0, tzinfo=dt.UTC)
 
@@ -32,7 +32,7 @@ def ingest(tenant, start: int, count: int, session: str = "s1") -> None:  # type
 def test_replay_from_snapshot_equals_replay_from_scratch(alice) -> None:  # type: ignore[no-untyped-def]
     ingest(alice.tenant, 0, 250)
     session = Session.objects.get(external_id="s1")
-    session_summarize(session_id=session.pk)  # the summary task also keeps snapshots up to date
+    session_summarize_task(session.pk)  # the summary task also keeps snapshots up to date
     assert list(ContextSnapshot.objects.filter(session=session).values_list("event_count", flat=True)) == [100, 200]
     for minute in [0, 57, 99, 100, 101, 150, 199, 200, 222, 249, 400]:
         as_of = T0 + dt.timedelta(minutes=minute)
