@@ -37,6 +37,7 @@ lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
 	$(VENV)/bin/mypy conversations facts policies integrations memory_site clients/python/memsite
+	$(VENV)/bin/lint-imports
 
 format: install
 	$(VENV)/bin/ruff check --fix .
