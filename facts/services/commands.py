@@ -310,6 +310,7 @@ def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "",
         if fingerprint:
             fingerprints_record(subject=subject, texts=texts)
         FactHistory.objects.filter(fact_uid=fact.uid).update(before_text="", after_text="")
+        _corrections_forget(fact_uid=fact.uid)
         history_texts_forget(subject_id=fact.subject_id, texts=texts)
         for conflict in Conflict.objects.filter(Q(fact_a=fact) | Q(fact_b=fact), state=Conflict.State.OPEN):
             other_id = conflict.fact_b_id if conflict.fact_a_id == fact.pk else conflict.fact_a_id
@@ -325,6 +326,15 @@ def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "",
         FactHistory.objects.filter(fact_uid=fact.uid).update(fact=None)
         fact.delete()
         profile_schedule_rebuild(subject_id=fact.subject_id)
+
+
+def _corrections_forget(*, fact_uid: Any) -> None:
+    """Blank the new wording a correction event keeps in its data ({"changed": {"text": ...}})."""
+    for row in FactHistory.objects.filter(
+        fact_uid=fact_uid, event=FactHistory.Event.CORRECTED, data__changed__has_key="text"
+    ):
+        row.data["changed"]["text"] = ""
+        row.save(update_fields=["data"])
 
 
 def fact_delete(*, fact: Fact, actor: str, actor_id: str = "") -> None:

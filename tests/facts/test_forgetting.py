@@ -62,3 +62,17 @@ def test_forgetting_an_old_value_blanks_it_in_the_new_values_history(alice: Pers
     assert created.before_text == "" and created.after_text == "User lives in 海淀区."
     assert not FactHistory.objects.filter(subject__external_id="alice", after_text__contains="朝阳区").exists()
     assert Fact.objects.get(pk=new["id"]).text == "User lives in 海淀区."
+
+
+@pytest.mark.django_db
+def test_a_forgotten_facts_corrections_keep_no_wording_in_their_history(alice: Persona) -> None:
+    fact = alice.post("facts", {"text": "User takes sertraline every morning."}).json()
+    patched = alice.client.patch(
+        f"/api/v1/users/alice/facts/{fact['id']}", {"text": "User takes sertraline at night."}, format="json"
+    )
+    assert patched.status_code == 200
+    corrected = FactHistory.objects.get(fact_uid=fact["uid"], event="corrected")
+    assert corrected.data["changed"]["text"] == "User takes sertraline at night."
+    assert alice.client.delete(f"/api/v1/users/alice/facts/{fact['id']}").status_code == 204
+    for row in FactHistory.objects.filter(fact_uid=fact["uid"]):
+        assert "sertraline" not in f"{row.before_text} {row.after_text} {row.data}"
