@@ -51,6 +51,16 @@ class LocalMiniLM:
                         logger.exception("ONNX query encoder unavailable; queries are embedded by torch")
         return self._onnx
 
+    @property
+    def query_encoder(self) -> OnnxQueryEncoder | None:
+        """The ONNX encoder single texts go through, once built; None before, or when torch embeds them."""
+        return self._onnx
+
+    @property
+    def model(self):  # type: ignore[no-untyped-def]
+        """The sentence-transformers model (loaded on first use): batches go through it."""
+        return self._load()
+
     def _load(self):  # type: ignore[no-untyped-def]
         if self._model is None:
             with self._lock:
@@ -99,6 +109,10 @@ class OnnxQueryEncoder:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         self._session = onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+    def token_ids(self, text: str) -> list[int]:
+        """The tokens the encoder feeds the model for this text."""
+        return list(self._tokenizer.encode(text).ids)
 
     def encode(self, text: str) -> list[float]:
         import numpy as np

@@ -40,10 +40,10 @@ def test_a_query_through_onnx_runtime_is_torchs_vector(settings: Any, var_dir: P
         assert fast.shape == (384,)
         assert abs(float(np.linalg.norm(fast)) - 1.0) < 1e-5
         assert float(fast @ reference) > 0.99999
-        tokenizer = torch._load().tokenizer
-        expected = tokenizer([query], truncation=True, max_length=torch._load().max_seq_length)["input_ids"][0]
-        assert onnx._onnx is not None and onnx._onnx._tokenizer.encode(query).ids == list(expected)
-    assert onnx._onnx is not None and torch._onnx is None
+        tokenizer = torch.model.tokenizer
+        expected = tokenizer([query], truncation=True, max_length=torch.model.max_seq_length)["input_ids"][0]
+        assert onnx.query_encoder is not None and onnx.query_encoder.token_ids(query) == list(expected)
+    assert onnx.query_encoder is not None and torch.query_encoder is None
 
 
 def test_the_export_is_written_once_and_reused(settings: Any, var_dir: Path) -> None:
@@ -62,20 +62,17 @@ def test_batches_go_through_torch(settings: Any, var_dir: Path) -> None:
     settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
     model = LocalMiniLM()
     vectors = model.embed(["one text", "another text"])
-    assert len(vectors) == 2 and model._onnx is None
+    assert len(vectors) == 2 and model.query_encoder is None
 
 
-def test_without_onnx_runtime_torch_embeds_the_query(settings: Any, var_dir: Path, monkeypatch: Any) -> None:
+def test_without_onnx_runtime_torch_embeds_the_query(settings: Any, tmp_path: Path) -> None:
     """An encoder that cannot be built (no writable VAR_DIR, a broken install) costs speed, never the vector."""
-    from facts import embedding
-
-    def broken(model: Any) -> Any:
-        raise OSError("read-only file system")
-
-    monkeypatch.setattr(embedding, "_onnx_export", broken)
+    not_a_directory = tmp_path / "var"
+    not_a_directory.write_text("a file where the models folder should go")
+    settings.VAR_DIR = not_a_directory
     settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
     model = LocalMiniLM()
     vector = model.embed(["What did I eat for dinner yesterday?"])[0]
     settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
     assert float(np.array(vector) @ np.array(LocalMiniLM().embed(["What did I eat for dinner yesterday?"])[0])) > 0.9999
-    assert model._onnx is None and model._onnx_failed
+    assert model.query_encoder is None
