@@ -194,24 +194,28 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else kombu's filesystem transport under var/broker,
-# which needs no server and still gives a real asynchronous worker.
+# Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else the embedded broker: a Valkey server (Redis-compatible, from a
+# wheel) under var/valkey that this process starts when it does not run, the way the embedded PostgreSQL starts.
+# kombu's filesystem transport (`filesystem://`, kept for comparison in bench/README.md) stalled for good after its
+# worker's pool processes were killed and takes about one task a second.
 _broker_url = env_opt("CELERY_BROKER_URL")
-BROKER_DIR = VAR_DIR / "broker"
 if _broker_url is None:
-    for sub in ("in", "processed", "control"):
-        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    from memory_site import embedded_broker
+
+    _broker_url = embedded_broker.broker_url(VAR_DIR)
+CELERY_BROKER_URL = _broker_url
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+if _broker_url.startswith("filesystem://"):
+    _fs_dir = VAR_DIR / "broker"
+    for _sub in ("in", "processed", "control"):
+        (_fs_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "in"),
-        "data_folder_out": str(BROKER_DIR / "in"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "control_folder": str(BROKER_DIR / "control"),
+        "data_folder_in": str(_fs_dir / "in"),
+        "data_folder_out": str(_fs_dir / "in"),
+        "processed_folder": str(_fs_dir / "processed"),
+        "control_folder": str(_fs_dir / "control"),
         "store_processed": False,
     }
-else:
-    CELERY_BROKER_URL = _broker_url
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "memory-site")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
