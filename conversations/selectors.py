@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -102,3 +103,16 @@ def job_state(*, messages: list[Message]) -> str:
     if Message.ExtractionState.FAILED in states:
         return "failed"
     return "done"
+
+
+def extraction_oldest_waiting() -> dt.datetime | None:
+    """When the oldest message still waiting for extraction (pending or running) arrived, over every tenant.
+
+    For operators' health checks; two lookups of the (extraction_state, received_at) index.
+    """
+    waiting = [
+        Message.objects.filter(extraction_state=state).order_by("received_at").values_list("received_at", flat=True)
+        for state in (Message.ExtractionState.PENDING, Message.ExtractionState.RUNNING)
+    ]
+    times = [t for t in (qs.first() for qs in waiting) if t is not None]
+    return min(times) if times else None

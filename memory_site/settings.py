@@ -361,6 +361,14 @@ EXTRACTION_MAX_ATTEMPTS = env_int("EXTRACTION_MAX_ATTEMPTS", 5)
 EXTRACTION_REQUEUE_MAX = env_int("EXTRACTION_REQUEUE_MAX", 5)
 INGEST_WAIT_TIMEOUT = env_float("INGEST_WAIT_TIMEOUT", 30.0)
 
+# Health (memory_site/health.py). Extraction is stalled when a message has waited longer than this while no worker
+# finished any task for as long (tasks end within CELERY_TASK_TIME_LIMIT, so a busy worker always finishes some).
+EXTRACTION_STALLED_AFTER_SECONDS = env_int("EXTRACTION_STALLED_AFTER_SECONDS", 300)
+# A worker writes that it is alive this often; one silent for three beats counts as gone.
+WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 10.0)
+# The public /healthz embeds a text at most this often per process (a billed call with EMBEDDINGS_BACKEND=openai).
+HEALTH_EMBEDDER_CHECK_SECONDS = env_float("HEALTH_EMBEDDER_CHECK_SECONDS", 60.0)
+
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,

@@ -8,7 +8,7 @@ from django.urls import URLPattern, URLResolver, include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memory_site import errors
-from memory_site.health import healthz
+from memory_site.health import health_details, healthz
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
@@ -23,6 +23,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("admin/health/", health_details, name="health-details"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
 ]
