@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from django.db import connection
-from django.db.models import Model, QuerySet
+from django.db.models import Model, Q, QuerySet
 from django.http import Http404
 
 from conversations.models import ApiKey, Message, Session, Subject, Tenant
@@ -103,6 +103,41 @@ def job_state(*, messages: list[Message]) -> str:
     if Message.ExtractionState.FAILED in states:
         return "failed"
     return "done"
+
+
+def messages_pending(*, message_ids: list[int]) -> list[int]:
+    """Those of the messages still waiting for extraction (a claim skipped them: another lock held them)."""
+    return sorted(
+        Message.objects.filter(pk__in=message_ids, extraction_state=Message.ExtractionState.PENDING).values_list(
+            "pk", flat=True
+        )
+    )
+
+
+def messages_running_attempts(*, message_ids: list[int]) -> dict[int, int]:
+    """{message id: attempts} of those messages still running: a claim is still the caller's only if its
+    attempt number is unchanged (the sweeper may have handed the message to another worker meanwhile)."""
+    return dict(
+        Message.objects.filter(pk__in=message_ids, extraction_state=Message.ExtractionState.RUNNING).values_list(
+            "pk", "extraction_attempts"
+        )
+    )
+
+
+def messages_any_running(*, message_ids: list[int]) -> bool:
+    """Whether a worker is extracting any of the messages right now."""
+    return Message.objects.filter(pk__in=message_ids, extraction_state=Message.ExtractionState.RUNNING).exists()
+
+
+def message_previous_user_turn(*, message: Message) -> Message | None:
+    """The user turn before `message` in its session (what "forget that" refers to), or None."""
+    return (
+        Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id, role=Message.Role.USER)
+        .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
+        .exclude(pk=message.pk)
+        .order_by("-created_at", "-pk")
+        .first()
+    )
 
 
 def extraction_oldest_waiting() -> dt.datetime | None:

@@ -8,11 +8,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from celery import current_app
-from django.db import transaction
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
 from conversations.models import ApiKey, Message, Session, Subject, Tenant
+from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
+
+ExtractionState = Message.ExtractionState
 
 # The extraction task lives in the higher `facts` app; enqueue it by name (apps depend one way).
 EXTRACT_TASK = "facts.tasks.messages_extract_task"
@@ -130,3 +135,107 @@ def message_ingest(
     if created and not subject.memory_paused:
         transaction.on_commit(lambda: current_app.send_task(SUMMARIZE_TASK, args=[session.pk]))
     return IngestResult(job_id=job_id, messages=out, created=created)
+
+
+# --- extraction state: the facts pipeline claims messages, and finishes or fails them, through these ----------
+
+
+def messages_claim(*, message_ids: list[int]) -> list[Message]:
+    """Claim pending messages with a conditional update; return them (subject loaded) in conversation order.
+
+    The pending rows are locked (skipping any another worker is claiming right now), then marked running,
+    in one short transaction: each message is claimed by exactly one caller. The lock is FOR NO KEY UPDATE:
+    a row that references a message (a summary's first and last message, a fact source) holds FOR KEY SHARE
+    on it while its transaction runs, and a plain FOR UPDATE ... SKIP LOCKED skipped such a message, which then
+    stayed pending until the sweeper (seen in the ingest bench: the session summariser ran beside extraction).
+    """
+    ids = list(dict.fromkeys(message_ids))
+    if not ids:
+        return []
+    with transaction.atomic():
+        mine = list(
+            Message.objects.select_for_update(skip_locked=True, no_key=True)
+            .filter(pk__in=ids, extraction_state=ExtractionState.PENDING)
+            .values_list("pk", flat=True)
+        )
+        if not mine:
+            return []
+        Message.objects.filter(pk__in=mine, extraction_state=ExtractionState.PENDING).update(
+            extraction_state=ExtractionState.RUNNING,
+            extraction_attempts=F("extraction_attempts") + 1,
+            extraction_started_at=timezone.now(),
+        )
+    claimed = list(Message.objects.select_related("subject").filter(pk__in=mine))
+    claimed.sort(key=lambda m: (m.created_at, m.pk))  # "forget that" must see the message before it
+    return claimed
+
+
+@dataclass(frozen=True)
+class MessageFinish:
+    """What extraction found for one message, computed by the caller (the facts app), written here."""
+
+    message_id: int
+    state: str  # done, or skipped (memory paused)
+    finished_at: dt.datetime
+    error: str  # "" or why the extractor fell back
+    extractor: str
+    gate_decision: str  # keep | skip
+    gate_reason: str
+    search_text: str  # the content as the keyword index reads it (Chinese pre-segmented into words)
+    embedding: list[float] | None  # the message's own vector (episodic recall)
+
+
+def messages_finish(*, finished: list[MessageFinish]) -> None:
+    """Write a batch of finished messages in one UPDATE: extraction fields, search vector, episodic vector.
+
+    Call inside the caller's transaction (the one that wrote the facts): both commit or neither.
+    """
+    if not finished:
+        return
+    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector)"
+    params: list[Any] = []
+    for f in finished:
+        params += [f.message_id, f.state, f.finished_at, f.error[:2000], f.extractor[:32]]
+        params += [f.gate_decision, f.gate_reason[:255], f.search_text, as_array(f.embedding)]
+    sv = SEARCH_VECTOR_SQL.replace("%s", "v.stext")
+    with binary_cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET extraction_state = v.state, "
+            "extraction_finished_at = v.finished, extraction_error = v.error, extractor = v.extractor, "
+            f"gate_decision = v.gate, gate_reason = v.reason, search_vector = {sv}, embedding = v.embedding "
+            f"FROM (VALUES {', '.join([row] * len(finished))}) "
+            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding) WHERE m.id = v.id",
+            params,
+        )
+
+
+def messages_mark_failed(*, message_ids: list[int], error: str) -> None:
+    """Return running messages to pending for a retry, or mark them failed after the last attempt."""
+    for pk in message_ids:
+        message = Message.objects.filter(pk=pk, extraction_state=ExtractionState.RUNNING).first()
+        if message is None:
+            continue
+        state = (
+            ExtractionState.FAILED
+            if message.extraction_attempts >= settings.EXTRACTION_MAX_ATTEMPTS
+            else ExtractionState.PENDING
+        )
+        Message.objects.filter(pk=pk, extraction_state=ExtractionState.RUNNING).update(
+            extraction_state=state, extraction_error=error[:2000]
+        )
+
+
+def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
+    """Find messages left pending or running too long (broker down, worker killed); return their ids.
+
+    Running ones are put back to pending first so the normal claim works.
+    """
+    cutoff = timezone.now() - dt.timedelta(seconds=older_than_seconds)
+    Message.objects.filter(extraction_state=ExtractionState.RUNNING, extraction_started_at__lt=cutoff).update(
+        extraction_state=ExtractionState.PENDING
+    )
+    return list(
+        Message.objects.filter(extraction_state=ExtractionState.PENDING, received_at__lt=cutoff)
+        .order_by("received_at")
+        .values_list("pk", flat=True)[:1000]
+    )

@@ -9,8 +9,11 @@ from celery.signals import worker_process_init
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from facts import services
+from conversations.selectors import messages_pending
+from conversations.services import messages_mark_failed, messages_sweep_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
+from facts.exceptions import ExtractionFailed
+from facts.services import messages_extract
 
 
 @worker_process_init.connect
@@ -28,7 +31,7 @@ class ExtractionTask(Task):
 
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         message_ids = kwargs.get("message_ids") or (args[0] if args else [])
-        services.messages_mark_failed(message_ids=list(message_ids), error=f"task failed: {exc!r}")
+        messages_mark_failed(message_ids=list(message_ids), error=f"task failed: {exc!r}")
 
 
 @shared_task(
@@ -36,7 +39,7 @@ class ExtractionTask(Task):
     name="facts.tasks.messages_extract_task",
     acks_late=True,
     # Transient: the database or the embedder went away for a moment. The messages are back to pending.
-    autoretry_for=(OperationalError, InterfaceError, EmbedderUnavailable, services.ExtractionFailed),
+    autoretry_for=(OperationalError, InterfaceError, EmbedderUnavailable, ExtractionFailed),
     retry_backoff=True,
     retry_backoff_max=60,
     retry_jitter=True,
@@ -48,8 +51,8 @@ def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int
     A message the claim had to skip (another transaction held its row) is sent again after a short delay, a few
     times (1, 2, 4... s); after that the sweeper has it. Without this it waited EXTRACTION_SWEEP_AFTER_SECONDS.
     """
-    fact_ids = services.messages_extract(message_ids=message_ids)
-    left = services.messages_pending(message_ids=message_ids)
+    fact_ids = messages_extract(message_ids=message_ids)
+    left = messages_pending(message_ids=message_ids)
     if left and requeues < settings.EXTRACTION_REQUEUE_MAX:
         messages_extract_task.apply_async(args=(left,), kwargs={"requeues": requeues + 1}, countdown=2**requeues)
     return fact_ids
@@ -58,7 +61,7 @@ def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int
 @shared_task(name="facts.tasks.messages_sweep_task", acks_late=True)
 def messages_sweep_task() -> int:
     """Re-enqueue messages left pending past the threshold."""
-    ids = services.messages_sweep_stale(older_than_seconds=settings.EXTRACTION_SWEEP_AFTER_SECONDS)
+    ids = messages_sweep_stale(older_than_seconds=settings.EXTRACTION_SWEEP_AFTER_SECONDS)
     for start in range(0, len(ids), 50):
         messages_extract_task.delay(ids[start : start + 50])
     return len(ids)

@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError as DjangoValidationError
 from django.http import Http404, HttpRequest, JsonResponse
 from rest_framework import exceptions, status
 from rest_framework.response import Response
-from rest_framework.views import exception_handler
+from rest_framework.views import exception_handler, set_rollback
 
 logger = logging.getLogger(__name__)
 
@@ -30,9 +30,58 @@ class PayloadTooLarge(ApiError):
         super().__init__(message, code="payload_too_large", status_code=413, details=details)
 
 
-class ConflictError(ApiError):
-    def __init__(self, message: str, details: Any = None) -> None:
-        super().__init__(message, code="conflict", status_code=409, details=details)
+class DomainError(Exception):
+    """A request the domain refuses, with a stable code, a message for people and details for programs.
+
+    Free of HTTP and of any app: services raise subclasses of the four kinds below (each app defines its own in
+    `<app>/exceptions.py`), and `api_exception_handler` answers each kind with its status. A subclass sets
+    `code` and `message` as class attributes, or passes them to __init__.
+    """
+
+    code = "invalid"
+    message = "Request is invalid."
+
+    def __init__(self, message: str | None = None, *, code: str | None = None, details: Any = None) -> None:
+        if message is not None:
+            self.message = message
+        if code is not None:
+            self.code = code
+        self.details = details or {}
+        super().__init__(self.message)
+
+
+class InvalidInput(DomainError):
+    """The input breaks a rule of the domain (HTTP 400)."""
+
+
+class NotFound(DomainError):
+    """What the operation names does not exist (HTTP 404)."""
+
+    code = "not_found"
+    message = "Not found."
+
+
+class StateConflict(DomainError):
+    """The thing is not in a state that allows the operation (HTTP 409)."""
+
+    code = "conflict"
+    message = "The request conflicts with the current state."
+
+
+class OverLimit(DomainError):
+    """The input is over a size or count limit (HTTP 413)."""
+
+    code = "payload_too_large"
+    message = "Request is over a limit."
+
+
+# Most specific first: a subclass of two kinds answers with the first.
+_DOMAIN_STATUS: tuple[tuple[type[DomainError], int], ...] = (
+    (NotFound, 404),
+    (StateConflict, 409),
+    (OverLimit, 413),
+    (InvalidInput, 400),
+)
 
 
 _CODES = {
@@ -53,7 +102,16 @@ def error_body(code: str, message: str, details: Any = None) -> dict[str, Any]:
     return {"error": {"code": code, "message": message, "details": details or {}}}
 
 
+def domain_error_response(exc: DomainError) -> Response:
+    """The API's answer to a domain error: its kind's status, the one error shape; the transaction rolls back."""
+    status_code = next((code for kind, code in _DOMAIN_STATUS if isinstance(exc, kind)), 400)
+    set_rollback()
+    return Response(error_body(exc.code, exc.message, exc.details), status=status_code)
+
+
 def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
+    if isinstance(exc, DomainError):
+        return domain_error_response(exc)
     if isinstance(exc, RequestDataTooBig):
         return Response(error_body("payload_too_large", "Request body is over the size limit."), status=413)
     if isinstance(exc, DjangoValidationError):

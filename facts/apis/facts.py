@@ -108,8 +108,6 @@ class FactListCreateApi(TenantApi):
     def post(self, request: Request, user: str) -> Response:
         data = validate_input(self.InputSerializer, request.data)
         subject = subject_get_or_create(tenant=self.tenant(request), external_id=user)
-        if subject.memory_paused:
-            raise ApiError("Memory is paused for this user.", code="memory_paused", status_code=409)
         entities = [dict(e) for e in data["entities"]] if "entities" in data else None
         result = services.fact_create(
             subject=subject,

@@ -141,6 +141,43 @@ def _summaries(subject: Subject, session: Session | None, query_words: set[str])
     return [_summary_item(s, s.session.external_id) for s in own_mids + own_far + others]
 
 
+def _recent_turns(session: Session | None) -> list[Message]:
+    """The session's latest turns, newest first, without those its newest mid-term summary already covers."""
+    if session is None:
+        return []
+    rows = list(Message.objects.filter(session=session).order_by("-created_at", "-id")[:RECENT_MAX])
+    mids = Summary.objects.filter(session=session, kind=Summary.Kind.MID).select_related("last_message")
+    last_mid = mids.order_by("-covers_until", "-id").first()
+    if last_mid is not None and last_mid.last_message is not None:
+        cut = (last_mid.last_message.created_at, last_mid.last_message.pk)
+        rows = [m for m in rows if (m.created_at, m.pk) > cut] or rows[:RECENT_TURNS]
+    return rows
+
+
+def _recent_item(message: Message) -> Item:
+    payload = {
+        "id": message.pk,
+        "role": message.role,
+        "name": message.name,
+        "content": message.content,
+        "created_at": message.created_at,
+    }
+    return Item("recent", turn_text(message), payload, sort_key=(message.created_at, message.pk))
+
+
+def _fact_item(hit: Any, rank: int) -> Item:
+    payload = {
+        "id": hit.id,
+        "text": hit.text,
+        "type": hit.type,
+        "score": hit.score,
+        "valid_from": hit.valid_from,
+        "created_at": hit.created_at,
+        "sources": hit.sources,
+    }
+    return Item("facts", f"- [{_when(hit.valid_from or hit.created_at)}] {hit.text}", payload, sort_key=rank)
+
+
 def context_build(
     *,
     subject: Subject,
@@ -152,46 +189,11 @@ def context_build(
     """Assemble recent turns, summaries, facts and the profile under token_budget; record a ContextCall."""
     started = time.perf_counter()
     session = _session_for(subject, session_external_id)
-    recent_rows: list[Message] = []
-    if session is not None:
-        recent_rows = list(Message.objects.filter(session=session).order_by("-created_at", "-id")[:RECENT_MAX])
-        mids = Summary.objects.filter(session=session, kind=Summary.Kind.MID).select_related("last_message")
-        last_mid = mids.order_by("-covers_until", "-id").first()
-        if last_mid is not None and last_mid.last_message is not None:
-            cut = (last_mid.last_message.created_at, last_mid.last_message.pk)
-            recent_rows = [m for m in recent_rows if (m.created_at, m.pk) > cut] or recent_rows[:RECENT_TURNS]
-    recent = [
-        Item(
-            "recent",
-            turn_text(m),
-            {"id": m.pk, "role": m.role, "name": m.name, "content": m.content, "created_at": m.created_at},
-            sort_key=(m.created_at, m.pk),
-        )
-        for m in recent_rows
-    ]
+    recent_rows = _recent_turns(session)
     search_query = (query or "").strip() or (recent_rows[0].content[:500] if recent_rows else "")
     limit = max(FACT_LIMIT_MIN, min(FACT_LIMIT_MAX, token_budget // FACTS_PER_TOKENS))
     hits = _fact_search(subject, search_query, api_key, limit) if search_query else []
-    facts = [
-        Item(
-            "facts",
-            f"- [{_when(h.valid_from or h.created_at)}] {h.text}",
-            {
-                "id": h.id,
-                "text": h.text,
-                "type": h.type,
-                "score": h.score,
-                "valid_from": h.valid_from,
-                "created_at": h.created_at,
-                "sources": h.sources,
-            },  # fmt: skip
-            sort_key=rank,
-        )
-        for rank, h in enumerate(hits)
-    ]
     profile = profile_current(subject=subject)
-    profile_item = Item("profile", profile.text, profile.text, truncatable=True) if profile.text else None
-    summaries = _summaries(subject, session, set(keywords(query or "")))
     now = timezone.now()
     header = (
         f"Memory context for user {subject.external_id}. Now: {now:%Y-%m-%d %H:%M} UTC. "
@@ -199,10 +201,10 @@ def context_build(
     )
     packed = pack(
         header=header,
-        recent=recent,
-        facts=facts,
-        profile=profile_item,
-        summaries=summaries,
+        recent=[_recent_item(m) for m in recent_rows],
+        facts=[_fact_item(h, rank) for rank, h in enumerate(hits)],
+        profile=Item("profile", profile.text, profile.text, truncatable=True) if profile.text else None,
+        summaries=_summaries(subject, session, set(keywords(query or ""))),
         budget=token_budget,
         count=count_tokens,
     )

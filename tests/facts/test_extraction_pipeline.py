@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from django.db import connection
 
 from conversations.models import Message
 from facts.models import Conflict, Fact, FactHistory
-from facts.services import messages_extract
+from facts.services import ExtractionFailed, messages_extract
+from memory_site.pgio import search_vector_expr
 from tests.conftest import wait_until
 from tests.facts.test_facts_api import worker_idle
 
@@ -133,32 +136,43 @@ def test_a_batch_reconciles_exactly_like_one_message_at_a_time(alice) -> None:  
     assert Message.objects.filter(subject__external_id="batched", extraction_state="done").count() == len(_SCRIPT)
 
 
-@pytest.mark.django_db
-def test_a_failing_message_fails_alone_and_is_recorded(alice, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from facts import services
+def _one_fact_per_turn(broken: str) -> Callable[[list[dict[str, Any]]], dict[str, Any]]:
+    """An LLM answer with each turn as its fact; the turn containing `broken` comes back with a NUL character,
+    which PostgreSQL cannot store in text (a model's bad output)."""
 
+    def answer(turns: list[dict[str, Any]]) -> dict[str, Any]:
+        def fact(content: str) -> dict[str, str]:
+            return {"text": content.replace(broken, broken + "\x00") if broken else content, "type": "other"}
+
+        return {"messages": [{"id": t["id"], "keep": True, "facts": [fact(t["content"])]} for t in turns]}
+
+    return answer
+
+
+@pytest.mark.django_db
+def test_a_failing_message_fails_alone_and_is_recorded(alice, fake_llm) -> None:  # type: ignore[no-untyped-def]
     body = alice.ingest("I live in Lisbon.", "I have a cat named Miso.", "I work at Siemens.", wait=False).json()
     ids = [m["id"] for m in body["messages"]]
-    real = services.fact_reconcile
-
-    def flaky(**kwargs):  # type: ignore[no-untyped-def]
-        if "Miso" in kwargs["candidate"].text:
-            raise RuntimeError("disk on fire")
-        return real(**kwargs)
-
-    monkeypatch.setattr(services, "fact_reconcile", flaky)
-    with pytest.raises(services.ExtractionFailed):
+    fake_llm.answer = _one_fact_per_turn("Miso")
+    with pytest.raises(ExtractionFailed):
         messages_extract(message_ids=ids)
     states = dict(Message.objects.filter(pk__in=ids).values_list("content", "extraction_state"))
     assert states == {"I live in Lisbon.": "done", "I have a cat named Miso.": "pending", "I work at Siemens.": "done"}
     failed = Message.objects.get(pk=ids[1])
-    assert "disk on fire" in failed.extraction_error and failed.extraction_attempts == 1
+    assert "NUL" in failed.extraction_error and failed.extraction_attempts == 1
     assert not Fact.objects.filter(text__contains="Miso").exists()
     assert Fact.objects.filter(text__contains="Lisbon").exists() and Fact.objects.filter(text__contains="Siemens")
-    monkeypatch.setattr(services, "fact_reconcile", real)
+    fake_llm.answer = _one_fact_per_turn("")
     messages_extract(message_ids=ids)  # the retry picks up only the failed one
+    assert len(fake_llm.requests) == 2 and [t["content"] for t in _turns(fake_llm.requests[1])] == [
+        "I have a cat named Miso."
+    ]
     assert Fact.objects.filter(text__contains="Miso").count() == 1
     assert Fact.objects.filter(text__contains="Lisbon").count() == 1
+
+
+def _turns(request: dict[str, Any]) -> list[dict[str, Any]]:
+    return json.loads(request["messages"][-1]["content"])["turns"]
 
 
 @pytest.mark.django_db
@@ -184,8 +198,7 @@ def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice) -> None:  #
 @pytest.mark.django_db
 def test_bulk_written_rows_have_the_same_search_vectors_as_the_orm(alice) -> None:  # type: ignore[no-untyped-def]
     """Facts and messages are written in one statement per batch; their search vectors are those of
-    `_search_vector_expr` on the same text, and their vectors are stored."""
-    from facts.services import _search_vector_expr
+    `search_vector_expr` on the same text, and their vectors are stored."""
 
     body = alice.ingest(
         "My sister Ana moved to Porto last year.", "我住在海淀区，养了一只柯基叫豆包。", wait=False
@@ -195,12 +208,12 @@ def test_bulk_written_rows_have_the_same_search_vectors_as_the_orm(alice) -> Non
     facts = list(Fact.objects.filter(sources__message_id__in=ids))
     assert facts and all(f.embedding is not None and f.search_vector for f in facts)
     for fact in facts:
-        expected = Fact.objects.filter(pk=fact.pk).annotate(sv=_search_vector_expr(fact.search_text)).get().sv
+        expected = Fact.objects.filter(pk=fact.pk).annotate(sv=search_vector_expr(fact.search_text)).get().sv
         assert fact.search_vector == expected
     for message in Message.objects.filter(pk__in=ids):
         from facts.text import search_text
 
-        expected = Message.objects.filter(pk=message.pk).annotate(sv=_search_vector_expr(search_text(message.content)))
+        expected = Message.objects.filter(pk=message.pk).annotate(sv=search_vector_expr(search_text(message.content)))
         assert message.search_vector == expected.get().sv and message.embedding is not None
 
 

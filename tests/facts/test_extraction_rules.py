@@ -169,6 +169,6 @@ def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
     ],
 )
 def test_third_person_conjugates_present_verbs_that_end_like_past_forms(sentence: str, expected: str) -> None:
-    from facts.extraction.rules import third_person_en
+    from facts.extraction.person import third_person_en
 
     assert third_person_en(sentence, "Priya") == expected

@@ -1,0 +1,312 @@
+"""The extraction pipeline over a batch of stored messages: claim -> gate and extract -> embed -> apply.
+
+Each stage reads and fills one `_Batch`. Claiming and finishing messages are conversations' services (it owns
+the messages table); this module computes what they write. The extractor (maybe an LLM) and the embedder run
+outside any transaction. Then each subject's messages are applied in one transaction under the subject's row
+lock (`select_for_update`), so two workers reconciling one subject are serialised and a fact is never created
+twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from django.conf import settings
+from django.db import InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from conversations.models import Message, Subject
+from conversations.selectors import (
+    message_previous_user_turn,
+    messages_any_running,
+    messages_pending,
+    messages_running_attempts,
+)
+from conversations.services import MessageFinish, messages_claim, messages_finish, messages_mark_failed
+from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.exceptions import ExtractionFailed
+from facts.extraction.base import Command, ExtractionOutput, MessageView
+from facts.extraction.llm import get_extractor
+from facts.models import Actor, Fact, FactSource
+from facts.profile import profile_schedule_rebuild
+from facts.services.commands import fact_forget, fact_pin
+from facts.services.reconcile import NEIGHBOUR_DISTANCE, fact_reconcile
+from facts.services.writes import CURRENT, WriteBuffer
+from facts.text import keywords as text_keywords
+from facts.text import normalize, search_text
+
+logger = logging.getLogger(__name__)
+
+ExtractionState = Message.ExtractionState
+# The pipeline embeds a task's sentences sorted by length, this many per batch (less padding than one batch).
+EMBED_CHUNK = 16
+
+
+@dataclass
+class _Extracted:
+    """One message with what the extractor and the embedder made of it."""
+
+    message: Message
+    output: ExtractionOutput
+    vectors: list[list[float] | None]  # one per candidate
+    message_vector: list[float] | None  # the message's own (episodic recall)
+
+
+@dataclass
+class _Batch:
+    """One call's messages as they pass through the stages."""
+
+    messages: list[Message]
+    outputs: dict[int, ExtractionOutput] = field(default_factory=dict)
+    by_subject: dict[int, list[_Extracted]] = field(default_factory=dict)
+    fact_ids: list[int] = field(default_factory=list)
+    failed: list[int] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
+
+
+def messages_extract(*, message_ids: list[int]) -> list[int]:
+    """Run the write pipeline over messages; return the ids of facts created or merged.
+
+    Idempotent: only messages still pending are claimed, so a task delivered twice (late ack, sweeper) does
+    nothing the second time. Each subject's messages are applied in one transaction, each message failing alone;
+    ExtractionFailed when any did (they are pending again, or failed after their last attempt).
+    """
+    messages = messages_claim(message_ids=message_ids)
+    if not messages:
+        return []
+    batch = _Batch(messages)
+    try:
+        _gate_and_extract(batch)
+        _embed(batch)
+    except Exception as exc:
+        messages_mark_failed(message_ids=[m.pk for m in messages], error=repr(exc))
+        raise
+    _apply(batch)
+    for subject_id in batch.touched:
+        profile_schedule_rebuild(subject_id=subject_id)
+    if batch.failed:
+        raise ExtractionFailed(f"extraction failed for messages {batch.failed}")
+    return batch.fact_ids
+
+
+def messages_extract_now(*, message_ids: list[int]) -> None:
+    """Extract in this process for `?wait=true`; wait for any message a worker already claimed.
+
+    The queued task still runs later and finds nothing pending, so nothing is extracted twice.
+    """
+    deadline = time.monotonic() + settings.INGEST_WAIT_TIMEOUT
+    todo = list(message_ids)
+    while todo and time.monotonic() < deadline:
+        try:
+            messages_extract(message_ids=todo)
+        except ExtractionFailed:
+            logger.warning("inline extraction failed for some of %s", todo)
+            return  # failed messages are pending again for the task's retry, not for this loop
+        while messages_any_running(message_ids=message_ids):
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.05)
+        todo = messages_pending(message_ids=message_ids)  # skipped by the claim while another lock held them
+        if todo:
+            time.sleep(0.05)
+
+
+# --- gate and extract, embed ------------------------------------------------------------------------------------
+
+
+def _gate_and_extract(batch: _Batch) -> None:
+    """The extractor's gate decision, candidates and commands for every message, in one call."""
+    views = [
+        MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at)
+        for m in batch.messages
+    ]
+    batch.outputs = get_extractor().extract(views)
+
+
+def _embed(batch: _Batch) -> None:
+    """One vector per candidate sentence; a message's own vector is the mean of its facts' (or its own text's
+    when it yields none). All texts of the batch in one embedder pass."""
+    texts: list[str] = []
+    for m in batch.messages:
+        texts.extend(c.text for c in batch.outputs[m.pk].candidates)
+    bare = [m for m in batch.messages if not batch.outputs[m.pk].candidates]
+    vectors = _embed_unique(texts + [m.content for m in bare])
+    bare_vectors = {m.pk: vectors[len(texts) + i] for i, m in enumerate(bare)}
+    offset = 0
+    for message in batch.messages:
+        output = batch.outputs[message.pk]
+        n = len(output.candidates)
+        own = vectors[offset : offset + n]
+        offset += n
+        vector = _mean_vector(own) if n else bare_vectors.get(message.pk)
+        batch.by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
+
+
+def _embed_unique(texts: list[str]) -> list[list[float] | None]:
+    """Embed each distinct text once (a fact sentence repeated in a batch costs one encoding)."""
+    unique = sorted(dict.fromkeys(texts), key=len)
+    by_text: dict[str, list[float]] = {}
+    try:
+        # Small batches of similar length: one batch of a whole task pads every sentence to the longest.
+        for start in range(0, len(unique), EMBED_CHUNK):
+            chunk = unique[start : start + EMBED_CHUNK]
+            by_text.update(zip(chunk, embedding_backend.embed_texts(chunk), strict=True))
+    except embedding_backend.EmbedderUnavailable as exc:
+        # Facts are still stored and found by keyword; the vectors can be filled in later.
+        logger.warning("embedder unavailable during extraction: %s", exc)
+        return [None] * len(texts)
+    return [by_text[t] for t in texts]
+
+
+def _mean_vector(vectors: list[list[float] | None]) -> list[float] | None:
+    present = [v for v in vectors if v is not None]
+    if not present:
+        return None
+    if len(present) == 1:
+        return list(present[0])
+    mean = np.mean(np.asarray(present, dtype=np.float64), axis=0)
+    norm = float(np.linalg.norm(mean)) or 1.0
+    return [float(x) for x in mean / norm]
+
+
+# --- apply ------------------------------------------------------------------------------------------------------
+
+
+def _apply(batch: _Batch) -> None:
+    """Apply each subject's messages in its own transaction; record the messages that failed."""
+    for subject_id, items in batch.by_subject.items():
+        try:
+            ids, bad = _subject_apply_extraction(subject_id=subject_id, items=items)
+        except Exception as exc:  # the whole transaction failed (the database went away, say)
+            logger.exception("extraction failed for subject %s", subject_id)
+            messages_mark_failed(message_ids=[item.message.pk for item in items], error=repr(exc))
+            batch.failed.extend(item.message.pk for item in items)
+            continue
+        for pk, error in bad.items():
+            messages_mark_failed(message_ids=[pk], error=error)
+            batch.failed.append(pk)
+        batch.fact_ids.extend(ids)
+        batch.touched.add(subject_id)
+
+
+def _subject_apply_extraction(*, subject_id: int, items: list[_Extracted]) -> tuple[list[int], dict[int, str]]:
+    """Reconcile one subject's messages in one transaction; return fact ids and {message id: error}.
+
+    Fast path first: the whole batch without savepoints, its rows written in a few bulk statements. If any
+    message fails, that transaction rolls back and the batch runs again with one savepoint per message, so
+    the failing message fails alone.
+    """
+    try:
+        return _subject_apply(subject_id=subject_id, items=items, isolate=False)
+    except (OperationalError, InterfaceError):
+        raise  # the database went away: the caller records it on every message
+    except Exception:
+        logger.warning("batch of subject %s failed, retrying message by message", subject_id, exc_info=True)
+    return _subject_apply(subject_id=subject_id, items=items, isolate=True)
+
+
+def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -> tuple[list[int], dict[int, str]]:
+    fact_ids: list[int] = []
+    errors: dict[int, str] = {}
+    finished: list[MessageFinish] = []
+    with transaction.atomic():
+        subject = Subject.objects.select_for_update().get(pk=subject_id)
+        # Re-check under the lock: another worker may have finished a message meanwhile (sweeper + late ack).
+        attempts = messages_running_attempts(message_ids=[item.message.pk for item in items])
+        items = [item for item in items if attempts.get(item.message.pk) == item.message.extraction_attempts]
+        buffer = WriteBuffer(isolate=isolate)
+        if not subject.memory_paused and items:
+            buffer.prefetch(
+                subject,
+                [normalize(c.text) for item in items for c in item.output.candidates],
+                vectors=[v for item in items for v in item.vectors],
+                within=NEIGHBOUR_DISTANCE,
+            )
+            buffer.reserve(sum(len(item.output.candidates) for item in items))
+        for item in items:
+            if not isolate:
+                fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer))
+                finished.append(_finish(subject, item))
+                continue
+            try:
+                with transaction.atomic():  # a savepoint: a failing message rolls back alone
+                    ids = _message_apply(subject=subject, item=item, buffer=buffer)
+            except Exception as exc:
+                logger.exception("extraction failed for message %s", item.message.pk)
+                errors[item.message.pk] = repr(exc)
+                buffer.reset()
+                continue
+            fact_ids.extend(ids)
+            finished.append(_finish(subject, item))
+        buffer.flush()
+        messages_finish(finished=finished)  # one UPDATE for the batch, at its end
+    return fact_ids, errors
+
+
+def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer) -> list[int]:
+    """Reconcile one message's candidates and apply its commands (the caller holds the subject's lock)."""
+    if subject.memory_paused:
+        return []
+    message, output = item.message, item.output
+    fact_ids: list[int] = []
+    if output.commands:
+        buffer.flush()  # the commands read sources and history
+        for command in output.commands:
+            fact_ids.extend(_command_apply(message, command))
+        buffer.reset()  # forgotten or pinned facts: ask the database again
+    for candidate, vector in zip(output.candidates, item.vectors, strict=True):
+        result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, buffer=buffer)
+        fact_ids.append(result.fact.pk)
+    if buffer.isolate:
+        buffer.flush()  # this message's rows inside its own savepoint
+    return fact_ids
+
+
+def _finish(subject: Subject, item: _Extracted) -> MessageFinish:
+    """What the message's row records once it is applied: done (skipped while memory is paused)."""
+    paused, output = subject.memory_paused, item.output
+    return MessageFinish(
+        message_id=item.message.pk,
+        state=ExtractionState.SKIPPED if paused else ExtractionState.DONE,
+        finished_at=timezone.now(),
+        error=f"llm fallback: {output.fallback_reason}" if output.fallback_reason else "",
+        extractor=output.extractor,
+        gate_decision="keep" if output.gate.keep else "skip",
+        gate_reason="memory paused" if paused else output.gate.reason,
+        search_text=search_text(item.message.content),
+        embedding=None if paused else item.message_vector,
+    )
+
+
+# --- commands found in messages ("forget that", "remember this") -----------------------------------------------
+
+
+def _command_targets(message: Message, command: Command) -> list[Fact]:
+    """The facts a command refers to: those matching its words, else those from the previous user message."""
+    current = Fact.objects.filter(subject_id=message.subject_id, status__in=CURRENT)
+    words = set(text_keywords(command.target))
+    if words:
+        matches = [f for f in current.filter(keywords__overlap=list(words)) if len(words & set(f.keywords)) >= 1]
+        if matches:
+            best = max(len(words & set(f.keywords)) for f in matches)
+            return [f for f in matches if len(words & set(f.keywords)) == best]
+    previous = message_previous_user_turn(message=message)
+    if previous is None:
+        return []
+    return list(current.filter(sources__message=previous).distinct())
+
+
+def _command_apply(message: Message, command: Command) -> list[int]:
+    targets = _command_targets(message, command)
+    actor_id = f"message:{message.pk}"
+    if command.kind == "forget":
+        for fact in targets:
+            fact_forget(fact=fact, actor=Actor.END_USER, actor_id=actor_id, reason="forget command")
+        return []
+    for fact in targets:
+        fact_pin(fact=fact, actor=Actor.END_USER, actor_id=actor_id, importance=1.0)
+        FactSource.objects.get_or_create(fact=fact, message=message)
+    return [f.pk for f in targets]
