@@ -10,7 +10,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
@@ -140,7 +140,7 @@ def message_ingest(
 # --- extraction state: the facts pipeline claims messages, and finishes or fails them, through these ----------
 
 
-def messages_claim(*, message_ids: list[int]) -> list[Message]:
+def messages_claim(*, message_ids: list[int], claim: str = "") -> list[Message]:
     """Claim pending messages with a conditional update; return them (subject loaded) in conversation order.
 
     The pending rows are locked (skipping any another worker is claiming right now), then marked running,
@@ -148,22 +148,30 @@ def messages_claim(*, message_ids: list[int]) -> list[Message]:
     a row that references a message (a summary's first and last message, a fact source) holds FOR KEY SHARE
     on it while its transaction runs, and a plain FOR UPDATE ... SKIP LOCKED skipped such a message, which then
     stayed pending until the sweeper (seen in the ingest bench: the session summariser ran beside extraction).
+
+    `claim` names the caller (a Celery task's id). A message still running under the same claim was left by an
+    earlier delivery of the same task whose process died (SIGKILL, OOM): it is claimed again. Exactly once
+    still holds: every claim counts an attempt, and a result is applied only under its own attempt number.
     """
     ids = list(dict.fromkeys(message_ids))
     if not ids:
         return []
+    claimable = Q(extraction_state=ExtractionState.PENDING)
+    if claim:
+        claimable |= Q(extraction_state=ExtractionState.RUNNING, extraction_claim=claim)
     with transaction.atomic():
         mine = list(
             Message.objects.select_for_update(skip_locked=True, no_key=True)
-            .filter(pk__in=ids, extraction_state=ExtractionState.PENDING)
+            .filter(claimable, pk__in=ids)
             .values_list("pk", flat=True)
         )
         if not mine:
             return []
-        Message.objects.filter(pk__in=mine, extraction_state=ExtractionState.PENDING).update(
+        Message.objects.filter(claimable, pk__in=mine).update(
             extraction_state=ExtractionState.RUNNING,
             extraction_attempts=F("extraction_attempts") + 1,
             extraction_started_at=timezone.now(),
+            extraction_claim=claim[:64],
         )
     claimed = list(Message.objects.select_related("subject").filter(pk__in=mine))
     claimed.sort(key=lambda m: (m.created_at, m.pk))  # "forget that" must see the message before it

@@ -35,6 +35,7 @@ class ExtractionTask(Task):
 
 
 @shared_task(
+    bind=True,
     base=ExtractionTask,
     name="facts.tasks.messages_extract_task",
     acks_late=True,
@@ -45,13 +46,15 @@ class ExtractionTask(Task):
     retry_jitter=True,
     max_retries=5,
 )
-def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int]:
+def messages_extract_task(self: Task, message_ids: list[int], requeues: int = 0) -> list[int]:
     """Extract facts from stored messages (idempotent: claims only pending messages).
 
+    The claim carries the task's id: acks are late and a task whose pool process was killed is delivered again
+    (task_reject_on_worker_lost) with the same id, and takes back the messages it had claimed.
     A message the claim had to skip (another transaction held its row) is sent again after a short delay, a few
     times (1, 2, 4... s); after that the sweeper has it. Without this it waited EXTRACTION_SWEEP_AFTER_SECONDS.
     """
-    fact_ids = messages_extract(message_ids=message_ids)
+    fact_ids = messages_extract(message_ids=message_ids, claim=self.request.id or "")
     left = messages_pending(message_ids=message_ids)
     if left and requeues < settings.EXTRACTION_REQUEUE_MAX:
         messages_extract_task.apply_async(args=(left,), kwargs={"requeues": requeues + 1}, countdown=2**requeues)
