@@ -247,3 +247,17 @@ def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
         .order_by("received_at")
         .values_list("pk", flat=True)[:1000]
     )
+
+
+def messages_requeue_stale(*, older_than_seconds: int | None = None) -> int:
+    """Send extraction again for messages left pending or running too long (EXTRACTION_SWEEP_AFTER_SECONDS by
+    default); return how many.
+
+    Beat runs this in its own process every EXTRACTION_SWEEP_INTERVAL_SECONDS (memory_site/beat.py): a worker
+    that stalled or died cannot hold up its own rescue, as it did when the sweep was a task for that worker.
+    """
+    age = settings.EXTRACTION_SWEEP_AFTER_SECONDS if older_than_seconds is None else older_than_seconds
+    ids = messages_sweep_stale(older_than_seconds=age)
+    for start in range(0, len(ids), 50):
+        current_app.send_task(EXTRACT_TASK, args=[ids[start : start + 50]])
+    return len(ids)

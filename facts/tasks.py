@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from conversations.selectors import messages_pending
-from conversations.services import messages_mark_failed, messages_sweep_stale
+from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
 from facts.exceptions import ExtractionFailed
 from facts.services import messages_extract
@@ -63,11 +63,12 @@ def messages_extract_task(self: Task, message_ids: list[int], requeues: int = 0)
 
 @shared_task(name="facts.tasks.messages_sweep_task", acks_late=True)
 def messages_sweep_task() -> int:
-    """Re-enqueue messages left pending past the threshold."""
-    ids = messages_sweep_stale(older_than_seconds=settings.EXTRACTION_SWEEP_AFTER_SECONDS)
-    for start in range(0, len(ids), 50):
-        messages_extract_task.delay(ids[start : start + 50])
-    return len(ids)
+    """Re-enqueue messages left pending past the threshold.
+
+    Beat runs the same sweep itself now (BEAT_IN_PROCESS_JOBS); this task stays for a manual run and for the
+    schedule entry a database made before then may still hold.
+    """
+    return messages_requeue_stale()
 
 
 # The read path's access counting task lives with retrieval; importing it here registers it with the worker.

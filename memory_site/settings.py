@@ -228,12 +228,12 @@ CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# django-celery-beat's database scheduler, which also runs BEAT_IN_PROCESS_JOBS in beat's own process.
+CELERY_BEAT_SCHEDULER = "memory_site.beat:Scheduler"
 CELERY_TIMEZONE = "UTC"
 # The one place where periodic jobs are declared (django-celery-beat syncs it into the database).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    # Every minute: re-enqueue messages left pending (broker down, worker killed mid-task).
-    "messages-sweep": {"task": "facts.tasks.messages_sweep_task", "schedule": 60.0},
+    # (Re-enqueueing messages left pending is BEAT_IN_PROCESS_JOBS' "messages-requeue-stale", below.)
     # Hourly: prune the fact change log that search's in-memory vectors are checked against.
     "facts-change-prune": {"task": "facts.retrieval.tasks.facts_change_prune_task", "schedule": 3600.0},
     # Daily at 03:30 UTC: rebuild every profile that is stale, missing or older than a day.
@@ -357,6 +357,16 @@ LLM_TIMEOUT = env_float("LLM_TIMEOUT", 20.0)
 # Extraction pipeline.
 EXTRACTION_SWEEP_AFTER_SECONDS = env_int("EXTRACTION_SWEEP_AFTER_SECONDS", 120)
 EXTRACTION_MAX_ATTEMPTS = env_int("EXTRACTION_MAX_ATTEMPTS", 5)
+# Beat re-enqueues messages left pending (or running) longer than EXTRACTION_SWEEP_AFTER_SECONDS this often.
+EXTRACTION_SWEEP_INTERVAL_SECONDS = env_float("EXTRACTION_SWEEP_INTERVAL_SECONDS", 60.0)
+# Jobs beat runs in its own process, not as tasks for the worker they may have to rescue (memory_site/beat.py).
+BEAT_IN_PROCESS_JOBS: dict[str, dict[str, object]] = {
+    # Messages left pending or running too long (broker down, worker killed or stalled): extraction sent again.
+    "messages-requeue-stale": {
+        "function": "conversations.services.messages_requeue_stale",
+        "every": EXTRACTION_SWEEP_INTERVAL_SECONDS,
+    },
+}
 # A task whose claim skipped a locked message sends it again this many times (1, 2, 4... s apart).
 EXTRACTION_REQUEUE_MAX = env_int("EXTRACTION_REQUEUE_MAX", 5)
 INGEST_WAIT_TIMEOUT = env_float("INGEST_WAIT_TIMEOUT", 30.0)
