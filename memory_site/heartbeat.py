@@ -62,8 +62,12 @@ def _start_beating(sender: Any = None, **_: Any) -> None:
     interval = settings.WORKER_HEARTBEAT_SECONDS
 
     def beat() -> None:
-        from django.db import connection
+        from django.db import DatabaseError, connection
 
+        try:  # rows of workers gone for a day (killed, so they never removed theirs) are no one's
+            _forget_silent_workers(queue)
+        except DatabaseError:
+            connection.close()
         while not _stop.is_set():
             _write_safely(hostname=hostname, queue=queue, task_finished=False)
             _stop.wait(interval)
@@ -71,6 +75,14 @@ def _start_beating(sender: Any = None, **_: Any) -> None:
 
     _stop.clear()
     threading.Thread(target=beat, name="worker-heartbeat", daemon=True).start()
+
+
+def _forget_silent_workers(queue: str) -> None:
+    from django.utils import timezone
+
+    from memory_site.models import WorkerHeartbeat
+
+    WorkerHeartbeat.objects.filter(queue=queue, alive_at__lt=timezone.now() - dt.timedelta(days=1)).delete()
 
 
 @worker_shutdown.connect
