@@ -171,6 +171,14 @@ def broker_url_for(broker: str) -> str:
     raise ValueError(f"unknown broker {broker!r}: one of {', '.join(BROKERS)}")
 
 
+def _broker_stop(broker: str) -> None:
+    """Stop the embedded broker a bench service started (the others are not ours to stop)."""
+    if broker == "embedded":
+        from memory_site import embedded_broker
+
+        embedded_broker.stop(BENCH_VAR)
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -351,10 +359,8 @@ def running_service(
     tenant: str = BENCH_TENANT,
     broker: str = "redis",
 ) -> Iterator[BenchContext]:
-    """Create and migrate the bench database, run gunicorn and a Celery worker on it, yield a context.
-
-    `broker`: one of BROKERS (see broker_url_for); an embedded one started here is stopped at the end.
-    """
+    """Create and migrate the bench database, run gunicorn and a Celery worker on it (on `broker`, one of
+    BROKERS: see broker_url_for), yield a context."""
     db_url = database_ensure(database)
     broker_url = broker_url_for(broker)
     os.environ["CELERY_BROKER_URL"] = broker_url
@@ -418,10 +424,7 @@ def running_service(
             _stop(proc)
         web_log.close()
         worker_log.close()
-        if broker == "embedded":
-            from memory_site import embedded_broker
-
-            embedded_broker.stop(BENCH_VAR)
+        _broker_stop(broker)
 
 
 # --------------------------------------------------------------------------------------------- ingest
