@@ -57,14 +57,15 @@ SELECT
      WHERE NOT EXISTS (SELECT 1 FROM facts_factsource s WHERE s.message_id = m.id)),
   (SELECT count(*) FROM facts_fact),
   (SELECT count(*) FROM facts_fact WHERE mention_count > 1),
-  (SELECT count(*) FROM facts_factsource)
+  (SELECT count(*) FROM facts_factsource),
+  (SELECT count(*) FROM conversations_message WHERE extraction_attempts > 1)
 """
 
 
 def reconcile(cursor: Any) -> dict[str, int]:
     cursor.execute(RECONCILE_SQL)
     row = cursor.fetchone()
-    keys = ("messages", "not_done", "without_facts", "facts", "facts_mentioned_twice", "sources")
+    keys = ("messages", "not_done", "without_facts", "facts", "facts_mentioned_twice", "sources", "claimed_again")
     return dict(zip(keys, (int(v) for v in row), strict=True))
 
 
@@ -87,6 +88,11 @@ def assert_exactly_once(result: dict[str, int], expected_messages: int) -> None:
     assert result["without_facts"] == 0, result  # every turn's fact was written
     assert result["facts_mentioned_twice"] == 0, result  # no turn extracted twice
     assert result["sources"] == result["facts"], result
+
+
+def assert_faults_hit_extraction(result: dict[str, int]) -> None:
+    """Some messages were claimed a second time: the fault did interrupt extractions under way."""
+    assert result["claimed_again"] > 0, result
 
 
 def _read_test_database() -> dict[str, int]:
@@ -136,7 +142,9 @@ def test_pool_processes_killed_on_the_embedded_broker(stack_factory: Any) -> Non
     stack, key = stack_factory(**NO_SWEEP)
     post_turns(stack, key)
     _kill_pool_processes(stack, times=3, every=2.0)
-    assert_exactly_once(settled(_read_test_database, REQUESTS * TURNS, timeout=240), REQUESTS * TURNS)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    assert_exactly_once(result, REQUESTS * TURNS)
+    assert_faults_hit_extraction(result)
     assert stack.healthz() == 200
 
 
@@ -144,7 +152,9 @@ def test_pool_processes_killed_on_redis(stack_factory: Any) -> None:
     stack, key = stack_factory(broker=os.environ["CELERY_BROKER_URL"], **NO_SWEEP)
     post_turns(stack, key)
     _kill_pool_processes(stack, times=3, every=2.0)
-    assert_exactly_once(settled(_read_test_database, REQUESTS * TURNS, timeout=240), REQUESTS * TURNS)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    assert_exactly_once(result, REQUESTS * TURNS)
+    assert_faults_hit_extraction(result)
 
 
 # The worker's own queue position is lost with it (its unacked tasks return only after the broker's visibility
@@ -160,7 +170,9 @@ def test_the_worker_killed_is_started_again(stack_factory: Any) -> None:
     assert worker is not None
     os.kill(worker, signal.SIGKILL)
     assert wait_until(lambda: stack.child(" worker ") not in {None, worker}, timeout=60)
-    assert_exactly_once(settled(_read_test_database, REQUESTS * TURNS, timeout=240), REQUESTS * TURNS)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    assert_exactly_once(result, REQUESTS * TURNS)
+    assert_faults_hit_extraction(result)
 
 
 def test_the_broker_killed_mid_ingest(stack_factory: Any) -> None:
