@@ -7,21 +7,27 @@ PORT ?= 8000
 # Tests use a real broker: Redis on this machine (a spare database number), unless told otherwise.
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install run test bench lint format clean
+.PHONY: install chromium run test bench lint format clean
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 $(PY) -m pip install -q -e ".[dev]"
 	touch $(STAMP)
+
+# The browser tests' browser: Debian's chromium package, and a font for the Chinese pages' screenshots, installed
+# when missing (Playwright never downloads a browser).
+chromium:
+	@(command -v chromium && fc-list :lang=zh | grep -q .) >/dev/null 2>&1 || (apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-microhei >/dev/null)
 
 install: $(STAMP)
 
 run: install
 	PORT=$(PORT) $(PY) manage.py serve
 
-test: install
-	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$(TEST_BROKER_URL)} $(PY) -m pytest $(PYTEST_ARGS)
+test: install chromium
+	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$(TEST_BROKER_URL)} $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: install
 	$(PY) -m bench.run $(BENCH_ARGS)

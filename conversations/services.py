@@ -14,7 +14,8 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
-from conversations.models import ApiKey, Message, Session, Subject, Tenant
+from conversations.models import ApiKey, ContextSnapshot, Message, Session, Subject, Summary, Tenant
+from memory_site.deletion import rows_delete
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
 ExtractionState = Message.ExtractionState
@@ -261,3 +262,28 @@ def messages_requeue_stale(*, older_than_seconds: int | None = None) -> int:
     for start in range(0, len(ids), 50):
         current_app.send_task(EXTRACT_TASK, args=[ids[start : start + 50]])
     return len(ids)
+
+
+# --- erasure: the event log's rows of one subject --------------------------------------------------------------
+
+
+def subject_erase(*, subject: Subject) -> dict[str, int]:
+    """Delete the subject and every row of the event log about it; return the rows deleted per table.
+
+    Replay snapshots, summaries, messages (content, vectors), sessions, then the subject itself, whose deletion
+    cascades to any row another app still holds (call the higher apps' erasure first: their rows name messages,
+    and each table is then emptied in one statement). Pending tasks carry only ids, so a task of this subject that runs later finds nothing to do.
+    """
+    counts: dict[str, int] = {}
+    with transaction.atomic():
+        Subject.objects.select_for_update().get(pk=subject.pk)
+        for queryset in (
+            ContextSnapshot.objects.filter(subject_id=subject.pk),
+            Summary.objects.filter(subject_id=subject.pk),
+            Message.objects.filter(subject_id=subject.pk),
+            Session.objects.filter(subject_id=subject.pk),
+            Subject.objects.filter(pk=subject.pk),
+        ):
+            for label, n in rows_delete(queryset).items():
+                counts[label] = counts.get(label, 0) + n
+    return counts

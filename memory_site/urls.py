@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import admin
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, URLResolver, include, path
+from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memory_site import errors
@@ -13,6 +14,7 @@ from memory_site.health import health_details, healthz
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
     path("", include("facts.urls")),
+    path("", include("policies.portal.api_urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(
         "docs/",
@@ -26,6 +28,9 @@ urlpatterns = [
     path("admin/health/", health_details, name="health-details"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
+    path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("me/", include("policies.portal.urls")),
+    path("i18n/", include("django.conf.urls.i18n")),
 ]
 
 

@@ -1,11 +1,15 @@
-"""Retention policies per tenant and fact type."""
+"""Retention policies per tenant and fact type; the privacy portal's links, exports and erasure receipts."""
 
 from __future__ import annotations
 
+import uuid
+
+from django.contrib.postgres.fields import ArrayField
 from django.db import models
 from django.db.models import Q
+from django.utils import timezone
 
-from conversations.models import Tenant
+from conversations.models import ApiKey, Subject, Tenant
 from facts.models import FactType
 from memory_site.models import TimeStampedModel
 
@@ -42,3 +46,109 @@ class RetentionPolicy(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.tenant} / {self.fact_type}"
+
+
+# --- The privacy portal and the data rights (export, erasure) -------------------------------------------------
+
+
+class PortalLink(models.Model):
+    """One signed way into the privacy portal for one subject: the row behind a link's token (its `jti`).
+
+    Single use: redeeming sets `used_at` under a row lock, so a second opening is refused and counted
+    (`refused_count`). The portal session it opened is the Django session `session_key`, valid for
+    PORTAL_SESSION_MINUTES from `used_at` until logout (`ended_at`) or the subject's erasure.
+    """
+
+    jti = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="portal_links")
+    created_by = models.ForeignKey(ApiKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
+    expires_at = models.DateTimeField()
+    used_at = models.DateTimeField(null=True, blank=True)
+    refused_count = models.PositiveIntegerField(default=0)
+    session_key = models.CharField(max_length=40, blank=True, default="")
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(condition=Q(expires_at__gt=models.F("created_at")), name="portal_link_expires_later")
+        ]
+
+    def __str__(self) -> str:
+        return f"portal link {str(self.jti)[:8]} for subject {self.subject_id}"
+
+
+class ExportJob(models.Model):
+    """An export of everything held about a subject, built by a worker; its file expires (`expires_at`)."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    class Format(models.TextChoices):
+        JSON = "json"
+        CSV = "csv"
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="export_jobs")
+    format = models.CharField(max_length=8, choices=Format.choices, default=Format.JSON)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    total = models.PositiveIntegerField(default=0)
+    done = models.PositiveIntegerField(default=0)
+    # Kept in PostgreSQL, not on a disk: the worker that writes it and the web process that serves it may run
+    # on different machines. Deleted once expired (policies.portal.tasks.exports_purge_task).
+    content = models.BinaryField(null=True, editable=False)
+    size = models.PositiveBigIntegerField(default=0)
+    error = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    expires_at = models.DateTimeField(null=True, blank=True, db_index=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "running", "done", "failed"]), name="export_state_valid"
+            ),
+            models.CheckConstraint(condition=Q(format__in=["json", "csv"]), name="export_format_valid"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.format} export {str(self.uid)[:8]} ({self.state})"
+
+    @property
+    def percent(self) -> int:
+        if self.state == self.State.DONE:
+            return 100
+        return min(99, int(100 * self.done / self.total)) if self.total else 0
+
+
+class SubjectErasure(models.Model):
+    """The receipt of one subject's erasure: what was removed, and what `verify_erasure` looks for since.
+
+    Holds no text and no external id: the subject's keyed pseudonym (`subject_key`), the ids its rows had
+    (`former_ids`, model label -> ids; ids are never reused), the number of rows deleted per table, and the
+    fingerprints of its messages' and summaries' texts and sentences (its facts' are in facts' forgotten set).
+    """
+
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject_key = models.CharField(max_length=64, db_index=True)
+    actor = models.CharField(max_length=16)
+    actor_id = models.CharField(max_length=255, blank=True, default="")
+    counts = models.JSONField(default=dict)
+    former_ids = models.JSONField(default=dict)
+    text_fingerprints = ArrayField(models.CharField(max_length=64), default=list, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"erasure {str(self.uid)[:8]} at {self.created_at:%Y-%m-%d %H:%M}"

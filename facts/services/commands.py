@@ -26,6 +26,7 @@ from facts.extraction.slots import pet_slot, slot_of, type_of
 from facts.models import Conflict, Fact, FactHistory
 from facts.profile import profile_schedule_rebuild
 from facts.services.reconcile import ReconcileResult, fact_reconcile, history_record
+from facts.services.subject_data import fact_own_texts, fingerprints_record, history_texts_forget
 from facts.text import detect_language, has_cjk, normalize, search_text
 from facts.text import keywords as text_keywords
 from memory_site.pgio import search_vector_expr
@@ -288,16 +289,23 @@ def fact_restore(*, fact: Fact, actor: str, actor_id: str = "") -> Fact:
     return fact
 
 
-def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "") -> None:
+def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "", fingerprint: bool = True) -> None:
     """Remove a fact and its embedding; its history keeps the events and loses the text.
 
-    Open conflicts it was part of are closed and the other fact goes back to active. A fact already forgotten
-    (by a concurrent request) is left alone.
+    Its wordings are blanked wherever the subject's history quotes them, and (with `fingerprint`, the default)
+    their fingerprints join the subject's forgotten set, so extraction never brings the fact back. Open
+    conflicts it was part of are closed and the other fact goes back to active. A fact already forgotten (by a
+    concurrent request) is left alone.
     """
-    with _subject_locked(fact.subject_id):
-        if not Fact.objects.filter(pk=fact.pk).exists():
+    with _subject_locked(fact.subject_id) as subject:
+        stored = Fact.objects.filter(pk=fact.pk).first()
+        if stored is None:
             return
+        texts = fact_own_texts(stored)
+        if fingerprint:
+            fingerprints_record(subject=subject, texts=texts)
         FactHistory.objects.filter(fact_uid=fact.uid).update(before_text="", after_text="")
+        history_texts_forget(subject_id=fact.subject_id, texts=texts)
         for conflict in Conflict.objects.filter(Q(fact_a=fact) | Q(fact_b=fact), state=Conflict.State.OPEN):
             other_id = conflict.fact_b_id if conflict.fact_a_id == fact.pk else conflict.fact_a_id
             _conflict_close(conflict, resolution="forgotten", resolved_by=f"{actor}:{actor_id}".rstrip(":"))

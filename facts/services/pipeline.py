@@ -34,6 +34,7 @@ from facts.models import Actor, Fact, FactSource
 from facts.profile import profile_schedule_rebuild
 from facts.services.commands import fact_forget, fact_pin
 from facts.services.reconcile import NEIGHBOUR_DISTANCE, fact_reconcile
+from facts.services.subject_data import forgotten_fingerprints, is_forgotten
 from facts.services.writes import CURRENT, WriteBuffer
 from facts.text import keywords as text_keywords
 from facts.text import normalize, search_text
@@ -219,6 +220,8 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
         attempts = messages_running_attempts(message_ids=[item.message.pk for item in items])
         items = [item for item in items if attempts.get(item.message.pk) == item.message.extraction_attempts]
         buffer = WriteBuffer(isolate=isolate)
+        # What the subject forgot never comes back (fingerprints; "forget that" in this batch adds to them).
+        forgotten = set(forgotten_fingerprints(subject=subject)) if items and not subject.memory_paused else set()
         if not subject.memory_paused and items:
             buffer.prefetch(
                 subject,
@@ -229,12 +232,12 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
             buffer.reserve(sum(len(item.output.candidates) for item in items))
         for item in items:
             if not isolate:
-                fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer))
+                fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten))
                 finished.append(_finish(subject, item))
                 continue
             try:
                 with transaction.atomic():  # a savepoint: a failing message rolls back alone
-                    ids = _message_apply(subject=subject, item=item, buffer=buffer)
+                    ids = _message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten)
             except Exception as exc:
                 logger.exception("extraction failed for message %s", item.message.pk)
                 errors[item.message.pk] = repr(exc)
@@ -247,8 +250,10 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
     return fact_ids, errors
 
 
-def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer) -> list[int]:
-    """Reconcile one message's candidates and apply its commands (the caller holds the subject's lock)."""
+def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer, forgotten: set[str]) -> list[int]:
+    """Reconcile one message's candidates and apply its commands (the caller holds the subject's lock).
+
+    A candidate whose text the subject forgot (its fingerprint is in `forgotten`) is skipped."""
     if subject.memory_paused:
         return []
     message, output = item.message, item.output
@@ -258,7 +263,10 @@ def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer) -
         for command in output.commands:
             fact_ids.extend(_command_apply(message, command))
         buffer.reset()  # forgotten or pinned facts: ask the database again
+        forgotten |= forgotten_fingerprints(subject=subject)
     for candidate, vector in zip(output.candidates, item.vectors, strict=True):
+        if is_forgotten(subject=subject, forgotten=forgotten, text=candidate.text):
+            continue
         result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, buffer=buffer)
         fact_ids.append(result.fact.pk)
     if buffer.isolate:
