@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
@@ -15,6 +16,8 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -202,3 +205,18 @@ class WorkerProcess:
         except subprocess.TimeoutExpired:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.wait(timeout=10)
+
+
+@contextmanager
+def own_directory(name: str) -> Iterator[Path]:
+    """A fresh directory under the project's var/ for a stack's own data, removed afterwards.
+
+    Not under pytest's temporary tree: pytest makes its root private (0700) at each session's start, including
+    other sessions' on the same machine, and the embedded PostgreSQL runs as another user who must reach its data.
+    """
+    path = ROOT / "var" / "tests" / f"{name}-{os.getpid()}-{os.urandom(3).hex()}"
+    path.mkdir(parents=True)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)

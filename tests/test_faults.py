@@ -21,9 +21,9 @@ from django.db import connection
 
 from conversations.services import api_key_create, tenant_get_or_create
 from tests.conftest import wait_until
-from tests.stack import ServeStack, alive, database_url
+from tests.stack import ServeStack, alive, database_url, own_directory
 
-pytestmark = pytest.mark.stack
+pytestmark = [pytest.mark.stack, pytest.mark.timeout(600)]
 
 USERS = 6
 REQUESTS = 30
@@ -142,7 +142,7 @@ def test_pool_processes_killed_on_the_embedded_broker(stack_factory: Any) -> Non
     stack, key = stack_factory(**NO_SWEEP)
     post_turns(stack, key)
     _kill_pool_processes(stack, times=3, every=2.0)
-    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=360)
     assert_exactly_once(result, REQUESTS * TURNS)
     assert_faults_hit_extraction(result)
     assert stack.healthz() == 200
@@ -152,7 +152,7 @@ def test_pool_processes_killed_on_redis(stack_factory: Any) -> None:
     stack, key = stack_factory(broker=os.environ["CELERY_BROKER_URL"], **NO_SWEEP)
     post_turns(stack, key)
     _kill_pool_processes(stack, times=3, every=2.0)
-    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=360)
     assert_exactly_once(result, REQUESTS * TURNS)
     assert_faults_hit_extraction(result)
 
@@ -170,7 +170,7 @@ def test_the_worker_killed_is_started_again(stack_factory: Any) -> None:
     assert worker is not None
     os.kill(worker, signal.SIGKILL)
     assert wait_until(lambda: stack.child(" worker ") not in {None, worker}, timeout=60)
-    result = settled(_read_test_database, REQUESTS * TURNS, timeout=240)
+    result = settled(_read_test_database, REQUESTS * TURNS, timeout=360)
     assert_exactly_once(result, REQUESTS * TURNS)
     assert_faults_hit_extraction(result)
 
@@ -187,18 +187,23 @@ def test_the_broker_killed_mid_ingest(stack_factory: Any) -> None:
     assert wait_until(lambda: pid_file.exists() and alive(int(pid_file.read_text())), timeout=60)
     post_turns(stack, key, requests=6, first=REQUESTS)
     expected = (REQUESTS + 6) * TURNS
-    assert_exactly_once(settled(_read_test_database, expected, timeout=240), expected)
+    assert_exactly_once(settled(_read_test_database, expected, timeout=360), expected)
 
 
-def test_the_database_restarted_mid_ingest(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_database_restarted_mid_ingest(monkeypatch: pytest.MonkeyPatch) -> None:
     """`make run`'s embedded PostgreSQL stops while the worker writes: `serve` starts it again, the tasks that
     failed meanwhile retry, the sweep finds the rest."""
+    with own_directory("db-restart") as directory:
+        _database_restarted(directory, monkeypatch)
+
+
+def _database_restarted(directory: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import psycopg
 
     from memory_site import embedded_db
 
-    pgdata = tmp_path / "pgdata"
-    stack = ServeStack(var_dir=tmp_path / "var", env={
+    pgdata = directory / "pgdata"
+    stack = ServeStack(var_dir=directory / "var", env={
         "DATABASE_URL": None, "CELERY_BROKER_URL": None, "MEMORY_SITE_PGDATA": str(pgdata),
         "API_RATE_LIMIT": "1000000/min", **SWEEP_SOON}).start()  # fmt: skip
     try:
@@ -220,7 +225,7 @@ def test_the_database_restarted_mid_ingest(tmp_path: Path, monkeypatch: pytest.M
             except (OSError, IndexError, psycopg.OperationalError):  # stopped, or starting again
                 return {"messages": 0, "not_done": -1}
 
-        assert_exactly_once(settled(read, REQUESTS * TURNS, timeout=240), REQUESTS * TURNS)
+        assert_exactly_once(settled(read, REQUESTS * TURNS, timeout=360), REQUESTS * TURNS)
         assert stack.healthz() == 200
     finally:
         stack.stop()

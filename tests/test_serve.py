@@ -14,9 +14,9 @@ from django.db import connection
 
 from conversations.services import api_key_create, tenant_get_or_create
 from tests.conftest import wait_until
-from tests.stack import ServeStack, alive, database_url
+from tests.stack import ServeStack, alive, database_url, own_directory
 
-pytestmark = pytest.mark.stack
+pytestmark = [pytest.mark.stack, pytest.mark.timeout(600)]
 
 
 def _pid_file(path: Path) -> int | None:
@@ -34,10 +34,14 @@ def _job_done(stack: ServeStack, key: str, user: str, text: str) -> bool:
     return wait_until(lambda: stack.request("GET", f"/api/v1/jobs/{job}", key=key)[1].get("state") == "done", 120)
 
 
-def test_a_stop_then_an_immediate_start_serves_with_the_database_up(tmp_path: Path) -> None:
+def test_a_stop_then_an_immediate_start_serves_with_the_database_up() -> None:
     """The new `serve` waits for the old one to stop its embedded PostgreSQL and broker, then starts fresh ones
     (it used to attach to the old PostgreSQL as it shut down, and lost it). Stopping returns once they are gone."""
-    var, pgdata = tmp_path / "var", tmp_path / "pgdata"
+    with own_directory("stop-start") as directory:
+        _stop_then_start(directory / "var", directory / "pgdata")
+
+
+def _stop_then_start(var: Path, pgdata: Path) -> None:
     env: dict[str, str | None] = {"DATABASE_URL": None, "CELERY_BROKER_URL": None, "MEMORY_SITE_PGDATA": str(pgdata)}
     first = ServeStack(var_dir=var, env=env).start()
     try:
