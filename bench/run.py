@@ -113,10 +113,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         with running_service(args=args, conversations=conversations) as ctx:
             from django.conf import settings
 
+            from facts.retrieval.config import search_config
+
             results["config"] = {
                 "embedder": settings.EMBEDDINGS_MODEL,
                 "vector_mode": settings.SEARCH_VECTOR_MODE,
-                "search": {k: getattr(settings, k) for k in dir(settings) if k.startswith("SEARCH_")},
+                "search": search_config().as_dict(),  # the settings and every stage's tuning, as the service ran
                 "web": "gunicorn, 2 sync workers, OMP_NUM_THREADS=1",
             }
             throughput = None if args.no_throughput else _optional("bench.ingest_throughput")

@@ -43,10 +43,6 @@ class TenantApi(APIView):
             raise Http404("No such user.")
         return subject
 
-    def known_subject(self, request: Request, user: str) -> Subject | None:
-        """The URL's subject if authentication has looked it up and found it (no database read), else None."""
-        return self._url_subject(request, user)[1]
-
     def _url_subject(self, request: Request, user: str) -> tuple[bool, Subject | None]:
         client = request.user
         if isinstance(client, ApiClient) and client.url_subject is not None and client.url_subject[0] == user:

@@ -67,15 +67,6 @@ def bearer_key(request: Request | HttpRequest) -> str | None:
         raise exceptions.AuthenticationFailed("Invalid API key.") from exc
 
 
-def bearer_key_hash(request: Request | HttpRequest) -> str | None:
-    """The hash of the request's bearer key, if its header is well formed (not authenticated: no database read)."""
-    try:
-        raw = bearer_key(request)
-    except exceptions.AuthenticationFailed:
-        return None
-    return hash_key(raw) if raw is not None else None
-
-
 class ApiKeyAuthentication(BaseAuthentication):
     def authenticate(self, request: Request) -> tuple[ApiClient, ApiKey] | None:
         raw = bearer_key(request)

@@ -146,7 +146,7 @@ class Message(TimeStampedModel):
             models.Index(fields=["session", "created_at"], name="message_session_time"),
             models.Index(fields=["extraction_state", "received_at"], name="message_state_received"),
             GinIndex(fields=["search_vector"], name="message_search_gin"),
-            # No vector index: a subject's messages are searched by an exact scan (facts/retrieval/candidates.py);
+            # No vector index: a subject's messages are searched by an exact scan (facts/retrieval/candidates/vector.py);
             # an HNSW index over every message was upkeep on each extracted message with no query to use it.
         ]
 

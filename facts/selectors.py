@@ -6,17 +6,15 @@ import datetime as dt
 import time
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from django.db.models import QuerySet
 
 from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory
+from facts.retrieval import access, rows
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
-from memory_site.db import fetch_prepared
-
-if TYPE_CHECKING:
-    from facts.retrieval.search import QueryEmbedding
+from facts.retrieval.search import run_search
 
 # Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
 # workers' CPU while clients polled their ingest jobs.
@@ -47,29 +45,8 @@ def fact_history(*, subject: Subject, fact: Fact) -> QuerySet[FactHistory]:
 
 
 def facts_sources(*, fact_ids: list[int]) -> dict[int, list[dict[str, Any]]]:
-    """Each fact's source messages (id, external id, session, time), oldest first, in one query.
-
-    Only the needed columns are read, in plain SQL: the search hot path calls this for every result page
-    (the ORM's query building was a third of its cost).
-    """
-    from conversations.models import Message, Session
-    from facts.models import FactSource
-
-    out: dict[int, list[dict[str, Any]]] = {pk: [] for pk in fact_ids}
-    if not fact_ids:
-        return out
-    rows = fetch_prepared(
-        f"SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
-        f"FROM {FactSource._meta.db_table} fs JOIN {Message._meta.db_table} m ON m.id = fs.message_id "
-        f"JOIN {Session._meta.db_table} s ON s.id = m.session_id "
-        "WHERE fs.fact_id = ANY(%s) ORDER BY m.created_at, m.id",
-        [list(fact_ids)],
-    )
-    for fact_id, message_id, external_id, session_id, created_at in rows:
-        out[fact_id].append(
-            {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}
-        )
-    return out
+    """Each fact's source messages (id, external id, session, time), oldest first, in one query."""
+    return rows.facts_sources(fact_ids)
 
 
 def fact_search(
@@ -85,7 +62,6 @@ def fact_search(
     api_key: ApiKey | None = None,
     record_access: bool = True,
     include_superseded: bool = False,
-    embedding: QueryEmbedding | None = None,
     access_later: list[Callable[[], None]] | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
@@ -94,11 +70,7 @@ def fact_search(
     counted off the request: the access record is queued on commit when `record_access` is set; with
     `access_later`, the queueing is appended there instead, for the caller to run once its answer is sent.
     """
-    from facts.retrieval.access import AccessRecord, facts_schedule_access
-    from facts.retrieval.search import run_search
-
-    # From the moment the query started embedding when the caller started that early (before validation).
-    started = time.perf_counter() if embedding is None else embedding.started
+    started = time.perf_counter()
     outcome = run_search(
         subject_id=subject.pk,
         query=query,
@@ -109,14 +81,13 @@ def fact_search(
         include_superseded=include_superseded,
         since=since,
         until=until,
-        embedding=embedding,
     )
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:
         matched = sorted({signal for hit in outcome.hits for signal in hit.matched_by})
         schedule = partial(
-            facts_schedule_access,
-            record=AccessRecord(
+            access.facts_schedule_access,
+            record=access.AccessRecord(
                 subject_id=subject.pk,
                 tenant_id=subject.tenant_id,
                 fact_ids=[hit.id for hit in outcome.hits if hit.kind == "fact"],

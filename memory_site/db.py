@@ -15,8 +15,7 @@ keep prepared statements (PgBouncer before 1.21).
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -72,27 +71,3 @@ def fetch_prepared(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
-
-
-@functools.cache
-def select_list(model: type[Model], alias: str) -> str:
-    """The model's concrete columns qualified by `alias`, in the order `from_row` reads them (built once: every
-    API request's key and subject lookups use it)."""
-    return ", ".join(f'{alias}."{field.column}"' for field in model._meta.concrete_fields)
-
-
-def from_row(model: type[M], row: Sequence[Any], offset: int = 0) -> M:
-    """An instance of `model` from `row[offset:]`, laid out as `select_list` lists its columns: what the ORM
-    builds from the same columns, without the ORM's query compilation (~0.7 ms a lookup here, four times the
-    lookup). Only for models whose fields need no conversion from the database (ValueError otherwise)."""
-    names = _plain_attnames(model)
-    return model.from_db(connection.alias, names, list(row[offset : offset + len(names)]))
-
-
-@functools.cache
-def _plain_attnames(model: type[Model]) -> list[str]:
-    fields = model._meta.concrete_fields
-    converted = [f.name for f in fields if f.get_db_converters(connection)]  # PostgreSQL's backend adds none
-    if converted:  # a JSON or custom field: the ORM converts what PostgreSQL returns, from_row would not
-        raise ValueError(f"{model.__name__}: fields {converted} need conversion from the database; use the ORM")
-    return [field.attname for field in fields]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+from typing import Any
 
 from django.core.exceptions import ImproperlyConfigured
 
@@ -58,3 +60,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None or value == "":
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_json_object(name: str) -> dict[str, Any]:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return {}
+    try:
+        parsed = json.loads(value)
+    except ValueError as exc:
+        raise ImproperlyConfigured(f"Environment variable {name} must be a JSON object, got {value!r}") from exc
+    if not isinstance(parsed, dict):
+        raise ImproperlyConfigured(f"Environment variable {name} must be a JSON object, got {value!r}")
+    return parsed

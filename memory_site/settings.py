@@ -10,7 +10,7 @@ import orjson
 from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 
-from memory_site.env import env_bool, env_float, env_int, env_list, env_opt, env_str
+from memory_site.env import env_bool, env_float, env_int, env_json_object, env_list, env_opt, env_str
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = Path(env_str("MEMORY_SITE_VAR_DIR", str(BASE_DIR / "var")))
@@ -77,8 +77,6 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
-    # First: a search's query starts embedding before the rest of the stack runs (see the class).
-    "facts.middleware.EarlySearchEmbedding",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -272,92 +270,25 @@ EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
 # Intra-op torch threads of the local model per process: web workers (query embedding) and Celery worker
 # processes already run side by side, one per core; more threads only oversubscribe the CPU.
 WEB_TORCH_THREADS = max(1, env_int("WEB_TORCH_THREADS", 1))
-# How long a web worker's thread may hold the interpreter lock while another waits for it (sys.setswitchinterval;
-# Python's default is 5 ms): the query embedding thread waits that long each time it comes back from ONNX Runtime.
-WEB_GIL_SWITCH_INTERVAL_MS = max(0.1, env_float("WEB_GIL_SWITCH_INTERVAL_MS", 1.0))
 WORKER_TORCH_THREADS = max(1, env_int("WORKER_TORCH_THREADS", 1))
 
-# Search (the read path, facts/retrieval): deterministic hybrid recall, no LLM. Every knob is an env variable.
-# SEARCH_FUSION=rrf (default): weighted reciprocal rank, sum of SEARCH_WEIGHT_<signal> / (SEARCH_RRF_K + rank);
-# SEARCH_FUSION=score: sum over signals of SEARCH_WEIGHT_<signal> * score / best score of that signal (BM25 for
-# keyword and entity, cosine for vector, 1 for time). Measured on LoCoMo (bench/README.md): rrf with k=20 beats
-# score fusion and rrf with k=60 (k=60 lets the 40th keyword match count nearly as much as the first).
-# Then multiplied by (1 + RECENCY * 0.5^(age/HALF_LIFE)) (1 + VALUE * (value_score - 0.5))
-# (1 + ACCESS * log-scaled access_count) (1 + TYPE if the query hints at the fact's type) (1 + PINNED if pinned).
-SEARCH_WEIGHT_VECTOR = env_float("SEARCH_WEIGHT_VECTOR", 1.0)  # pgvector cosine over the subject's active facts
-SEARCH_WEIGHT_KEYWORD = env_float("SEARCH_WEIGHT_KEYWORD", 1.0)  # full text (BM25 over tsvector / Chinese words)
-SEARCH_WEIGHT_ENTITY = env_float("SEARCH_WEIGHT_ENTITY", 0.5)  # exact entity / slot / keyword-array matches
-SEARCH_WEIGHT_TIME = env_float("SEARCH_WEIGHT_TIME", 0.5)  # facts inside the query's time expression
-SEARCH_FUSION = env_str("SEARCH_FUSION", "rrf")  # rrf | score
-SEARCH_RRF_K = env_float("SEARCH_RRF_K", 20.0)  # RRF damping: higher flattens the rank differences
-# A result whose source messages are all covered by better results is scaled by this (1 = off): fewer
-# near-duplicates from one message, more of the conversation in the top k.
-SEARCH_DIVERSITY_PENALTY = env_float("SEARCH_DIVERSITY_PENALTY", 0.5)
-# Boost (1 + this) of a result about a name the query mentions (subject / speaker / entity key), even when
-# that name is too common to select candidates by itself ("What did Priya paint?").
-SEARCH_WEIGHT_NAMED = env_float("SEARCH_WEIGHT_NAMED", 0.3)
-# Boost (1 + this) of a result inside the time the query names ("on 2 May", "上周"); the time signal's own list
-# ranks that time's facts and messages by their similarity to the query. 0 = time is a plain fused signal.
-SEARCH_TIME_MATCH_BOOST = env_float("SEARCH_TIME_MATCH_BOOST", 1.0)
-SEARCH_ENTITY_MAX_SHARE = env_float("SEARCH_ENTITY_MAX_SHARE", 0.05)  # entity in more facts than this: not an entity
-SEARCH_COUNT_CACHE_SECONDS = env_float("SEARCH_COUNT_CACHE_SECONDS", 30.0)  # subject fact count (IDF, cold start)
-SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)  # overlap query embedding with SQL
-SEARCH_WEIGHT_RECENCY = env_float("SEARCH_WEIGHT_RECENCY", 0.1)  # max boost of a brand-new fact
-SEARCH_RECENCY_HALF_LIFE_DAYS = env_float("SEARCH_RECENCY_HALF_LIFE_DAYS", 90.0)
-SEARCH_WEIGHT_VALUE = env_float("SEARCH_WEIGHT_VALUE", 0.2)  # value_score 1.0 -> +10 %, 0.0 -> -10 %
-SEARCH_WEIGHT_ACCESS = env_float("SEARCH_WEIGHT_ACCESS", 0.05)  # 100+ reads -> +5 %
+# Search (the read path, facts/retrieval): deterministic hybrid recall, no LLM. Its tuning lives beside each stage
+# (facts/retrieval/config.py lists them); these are what an operator may change.
+# exact: distance over each subject's rows (exact, and fast up to ~10k facts a subject, larger ones held in memory);
+# hnsw: the HNSW index with pgvector's iterative scan, for subjects far larger than that.
+SEARCH_VECTOR_MODE = env_str("SEARCH_VECTOR_MODE", "exact")
+# Subjects above 2,000 facts are held in each web process's memory (vectors and a keyword index, ~18 MB for 10k
+# facts), up to this many MB in all (0 turns it off), and at most this many seconds (erased data leave by then).
+SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
+SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
+# The query embeds on a second thread while the other signals' candidates are read (off: on the request's thread).
+SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)
+# For experiments: a JSON object overriding the stages' tuning, e.g. {"fusion.rrf_k": 14}; unknown names fail.
+SEARCH_TUNING = env_json_object("SEARCH_TUNING")
 # Reads are counted off the request: each web process sends its access records as one task per
 # ACCESS_FLUSH_SECONDS, or sooner once ACCESS_FLUSH_MAX records wait (facts/retrieval/access.py).
 ACCESS_FLUSH_SECONDS = env_float("ACCESS_FLUSH_SECONDS", 1.0)
 ACCESS_FLUSH_MAX = env_int("ACCESS_FLUSH_MAX", 200)
-SEARCH_WEIGHT_TYPE = env_float("SEARCH_WEIGHT_TYPE", 0.15)  # "what do I like" and a preference fact
-SEARCH_WEIGHT_PINNED = env_float("SEARCH_WEIGHT_PINNED", 0.1)  # "remember this" facts
-# With include_messages, a raw turn's score is multiplied by this against the facts. The turn holds the whole
-# context its facts were cut from (the question it answers, the reason, the when), and being longer it scores
-# lower than its own fragments on BM25 and cosine. Measured on LoCoMo (bench/README.md, seventh round):
-# 1.0 / 1.3 / 1.5 / 1.6 / 1.7 / 2.0 -> recall@10 0.792 / 0.794 / 0.801 / 0.801 / 0.800 / 0.794.
-SEARCH_WEIGHT_MESSAGE = env_float("SEARCH_WEIGHT_MESSAGE", 1.5)
-# A result with few content words besides the names in the query ("Thanks, Priya!") is mostly the name:
-# scaled by SEARCH_INFO_BASE + SEARCH_INFO_PER_WORD per other content word, at most 1 (3 words or more: no change).
-SEARCH_INFO_BASE = env_float("SEARCH_INFO_BASE", 0.4)
-SEARCH_INFO_PER_WORD = env_float("SEARCH_INFO_PER_WORD", 0.2)
-SEARCH_MIN_RELATIVE_SCORE = env_float("SEARCH_MIN_RELATIVE_SCORE", 0.15)  # drop hits under this share of the top
-SEARCH_VECTOR_MIN_SIMILARITY = env_float("SEARCH_VECTOR_MIN_SIMILARITY", 0.2)  # weaker vector matches are noise
-# A hit found by the vector alone needs at least this similarity, and this share of the best vector match.
-SEARCH_VECTOR_ALONE_MIN_SIMILARITY = env_float("SEARCH_VECTOR_ALONE_MIN_SIMILARITY", 0.3)
-SEARCH_VECTOR_ALONE_RELATIVE = env_float("SEARCH_VECTOR_ALONE_RELATIVE", 0.5)
-# Candidates per signal before fusion (at least 3 x the limit). 60 is what a search of limit 20 always had:
-# with 50, a search of limit 10 found less (LoCoMo recall@10 0.797 against 0.801 at limit 20); 70 / 80: 0.800.
-SEARCH_CANDIDATES = env_int("SEARCH_CANDIDATES", 60)
-# Reply context (facts/retrieval/replies.py): the answer after a matching question is a candidate too, with the
-# question's score times this factor; only the SEARCH_REPLY_TOP strongest candidates are looked at. 0 turns it off.
-SEARCH_REPLY_FACTOR = env_float("SEARCH_REPLY_FACTOR", 0.9)
-SEARCH_REPLY_TOP = env_int("SEARCH_REPLY_TOP", 20)
-# Continuation: the speaker's own turn among the next two of the session, for the SEARCH_NEXT_TOP strongest
-# candidates, at their score times this factor (facts/retrieval/replies.py). 0 turns it off.
-SEARCH_NEXT_FACTOR = env_float("SEARCH_NEXT_FACTOR", 0.5)
-SEARCH_NEXT_TOP = env_int("SEARCH_NEXT_TOP", 10)
-SEARCH_KEYWORD_MAX_ROWS = env_int("SEARCH_KEYWORD_MAX_ROWS", 3000)  # rows scored by BM25 per query
-# Subjects up to this many facts match query words row by row (bounded cost); larger ones use the GIN index.
-SEARCH_KEYWORD_SCAN_MAX = env_int("SEARCH_KEYWORD_SCAN_MAX", 20000)
-SEARCH_COLD_START_MIN_FACTS = env_int("SEARCH_COLD_START_MIN_FACTS", 5)  # fewer facts: no vector search
-# exact: distance over the subject's rows (btree on subject), exact and fast up to ~10k facts a subject;
-# hnsw: the HNSW index with pgvector's iterative scan (hnsw.iterative_scan) for far larger subjects.
-SEARCH_VECTOR_MODE = env_str("SEARCH_VECTOR_MODE", "exact")
-# exact mode, subjects above SEARCH_VECTOR_EXACT_MAX facts, filters the memory below does not serve: the
-# PREFILTER_DEPTH nearest by Hamming distance of binary-quantised vectors (index-only scan, migration
-# facts/0004) re-ranked by exact cosine.
-SEARCH_VECTOR_EXACT_MAX = env_int("SEARCH_VECTOR_EXACT_MAX", 2000)
-SEARCH_VECTOR_PREFILTER_DEPTH = env_int("SEARCH_VECTOR_PREFILTER_DEPTH", 400)
-# Subjects above SEARCH_VECTOR_EXACT_MAX facts: their vectors held in each web process's memory, up to this many
-# MB in all (least recently searched evicted first; 0 turns it off), re-read when their facts change (a trigger
-# logs every change) and at least every SEARCH_VECTOR_CACHE_SECONDS; their keyword index too (the same BM25 as in
-# SQL). 10k facts take ~18 MB (15 MB of vectors). A subject not held or changed since it was read is searched in
-# PostgreSQL while a background thread reads it (~0.2 s for 10k facts), at most once per
-# SEARCH_VECTOR_CACHE_LOAD_SECONDS per subject and process.
-SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
-SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
-SEARCH_VECTOR_CACHE_LOAD_SECONDS = env_float("SEARCH_VECTOR_CACHE_LOAD_SECONDS", 10.0)
 
 # Optional LLM extractor (any OpenAI-compatible endpoint); unset means rules only.
 LLM_BASE_URL = env_opt("LLM_BASE_URL")

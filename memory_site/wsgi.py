@@ -1,7 +1,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 from django.core.wsgi import get_wsgi_application
 
@@ -9,17 +8,14 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
 application = get_wsgi_application()
 
 
-def _gil_switch_interval() -> None:
-    """A search embeds its query on a second thread while the request's thread works in Python. Each time the
-    embedding thread comes back from ONNX Runtime (which runs without the interpreter lock) it waits for the
-    lock, up to the switch interval: 5 ms by default, the length of the whole embedding on a quiet hour. With the
-    request's thread busy in Python the embedding took 18 ms instead of 6.8 at 5 ms, 8.7 at 1 ms."""
-    from django.conf import settings
+def _check_search_config() -> None:
+    """Build the search's configuration now: a bad SEARCH_TUNING stops the worker before it takes requests."""
+    from facts.retrieval.config import search_config
 
-    sys.setswitchinterval(settings.WEB_GIL_SWITCH_INTERVAL_MS / 1000)
+    search_config()
 
 
-_gil_switch_interval()
+_check_search_config()
 
 if os.environ.get("MEMORY_SITE_WARMUP", "1") != "0":
     # Load the embedder and tokenizer before the worker takes requests, so the first search does not pay

@@ -124,16 +124,13 @@ def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[N
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _embedding_threads_disconnect_at_the_end(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
-    """A search outside a transaction runs its vector scan on an embedding thread's own (persistent) database
-    connection, and reads a large subject into memory on the loader thread's: close those before the test
-    database is dropped."""
+def _loader_thread_disconnects_at_the_end(django_db_setup: None, django_db_blocker: Any) -> Iterator[None]:
+    """Search reads a large subject into memory on a loader thread, with its own (persistent) database connection:
+    close it before the test database is dropped."""
     yield
-    from facts.retrieval.search import close_thread_connections
     from facts.retrieval.vector_cache import close_loader_connection
 
     with django_db_blocker.unblock():
-        close_thread_connections()
         close_loader_connection()
 
 

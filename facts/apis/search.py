@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
 from drf_spectacular.utils import extend_schema
@@ -13,7 +12,6 @@ from rest_framework.response import Response
 
 from conversations.apis import TenantApi
 from facts.models import FactType
-from facts.retrieval.search import QueryEmbedding, early_query_embedding, recent_searchers
 from facts.selectors import SearchHit, fact_search
 from memory_site.api import ResponseThen, SourceSerializer, validate_input
 
@@ -56,38 +54,22 @@ class SearchApi(TenantApi):
 
     @extend_schema(request=InputSerializer, responses={200: OutputSerializer}, operation_id="search")
     def post(self, request: Request, user: str) -> Response:
-        # Without an embedding started as the request came in (facts.middleware.EarlySearchEmbedding), the query
-        # starts embedding while the request is validated when the subject (known from authentication) wants the
-        # vector; a request that fails validation lets it go.
-        started: QueryEmbedding | None = getattr(request, "early_search_embedding", None)
-        if started is not None:
-            early: AbstractContextManager[QueryEmbedding | None] = nullcontext(started)
-        else:
-            known = self.known_subject(request, user)
-            query, include_messages = early_query(request.data)
-            early = early_query_embedding(
-                known.pk if known is not None else None, query, include_messages=include_messages
-            )
+        data = validate_input(self.InputSerializer, request.data)
+        subject = self.subject(request, user)
         access_later: list[Callable[[], None]] = []  # counting the reads: once the answer is sent
-        with early as embedding:
-            data = validate_input(self.InputSerializer, request.data)
-            subject = self.subject(request, user)
-            api_key = self.api_key(request)
-            hits, took_ms = fact_search(
-                subject=subject,
-                query=data["query"],
-                limit=data["limit"],
-                types=data.get("types") or None,
-                include_archived=data["include_archived"],
-                include_messages=data["include_messages"],
-                include_superseded=data["include_superseded"],
-                since=data["since"],
-                until=data["until"],
-                api_key=api_key,
-                embedding=embedding,
-                access_later=access_later,
-            )
-        recent_searchers.add(api_key.key_hash, user, subject.pk)
+        hits, took_ms = fact_search(
+            subject=subject,
+            query=data["query"],
+            limit=data["limit"],
+            types=data.get("types") or None,
+            include_archived=data["include_archived"],
+            include_messages=data["include_messages"],
+            include_superseded=data["include_superseded"],
+            since=data["since"],
+            until=data["until"],
+            api_key=self.api_key(request),
+            access_later=access_later,
+        )
         return ResponseThen(search_payload(hits, took_ms), then=access_later)
 
 
@@ -120,12 +102,3 @@ def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:
         ],
         "took_ms": round(took_ms, 2),
     }
-
-
-def early_query(raw: Any) -> tuple[str, bool]:
-    """The query (stripped, "" when unusable) and include_messages of a search body not validated yet (the
-    middleware's and the view's early start of the embedding)."""
-    if not isinstance(raw, dict):
-        return "", False
-    query = raw["query"].strip() if isinstance(raw.get("query"), str) else ""
-    return (query if len(query) <= MAX_QUERY_CHARS else ""), raw.get("include_messages") is True

@@ -1,7 +1,11 @@
-"""Deterministic hybrid recall with no LLM: query analysis, candidates from PostgreSQL, fusion and re-ranking.
+"""Deterministic hybrid recall with no LLM: `facts.selectors.fact_search` calls `search.run_search`, which runs the
+stages over one `SearchState`:
 
-`facts.selectors.fact_search` is the entry point; this package holds its parts:
-query.py (language, words, entities, time expressions, type hints), candidates.py (vector, keyword,
-entity, time and message candidates in SQL), fusion.py (weighted reciprocal-rank fusion and re-ranking),
-search.py (the orchestration), tasks.py (access counting off the request).
+analyse (query.py, timerange.py) -> candidates, one module per signal (candidates/: vector, keyword, entity, time,
+and the reply and continuation links), the query embedding beside them (query_vector.py) -> fuse (fusion.py) ->
+re-rank (rerank.py) -> collapse (collapse.py: diversify, fold near-duplicates, cut).
+
+scope.py says which rows a search may return; rows.py reads the rows the later stages need; vector_cache.py holds
+large subjects in memory; config.py builds the tuning of every stage once. access.py and tasks.py count reads off
+the request.
 """

@@ -206,6 +206,11 @@ def flush_access_records() -> None:
     _batcher.flush()
 
 
+def sends_wait(timeout: float = 10.0) -> None:
+    """Wait until the sends queued so far are done (tests; the sender runs one job at a time, in order)."""
+    _sender.executor().submit(lambda: None).result(timeout=timeout)
+
+
 def _in_background(job: Callable[[], None]) -> bool:
     """Queue a job on the sender thread; False (and a warning) when too many are waiting already."""
     if _sender.submit(job) is None:

@@ -1,7 +1,7 @@
 """A large subject's searchable facts, held in this process's memory: vectors and a keyword index.
 
-Above SEARCH_VECTOR_EXACT_MAX facts, the vector signal in PostgreSQL is a two-stage scan (binary codes, then
-exact cosine of the best SEARCH_VECTOR_PREFILTER_DEPTH): ~8 ms for 10k facts. Held here, the same two stages
+Above the vector signal's `exact_max` facts, its scan in PostgreSQL has two stages (binary codes, then exact
+cosine of the best `prefilter_depth`): ~8 ms for 10k facts. Held here, the same two stages
 are a Hamming distance over 48 bytes a fact, then a product of the depth's vectors with the query: ~0.3 ms for
 10k facts, where a product of all 15 MB of vectors took 1.8 ms in a search (cold in the CPU's cache after the
 query embedding); the same rows in the same order as in PostgreSQL, ties by id at both stages.
@@ -12,8 +12,8 @@ term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term a
 subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding it runs
 beside; here it is well under a millisecond.
 
-Current means: checked once per search (`Snapshot`, shared by its keyword and vector signals, which run on two
-threads): the subject's rows in facts_factchange, which a trigger on facts_fact appends in the same
+Current means: checked once per search (`current`, whose entry the keyword and vector signals then share): the
+subject's rows in facts_factchange, which a trigger on facts_fact appends in the same
 transaction as any insert, update or delete of the subject's facts, still read the same (count, sum of ids)
 as when the matrix was read, in the same statement (one snapshot). A change committed after the read adds a
 row, and so changes both, even when its id is lower than those read (ids are taken before commit); pruning
@@ -42,7 +42,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from django.conf import settings
 from django.db import close_old_connections, connection, connections
 from django.utils import timezone
 
@@ -57,8 +56,23 @@ _SERVED_STATUSES = frozenset({"active", "conflicted"})
 _NO_EXPIRY = np.inf
 
 
+@dataclass(frozen=True)
+class CacheSettings:
+    budget_mb: float = 256.0  # SEARCH_VECTOR_CACHE_MB (an operator's choice; 0 turns memory off)
+    max_age_seconds: float = 300.0  # SEARCH_VECTOR_CACHE_SECONDS (an operator's choice): erased data leave by then
+    # A subject is read again at most this often per process: one written to all the time is searched in
+    # PostgreSQL (~10-20 ms more), a quiet one from memory.
+    load_pause_seconds: float = 10.0
+
+    @property
+    def budget_bytes(self) -> float:
+        return self.budget_mb * 1024 * 1024
+
+
 @dataclass
-class _Entry:
+class Entry:
+    """One subject's searchable facts as read at `version` of its change log."""
+
     version: tuple[int, int]  # (count, sum of ids) of the subject's change rows when read
     ids: np.ndarray  # int64, ascending: every searchable fact of the subject, with or without a vector
     vectors: np.ndarray  # float32, one normalised row per id (zeros where has_vector is false)
@@ -80,7 +94,7 @@ class _Entry:
         return int(arrays + sum(len(t.encode("utf-8")) + _OBJECT_BYTES for t in self.texts))
 
 
-_entries: OrderedDict[int, _Entry] = OrderedDict()
+_entries: OrderedDict[int, Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -92,17 +106,13 @@ _ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + EMBEDDING_DIMENSIONS // 8 + 32 + 400
 _VERSION_SQL = "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s"
 
 
-def _budget_bytes() -> float:
-    return float(settings.SEARCH_VECTOR_CACHE_MB) * 1024 * 1024
-
-
-def serves(flt: Any, *, total: int) -> bool:
-    """Whether this search can be answered from memory: the subject is large (more than SEARCH_VECTOR_EXACT_MAX
-    searchable facts, `total`; a smaller one is quick in PostgreSQL), its `total` facts fit in
-    SEARCH_VECTOR_CACHE_MB (a larger one would be read again at every search), and the filter is the default one."""
+def serves(flt: Any, *, total: int, exact_max: int, cache: CacheSettings) -> bool:
+    """Whether this search can be answered from memory: the subject is large (more than `exact_max` searchable
+    facts, `total`; a smaller one is quick in PostgreSQL), its `total` facts fit in the budget (a larger one would
+    be read again at every search), and the filter is the default one."""
     return (
-        total > int(settings.SEARCH_VECTOR_EXACT_MAX)
-        and total * _ROW_BYTES <= _budget_bytes()
+        total > exact_max
+        and total * _ROW_BYTES <= cache.budget_bytes
         and set(flt.statuses) == _SERVED_STATUSES
         and not flt.types
         and flt.since is None
@@ -111,28 +121,27 @@ def serves(flt: Any, *, total: int) -> bool:
     )
 
 
-def nearest(flt: Any, vector: list[float], *, limit: int, min_sim: float, depth: int) -> list[tuple[int, float]]:
-    """The subject's searchable facts nearest to `vector`, (id, cosine similarity) best first, ties by id: what
-    vector_facts' two-stage scan returns in PostgreSQL. First the `depth` nearest by Hamming distance between
-    sign bits (ties by id), then those by cosine."""
-    entry = flt.snapshot.entry(flt.subject_id)
-    if entry is None:
-        raise LookupError(f"subject {flt.subject_id} is not held: ask vector_facts_in_memory first")
+def nearest(
+    entry: Entry, now: dt.datetime, vector: list[float], *, limit: int, min_sim: float, depth: int
+) -> list[tuple[int, float]]:
+    """The held facts not expired at `now` nearest to `vector`, (id, cosine similarity) best first, ties by id:
+    what the vector signal's two-stage scan returns in PostgreSQL. First the `depth` nearest by Hamming distance
+    between sign bits (ties by id), then those by cosine."""
     query = np.asarray(vector, dtype=np.float32)
-    idx = np.flatnonzero(entry.has_vector & (entry.expires > flt.now.timestamp()))
+    idx = np.flatnonzero(entry.has_vector & (entry.expires > now.timestamp()))
     if len(idx) > depth:
         words = np.packbits(query > 0).view(np.uint64)
         hamming = np.bitwise_count(entry.codes ^ words[:, None]).sum(axis=0, dtype=np.int32)
-        idx = idx[_first_counted(hamming[idx], depth)]
+        idx = idx[first_n_counted(hamming[idx], depth)]
     sims = entry.vectors[idx] @ query
     keep = sims >= min_sim
     idx, sims = idx[keep], sims[keep]
-    order = _first(-sims, entry.ids[idx], limit)
+    order = first_n(-sims, entry.ids[idx], limit)
     return [(int(entry.ids[idx[i]]), float(sims[i])) for i in order]
 
 
-def _first_counted(keys: np.ndarray, n: int) -> np.ndarray:
-    """What _first gives for small non-negative integer `keys` (Hamming distances) of rows in id order, with
+def first_n_counted(keys: np.ndarray, n: int) -> np.ndarray:
+    """What first_n gives for small non-negative integer `keys` (Hamming distances) of rows in id order, with
     fewer than all of them wanted: positions of the `n` smallest, ties by position, in that order. Counted
     rather than partitioned and sorted: 0.06 ms instead of 0.1 for 10k rows."""
     cumulative = np.cumsum(np.bincount(keys))
@@ -143,7 +152,7 @@ def _first_counted(keys: np.ndarray, n: int) -> np.ndarray:
     return chosen[np.argsort(keys[chosen], kind="stable")]
 
 
-def _first(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
+def first_n(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
     """Positions of the `n` smallest `keys`, ties by id, in that order (ORDER BY key, id LIMIT n)."""
     if len(keys) > n:
         # Only what can make the first n (every row tied with the n-th included) is sorted.
@@ -154,17 +163,13 @@ def _first(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
 
 
 def keyword_ranked(
-    flt: Any, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
+    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
 ) -> list[tuple[int, float]] | None:
-    """candidates._keyword_ranked over the subject's held facts: the rows matching any term, the first
-    `max_rows` of them by id, scored by BM25 with the same df, N, lengths and formula, best `limit` first (ties
-    by id). None when a term's query is one this index cannot evaluate, or when the subject is not held now
-    (PostgreSQL then answers)."""
+    """The keyword signal's BM25 over the held facts not expired at `now`: the rows matching any term, the first
+    `max_rows` of them by id, scored with the same df, N, lengths and formula as in PostgreSQL, best `limit` first
+    (ties by id). None when a term's query is one this index cannot evaluate (PostgreSQL then answers)."""
     queries = _term_queries(terms)
     if queries is None:
-        return None
-    entry = flt.snapshot.entry(flt.subject_id)
-    if entry is None:  # not held, or stale: PostgreSQL answers
         return None
     n = len(entry.ids)
     flags = []
@@ -177,7 +182,7 @@ def keyword_ranked(
                 if lexemes:
                     flag[_rows_with_all(entry, lexemes)] = True
             flags.append(flag)
-    alive = entry.expires > flt.now.timestamp()
+    alive = entry.expires > now.timestamp()
     matched = np.flatnonzero(alive & np.logical_or.reduce(flags))[:max_rows]
     if not len(matched):
         return []
@@ -194,7 +199,7 @@ def keyword_ranked(
     return [(int(entry.ids[matched[i]]), float(score[i])) for i in order]
 
 
-def _rows_with_all(entry: _Entry, lexemes: tuple[str, ...]) -> np.ndarray:
+def _rows_with_all(entry: Entry, lexemes: tuple[str, ...]) -> np.ndarray:
     rows: np.ndarray | None = None
     for lexeme in lexemes:
         posting = entry.postings.get(lexeme)
@@ -257,42 +262,33 @@ def _version(subject_id: int) -> tuple[int, int]:
     return int(count), int(ids)
 
 
-class Snapshot:
-    """One search's view of its subject's held entry: the first of its threads to ask checks the change log; the
-    other, and any later signal of the same search, reads the same answer. None: not held, or held but stale
-    (PostgreSQL answers this search, and the subject is read into memory in the background)."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._held: tuple[int, _Entry | None] | None = None
-
-    def entry(self, subject_id: int) -> _Entry | None:
-        with self._lock:
-            if self._held is None or self._held[0] != subject_id:
-                self._held = (subject_id, _current(subject_id))
-            return self._held[1]
-
-
-def _current(subject_id: int) -> _Entry | None:
-    max_age = float(settings.SEARCH_VECTOR_CACHE_SECONDS)
+def current(subject_id: int, cache: CacheSettings) -> Entry | None:
+    """The subject's held entry if it is current (one read of its change log), else None: PostgreSQL answers this
+    search, and this process's loader thread reads the subject for the next ones."""
     now = time.monotonic()
     with _lock:
         # Entries past their age go, searched or not: an erased subject's vectors do not outstay it for long.
-        for stale in [pk for pk, e in _entries.items() if now - e.loaded >= max_age]:
+        for stale in [pk for pk, e in _entries.items() if now - e.loaded >= cache.max_age_seconds]:
             del _entries[stale]
         entry = _entries.get(subject_id)
         if entry is not None:
             _entries.move_to_end(subject_id)
     if entry is not None and entry.version == _version(subject_id):
         return entry
-    _load_soon(subject_id)
+    _load_soon(subject_id, cache)
     return None
+
+
+def held_subjects() -> list[int]:
+    """The subjects this process holds in memory, current or not, least recently searched first."""
+    with _lock:
+        return list(_entries)
 
 
 # Reading a subject into memory takes ~0.2 s for 10k facts. Done in the search that found it missing or stale,
 # every search after a write to the subject paid it (an agent that writes each turn and searches before the next
 # one: nearly all of them). PostgreSQL answers those searches instead (~10-20 ms more than memory), and one
-# thread per process reads the subject meanwhile, at most once per SEARCH_VECTOR_CACHE_LOAD_SECONDS per
+# thread per process reads the subject meanwhile, at most once per `load_pause_seconds` per
 # subject: a subject written to all the time is searched in PostgreSQL, a quiet one from memory.
 _loader = ProcessPool("vector-cache-load", max_workers=1)
 _loading: set[int] = set()
@@ -300,9 +296,9 @@ _load_started: dict[int, float] = {}  # subject id -> time.monotonic() of its la
 _LOAD_STARTED_MAX = 1024
 
 
-def _load_soon(subject_id: int) -> None:
+def _load_soon(subject_id: int, cache: CacheSettings) -> None:
     now = time.monotonic()
-    pause = float(settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS)
+    pause = cache.load_pause_seconds
     with _lock:
         if subject_id in _loading or now - _load_started.get(subject_id, -math.inf) < pause:
             return
@@ -312,15 +308,15 @@ def _load_soon(subject_id: int) -> None:
         _loading.add(subject_id)
         _load_started[subject_id] = now
     try:
-        _loader.executor().submit(_load_in_background, subject_id)
+        _loader.executor().submit(_load_in_background, subject_id, cache.budget_bytes)
     except RuntimeError:  # the interpreter is shutting down: no new threads
         with _lock:
             _loading.discard(subject_id)
 
 
-def _load_in_background(subject_id: int) -> None:
+def _load_in_background(subject_id: int, budget: float) -> None:
     try:
-        _store(subject_id, _load(subject_id))
+        _store(subject_id, _load(subject_id), budget)
     except Exception:  # a database error, say: the next search after the pause tries again
         logger.warning("reading subject %s into memory failed", subject_id, exc_info=True)
     finally:
@@ -339,7 +335,7 @@ def close_loader_connection() -> None:
     _loader.in_every_thread(connections.close_all)
 
 
-def _load(subject_id: int) -> _Entry:
+def _load(subject_id: int) -> Entry:
     """The subject's searchable facts and their change-log version, read in one statement (one snapshot).
     Vectors come in pgvector's binary form (vector_send: two int16, then big-endian float4s)."""
     with connection.cursor() as cursor:
@@ -361,7 +357,7 @@ def _load(subject_id: int) -> _Entry:
             vectors[i] = np.frombuffer(bytes(row[3]), dtype=">f4", offset=4)
         for lexeme in row[6] or ():
             rows_of.setdefault(lexeme, []).append(i)
-    return _Entry(
+    return Entry(
         version=version,
         ids=np.array([r[2] for r in rows], dtype=np.int64),
         vectors=vectors,
@@ -375,8 +371,7 @@ def _load(subject_id: int) -> _Entry:
     )
 
 
-def _store(subject_id: int, entry: _Entry) -> None:
-    budget = _budget_bytes()
+def _store(subject_id: int, entry: Entry, budget: float) -> None:
     with _lock:
         _entries.pop(subject_id, None)
         if entry.nbytes > budget:

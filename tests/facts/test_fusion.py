@@ -1,38 +1,52 @@
-"""Fusion of the signals' rankings: the vector fused after the others gives what fusing them all at once gives."""
+"""Fusion of the signals' rankings: weighted reciprocal ranks (or normalised scores), ties broken by the key."""
 
 from __future__ import annotations
 
+import math
 import random
-from typing import Any
 
 import pytest
 
-from facts.retrieval.fusion import SIGNALS, fuse, fuse_first
+from facts.retrieval.fusion import SIGNALS, FusionTuning, add_match, fuse
+from facts.retrieval.scope import Ranking
 
 
-def _ranking(rng: random.Random, kinds: list[str], size: int) -> list[tuple[tuple[str, int], float]]:
-    keys = rng.sample([(kind, pk) for kind in kinds for pk in range(40)], size)
+def _ranking(rng: random.Random, size: int) -> Ranking:
+    keys = rng.sample([(kind, pk) for kind in ("fact", "message") for pk in range(40)], size)
     scores = [round(rng.random(), rng.choice([1, 2, 8])) for _ in keys]  # rounded: ties, and zeros at times
     return sorted(zip(keys, scores, strict=True), key=lambda x: (-x[1], x[0]))
 
 
 @pytest.mark.parametrize("mode", ["rrf", "score"])
-def test_the_vector_fused_last_gives_the_fusion_of_all(mode: str, settings: Any) -> None:
-    settings.SEARCH_FUSION = mode
-    settings.SEARCH_WEIGHT_ENTITY = 0.37  # weights whose sums round differently in another order
+def test_each_candidate_gets_the_weighted_sum_of_its_signals(mode: str) -> None:
+    """rrf: sum of weight / (k + rank); score: sum of weight * score / the signal's best (rank when the best is 0).
+    The strength is the score sum in both modes; matched_by and ranks follow the signals' order."""
+    tuning = FusionTuning(mode=mode, weight_entity=0.37)
     rng = random.Random(5)
-    checked = 0
-    for _ in range(300):
-        rankings = {signal: _ranking(rng, ["fact", "message"], rng.randint(0, 30)) for signal in SIGNALS}
-        if rng.random() < 0.1:
-            rankings["vector"] = [(key, 0.0) for key, _ in rankings["vector"]]  # a best score of 0
-        whole = fuse(rankings)
-        later = fuse({signal: ranked for signal, ranked in rankings.items() if signal != "vector"})
-        fuse_first(later, "vector", rankings["vector"])
-        assert later.keys() == whole.keys()
-        for key, item in whole.items():
-            other = later[key]
-            assert (other.score, other.strength) == (item.score, item.strength)  # to the last bit
-            assert other.matched_by == item.matched_by and list(other.ranks.items()) == list(item.ranks.items())
-            checked += len(item.matched_by) > 1 and "vector" in item.matched_by
-    assert checked > 1000  # many candidates found by the vector and another signal
+    for _ in range(200):
+        rankings = {signal: _ranking(rng, rng.randint(0, 30)) for signal in SIGNALS}
+        fused = fuse(rankings, tuning)
+        assert set(fused) == {key for ranking in rankings.values() for key, _ in ranking}
+        for key, item in fused.items():
+            found = [(s, rank, score) for s in SIGNALS for rank, (k, score) in enumerate(rankings[s], 1) if k == key]
+            assert item.matched_by == [s for s, _, _ in found]
+            assert item.ranks == {s: rank for s, rank, _ in found}
+            best = {s: max((score for _, score in rankings[s]), default=0.0) for s, _, _ in found}
+            parts = [tuning.weight(s) * (score / best[s] if best[s] > 0 else 1.0) for s, _, score in found]
+            assert math.isclose(item.strength, sum(parts), abs_tol=1e-12)
+            by_rank = [tuning.weight(s) / (tuning.rrf_k + rank) for s, rank, _ in found]
+            if mode == "rrf":
+                assert math.isclose(item.score, sum(by_rank), abs_tol=1e-12)
+            elif all(best[s] > 0 for s, _, _ in found):
+                assert math.isclose(item.score, item.strength, abs_tol=1e-12)
+
+
+def test_two_signals_outrank_one_and_a_late_match_counts_after_the_list() -> None:
+    tuning = FusionTuning()
+    fused = fuse({"vector": [(("fact", 1), 0.9), (("fact", 2), 0.8)], "keyword": [(("fact", 2), 3.0)]}, tuning)
+    assert fused[("fact", 2)].score > fused[("fact", 1)].score
+    assert fused[("fact", 2)].matched_by == ["vector", "keyword"]
+    before = fused[("fact", 1)].score
+    add_match(fused[("fact", 1)], "time", rank=4, tuning=tuning)
+    assert fused[("fact", 1)].score == before + tuning.weight_time / (tuning.rrf_k + 4)
+    assert fused[("fact", 1)].matched_by == ["vector", "time"]

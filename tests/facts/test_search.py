@@ -67,6 +67,11 @@ def add_fact(
     return fact
 
 
+def tune(settings: Any, overrides: dict[str, Any]) -> None:
+    """Override some of the search's tuning (SEARCH_TUNING, "stage.field" names) for this test."""
+    settings.SEARCH_TUNING = {**settings.SEARCH_TUNING, **overrides}
+
+
 def texts(response: Any) -> list[str]:
     assert response.status_code == 200, response.content
     return [r["text"] for r in response.json()["results"]]
@@ -219,9 +224,7 @@ def test_a_named_day_ranks_what_happened_that_day_first(
 ) -> None:
     """Of two matches, the one on the day the query names comes first, though the other matches the words
     better: with time switched off (weight and boost 0) the other comes first."""
-    settings.SEARCH_TIME_MATCH_BOOST = boost
-    if not boost:
-        settings.SEARCH_WEIGHT_TIME = 0.0
+    tune(settings, {"rerank.time_match": boost, "fusion.weight_time": 0.5 if boost else 0.0})
     subject = subject_of(alice)
     for text in FILLER_EN:
         add_fact(subject, text, valid_from=dt.datetime(2024, 1, 5, tzinfo=dt.UTC))
@@ -237,9 +240,10 @@ def test_a_named_day_ranks_what_happened_that_day_first(
         assert "time" in results[0]["matched_by"]
 
 
-def test_the_nearest_in_a_time_range_compares_only_its_newest_facts(alice: Persona, settings: Any) -> None:
-    """A wide range of a large subject costs a bounded scan: its SEARCH_VECTOR_EXACT_MAX newest facts."""
-    from facts.retrieval.candidates import FactFilter, vector_facts_in_range
+def test_the_nearest_in_a_time_range_compares_only_its_newest_facts(alice: Persona) -> None:
+    """A wide range of a large subject costs a bounded scan: its `exact_max` newest facts."""
+    from facts.retrieval.candidates.vector import VectorTuning, nearest_facts_in_range
+    from facts.retrieval.scope import FactFilter
 
     subject = subject_of(alice)
     may = dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
@@ -250,11 +254,11 @@ def test_the_nearest_in_a_time_range_compares_only_its_newest_facts(alice: Perso
     flt = FactFilter(subject_id=subject.pk, statuses=["active"], tiers=["active"])
     query = embed_texts(["knee pain"])[0]
     june = may + dt.timedelta(days=31)
-    in_may = [pk for pk, _ in vector_facts_in_range(flt, query, may, june, limit=5)]
+    in_may = [pk for pk, _ in nearest_facts_in_range(flt, query, may, june, limit=5, tuning=VectorTuning())]
     assert in_may[0] == knee.pk
     assert before.pk not in in_may
-    settings.SEARCH_VECTOR_EXACT_MAX = 2  # the knee fact is the oldest of the three in range: not compared
-    assert knee.pk not in [pk for pk, _ in vector_facts_in_range(flt, query, may, june, limit=5)]
+    two = VectorTuning(exact_max=2)  # the knee fact is the oldest of the three in range: not compared
+    assert knee.pk not in [pk for pk, _ in nearest_facts_in_range(flt, query, may, june, limit=5, tuning=two)]
 
 
 def test_chinese_question_about_my_dog_finds_the_corgi(alice: Persona) -> None:
@@ -432,7 +436,7 @@ def test_include_messages_searches_raw_turns(alice: Persona) -> None:
 
 
 def test_message_weight_scales_raw_turns_against_facts(alice: Persona, settings: Any) -> None:
-    """SEARCH_WEIGHT_MESSAGE multiplies a raw turn's score, and only a turn's: a fact keeps its score."""
+    """The message weight (rerank.message) multiplies a raw turn's score, and only a turn's: a fact keeps its score."""
     subject = subject_of(alice)
     session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-weight")
     message = MessageFactory(session=session, content="The harbour ferry to the island leaves at noon on Sundays.")
@@ -444,7 +448,7 @@ def test_message_weight_scales_raw_turns_against_facts(alice: Persona, settings:
     add_fact(subject, "The harbour ferry is always late.", embed=False)
 
     def scores(weight: float) -> list[tuple[str, float]]:
-        settings.SEARCH_WEIGHT_MESSAGE = weight
+        tune(settings, {"rerank.message": weight})
         response = alice.search("harbour ferry", include_messages=True)
         assert response.status_code == 200, response.content
         return [(r["kind"], r["score"]) for r in response.json()["results"]]
@@ -493,7 +497,7 @@ def test_top_results_cover_more_turns_than_one_turns_restatements(
         return [r["sources"][0]["message_id"] for r in response.json()["results"]]
 
     assert sorted(top_two_turns()) == sorted([turn_a.pk, turn_b.pk])
-    settings.SEARCH_DIVERSITY_PENALTY = 1.0  # diversity off: the turn restated three times takes both slots
+    tune(settings, {"collapse.diversity_penalty": 1.0})  # diversity off: the turn restated three times takes both slots
     assert top_two_turns() == [turn_a.pk, turn_a.pk]
 
 
@@ -528,14 +532,14 @@ def test_the_answer_to_a_matching_question_is_found_through_it(
     assert [r["text"] for r in results[:2]] == [question, answer]
     assert results[1]["sources"][0]["external_id"] == "a-1"
     assert results[1]["matched_by"] == results[0]["matched_by"]  # found through the question's signals
-    settings.SEARCH_REPLY_FACTOR = 0.0  # reply context off: the answer is not found
+    tune(settings, {"links.reply_factor": 0.0})  # reply context off: the answer is not found
     assert answer not in texts(alice.search(query))
 
 
 def test_reply_context_needs_a_question_and_another_speaker(alice: Persona, settings: Any, embedder_down: None) -> None:
     from facts.models import FactSource
 
-    settings.SEARCH_NEXT_FACTOR = 0.0  # continuation (the speaker's next turn) is tested apart
+    tune(settings, {"links.next_factor": 0.0})  # continuation (the speaker's next turn) is tested apart
     subject = subject_of(alice)
     session = SessionFactory(subject=subject, tenant=subject.tenant, external_id="s-reply-2")
     statement = MessageFactory(session=session, role="assistant", content="The news about Denver is out.")
@@ -591,7 +595,7 @@ def test_a_speakers_next_turn_is_found_through_the_turn_before(
     assert results[1]["sources"][0]["external_id"] == "u-2"
     assert results[1]["score"] < results[0]["score"]
     assert "My sister lives in Lyon." not in texts(alice.search(query))  # three turns on: not linked
-    settings.SEARCH_NEXT_FACTOR = 0.0  # continuation off: the follow-up is not found
+    tune(settings, {"links.next_factor": 0.0})  # continuation off: the follow-up is not found
     assert follow_up not in texts(alice.search(query))
 
 
@@ -799,11 +803,12 @@ LARGE_SUBJECT = [
 
 
 def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(alice: Persona, settings: Any) -> None:
-    """Above SEARCH_VECTOR_EXACT_MAX facts the first stage ranks by Hamming distance of the stored bit vectors
-    (kept by PostgreSQL for every fact), the second by exact cosine: the same nearest facts as the exact scan."""
+    """Above `exact_max` facts the first stage ranks by Hamming distance of the stored bit vectors (kept by
+    PostgreSQL for every fact), the second by exact cosine: the same nearest facts as the exact scan."""
     from django.test.utils import CaptureQueriesContext
 
-    from facts.retrieval import candidates as cand
+    from facts.retrieval.candidates.vector import VectorTuning, nearest_facts
+    from facts.retrieval.scope import FactFilter
 
     subject = subject_of(alice)
     for text in LARGE_SUBJECT:
@@ -815,22 +820,24 @@ def test_a_large_subject_searches_binary_quantised_vectors_then_exact_cosine(ali
             [subject.pk],
         )
         assert cursor.fetchone() == (len(LARGE_SUBJECT), len(LARGE_SUBJECT), True)
-    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    flt = FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
     total = len(LARGE_SUBJECT)
-    settings.SEARCH_VECTOR_PREFILTER_DEPTH = 12
+    one_stage, two_stages = (
+        VectorTuning(exact_max=10_000, prefilter_depth=12),
+        VectorTuning(exact_max=5, prefilter_depth=12),
+    )
     for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
         vector = embed_texts([query])[0]
-        settings.SEARCH_VECTOR_EXACT_MAX = 10_000
         with CaptureQueriesContext(connection) as exact_sql:
-            exact = cand.vector_facts(flt, vector, limit=3, total=total)
-        settings.SEARCH_VECTOR_EXACT_MAX = 5
+            exact = nearest_facts(flt, vector, limit=3, total=total, tuning=one_stage)
         with CaptureQueriesContext(connection) as staged_sql:
-            staged = cand.vector_facts(flt, vector, limit=3, total=total)
+            staged = nearest_facts(flt, vector, limit=3, total=total, tuning=two_stages)
         assert "embedding_bits" not in exact_sql[0]["sql"] and "embedding_bits" in staged_sql[0]["sql"]
         assert [pk for pk, _ in staged] == [pk for pk, _ in exact]
         assert [round(s, 5) for _, s in staged] == [round(s, 5) for _, s in exact]
     # Through the API: a paraphrase only the vector finds; a superseded fact stays out of the first stage too.
-    settings.SEARCH_CANDIDATES = 5  # a first stage of 15 (the candidate pool) out of 25 facts
+    # A first stage of 15 (the candidate pool, 3 x the limit) out of 25 facts.
+    tune(settings, {"vector.exact_max": 5, "vector.prefilter_depth": 12, "scope.candidates": 5})
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
     with CaptureQueriesContext(connection) as api_sql:
         top = first(alice.search("Tell me about my puppy"))
@@ -847,7 +854,7 @@ def _bm25_reference(flags: list[list[bool]], lengths: list[int], total: int) -> 
 
     if not flags:
         return []
-    k1, b = 1.2, 0.75  # SEARCH_BM25_K1, SEARCH_BM25_B
+    k1, b = 1.2, 0.75  # KeywordTuning's bm25_k1, bm25_b
     df = [sum(1 for row in flags if row[i]) for i in range(len(flags[0]))]
     total = max(total, len(flags))
     idf = [math.log(1 + (total - d + 0.5) / (d + 0.5)) for d in df]
@@ -862,17 +869,17 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, set
     when a small subject's rows are matched one by one and when a large one's go through the GIN index."""
     from django.test.utils import CaptureQueriesContext
 
-    settings.SEARCH_KEYWORD_SCAN_MAX = scan_max
-    from facts.retrieval import candidates as cand
+    from facts.retrieval.candidates.keyword import KeywordTuning, keyword_facts, term_predicates
+    from facts.retrieval.scope import FactFilter, fetch
 
     subject = subject_of(alice)
     for text in [*LARGE_SUBJECT, "My dog Rex likes the tennis ball.", "我的狗喜欢在北京的公园里跑。"]:
         add_fact(subject, text, embed=False)
-    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    flt = FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
     for terms in (["dog", "tennis", "rex"], ["北京", "狗"], ["school", "daughter", "北京"], ["nothingmatches"]):
         where, params = flt.sql()
-        tq, tq_params, preds, pred_params = cand._term_predicates(terms, text_column="text")
-        rows = cand._fetch(
+        tq, tq_params, preds, pred_params = term_predicates(terms, text_column="text")
+        rows = fetch(
             f"SELECT id, GREATEST(length(search_vector), 1), ARRAY[{', '.join(preds)}] FROM facts_fact, {tq} "
             f"WHERE {where} AND ({' OR '.join(preds)}) ORDER BY id",
             [*pred_params, *tq_params, *params, *pred_params],
@@ -881,7 +888,7 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, set
         scores = _bm25_reference([list(r[2]) for r in rows], [int(r[1]) for r in rows], total)
         reference = sorted(zip((int(r[0]) for r in rows), scores, strict=True), key=lambda x: (-x[1], x[0]))[:3]
         with CaptureQueriesContext(connection) as sql:
-            got = cand.keyword_facts(flt, terms, limit=3, total=total)
+            got = keyword_facts(flt, terms, limit=3, total=total, tuning=KeywordTuning(scan_max=scan_max))
         assert ("ts_match_vq" in sql[0]["sql"]) is (scan_max > 0 and terms != ["北京", "狗"])
         assert [pk for pk, _ in got] == [pk for pk, _ in reference], terms
         assert [s for _, s in got] == pytest.approx([s for _, s in reference]), terms
@@ -890,10 +897,10 @@ def test_keyword_ranking_in_sql_is_the_bm25_of_the_reference(alice: Persona, set
 
 def _entity_reference(flt: Any, entities: list[str], limit: int, total: int) -> list[tuple[int, float]]:
     """The former Python ranking of entity matches, kept as the reference for the SQL one."""
-    from facts.retrieval import candidates as cand
+    from facts.retrieval.scope import fetch
 
     where, params = flt.sql()
-    rows = cand._fetch(
+    rows = fetch(
         f"SELECT id, entity_keys, keywords, lower(subject_entity), lower(object_value) FROM facts_fact "
         f"WHERE {where} AND (entity_keys && %s::varchar[] OR keywords && %s::varchar[] "
         "OR lower(subject_entity) = ANY(%s) OR lower(object_value) = ANY(%s)) ORDER BY id",
@@ -910,7 +917,8 @@ def _entity_reference(flt: Any, entities: list[str], limit: int, total: int) -> 
 
 def test_entity_ranking_in_sql_is_the_reference_ranking(alice: Persona) -> None:
     """Entity matches are ranked in PostgreSQL; a name on most facts (a speaker) is dropped as before."""
-    from facts.retrieval import candidates as cand
+    from facts.retrieval.candidates.entity import EntityTuning, entity_facts
+    from facts.retrieval.scope import FactFilter
 
     subject = subject_of(alice)
     for i, text in enumerate(LARGE_SUBJECT):
@@ -920,15 +928,15 @@ def test_entity_ranking_in_sql_is_the_reference_ranking(alice: Persona) -> None:
         if i % 7 == 0:
             entities.append({"text": "Berlin", "type": "place"})
         add_fact(subject, text, entities=entities, embed=False)
-    flt = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
-    total = len(LARGE_SUBJECT)
+    flt = FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"])
+    total, tuning = len(LARGE_SUBJECT), EntityTuning()
     for entities in (["rex"], ["priya"], ["priya", "rex", "berlin"], ["mimi", "berlin"], ["tennis"], ["nobody"]):
-        got = cand.entity_facts(flt, entities, limit=4, total=total)
+        got = entity_facts(flt, entities, limit=4, total=total, tuning=tuning)
         reference = _entity_reference(flt, entities, 4, total)
         assert [pk for pk, _ in got] == [pk for pk, _ in reference], entities
         assert [s for _, s in got] == pytest.approx([s for _, s in reference]), entities
-    assert cand.entity_facts(flt, ["priya"], limit=4, total=total) == []
-    assert cand.entity_facts(flt, ["rex"], limit=4, total=total)
+    assert entity_facts(flt, ["priya"], limit=4, total=total, tuning=tuning) == []
+    assert entity_facts(flt, ["rex"], limit=4, total=total, tuning=tuning)
 
 
 def test_an_ordinary_fact_row_stays_whole_in_its_page(alice: Persona) -> None:

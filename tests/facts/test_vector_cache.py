@@ -6,7 +6,6 @@ These tests commit (transactional_db): the cache serves only searches outside a 
 from __future__ import annotations
 
 import datetime as dt
-import os
 from typing import Any
 
 import pytest
@@ -15,10 +14,13 @@ from django.utils import timezone
 
 from facts.embedding import embed_texts
 from facts.models import Fact, FactChange
-from facts.retrieval import candidates as cand
 from facts.retrieval import vector_cache
+from facts.retrieval.candidates.keyword import keyword_facts
+from facts.retrieval.candidates.vector import VectorTuning, in_memory, nearest_facts
+from facts.retrieval.config import search_config
+from facts.retrieval.scope import FactFilter
 from tests.conftest import Persona
-from tests.facts.test_search import LARGE_SUBJECT, add_fact, first, subject_of, texts
+from tests.facts.test_search import LARGE_SUBJECT, add_fact, first, subject_of, texts, tune
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -26,11 +28,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture(autouse=True)
 def _small_thresholds(settings: Any) -> Any:
     """A subject of 25 facts counts as large here; every test starts with an empty cache."""
-    settings.SEARCH_VECTOR_EXACT_MAX = 5
-    settings.SEARCH_VECTOR_PREFILTER_DEPTH = 12
-    settings.SEARCH_CANDIDATES = 5
-    settings.SEARCH_COUNT_CACHE_SECONDS = 0
-    settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS = 0  # a subject found stale is read again at once
+    tune(
+        settings,
+        {
+            "vector.exact_max": 5,
+            "vector.prefilter_depth": 12,
+            "scope.candidates": 5,
+            "scope.count_cache_seconds": 0,
+            "cache.load_pause_seconds": 0,  # a subject found stale is read again at once
+        },
+    )
     vector_cache.clear()
     yield
     vector_cache.clear()
@@ -45,86 +52,83 @@ def _large(persona: Persona, *, held: bool = True) -> Any:
     return subject
 
 
-def _hold(subject: Any) -> None:
+def _current(subject: Any) -> vector_cache.Entry | None:
+    """What a search finds: the subject's entry if held and current, else None (and a read is asked for)."""
+    return vector_cache.current(subject.pk, search_config().cache)
+
+
+def _hold(subject: Any) -> vector_cache.Entry:
     """Have the subject read into memory as a search does (in the background), and wait for it."""
-    assert vector_cache.Snapshot().entry(subject.pk) is None  # not held, or stale: a load is asked for
+    assert _current(subject) is None  # not held, or stale: a load is asked for
     vector_cache.loads_wait()
-    assert vector_cache.Snapshot().entry(subject.pk) is not None
+    entry = _current(subject)
+    assert entry is not None
+    return entry
 
 
-def _flt(subject: Any, **kw: Any) -> cand.FactFilter:
-    return cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"], **kw)
+def _flt(subject: Any, **kw: Any) -> FactFilter:
+    return FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active"], **kw)
 
 
-def _in_postgresql(settings: Any, subject: Any, vector: list[float], *, limit: int) -> list[tuple[int, float]]:
-    """vector_facts with the memory budget at zero: PostgreSQL's two-stage scan."""
-    budget, settings.SEARCH_VECTOR_CACHE_MB = settings.SEARCH_VECTOR_CACHE_MB, 0
-    try:
-        return cand.vector_facts(_flt(subject), vector, limit=limit, total=len(LARGE_SUBJECT))
-    finally:
-        settings.SEARCH_VECTOR_CACHE_MB = budget
+def _nearest(subject: Any, vector: list[float], *, limit: int, held: Any, flt: FactFilter | None = None) -> Any:
+    """The vector signal's answer, from memory when `held` is an entry, else from PostgreSQL's two-stage scan."""
+    tuning = search_config().vector
+    return nearest_facts(flt or _flt(subject), vector, limit=limit, total=len(LARGE_SUBJECT), tuning=tuning, held=held)
 
 
-def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona, settings: Any) -> None:
+def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona) -> None:
     """Same ids, same order, same similarities as PostgreSQL's scan (the depth's nearest by sign-bit Hamming
     distance, then cosine), for English and Chinese, at depths that leave facts out: also where the first stage
     has left out one of the exact nearest."""
     subject = _large(alice)
+    entry = _current(subject)
     total = len(LARGE_SUBJECT)
     differs_from_exact = 0
     for depth in (3, 4, 12, 24):
+        staged = VectorTuning(exact_max=5, prefilter_depth=depth)
         for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans"]:
             vector = embed_texts([query])[0]
             for limit in (3, 8):
-                settings.SEARCH_VECTOR_PREFILTER_DEPTH = total
-                exact = cand.vector_facts(_flt(subject), vector, limit=limit, total=total)
-                settings.SEARCH_VECTOR_PREFILTER_DEPTH = depth
-                held = cand.vector_facts(_flt(subject), vector, limit=limit, total=total)
-                sql = _in_postgresql(settings, subject, vector, limit=limit)
+                exact = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=VectorTuning())
+                assert in_memory(staged, entry, limit=limit, total=total)
+                held = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=staged, held=entry)
+                sql = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=staged)
                 assert held and [pk for pk, _ in held] == [pk for pk, _ in sql]
                 assert [round(s, 5) for _, s in held] == [round(s, 5) for _, s in sql]
                 differs_from_exact += [pk for pk, _ in held] != [pk for pk, _ in exact]
     assert differs_from_exact
-    assert subject.pk in vector_cache._entries
+    assert vector_cache.held_subjects() == [subject.pk]
 
 
-def test_a_search_checks_the_change_log_once_for_both_signals(
-    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The keyword signal (request's thread) and the vector signal (embedding thread) read one snapshot."""
-    from facts.retrieval import search as search_module
+def test_a_search_reads_the_change_log_once_for_both_signals(alice: Persona) -> None:
+    """The keyword and the vector signal share one check that the subject's memory is current."""
+    from django.test.utils import CaptureQueriesContext
 
     subject = _large(alice)
-    settings.SEARCH_EMBED_IN_THREAD = True
-    search_module._embedder_warm_pid = os.getpid()  # the model is loaded: the vector scan runs on the thread
-    assert alice.search("Tell me about my puppy").status_code == 200  # loads the subject
-    checks: list[int] = []
-    real = vector_cache._version
-    monkeypatch.setattr(vector_cache, "_version", lambda subject_id: checks.append(subject_id) or real(subject_id))
-    response = alice.search("Tell me about my puppy dog")
-    assert response.status_code == 200, response.content
+    with CaptureQueriesContext(connection) as queries:
+        response = alice.search("Tell me about my puppy dog")
     top = first(response)
     assert top["text"] == "I have a dog named Rex." and set(top["matched_by"]) >= {"vector", "keyword"}
-    assert checks == [subject.pk]
+    assert len([q for q in queries if "facts_factchange" in q["sql"]]) == 1
+    assert not [q for q in queries if "embedding_bits" in q["sql"] or "ts_match_vq" in q["sql"]]  # memory answered
+    assert vector_cache.held_subjects() == [subject.pk]
 
 
-def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, settings: Any) -> None:
+def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona) -> None:
     """Insert, update (vector, status, tier, expiry) and delete: each logs a change row in the statement's
     transaction, and the next search reads the subject's vectors again: memory still equals the exact scan."""
     subject = _large(alice)
-    total = len(LARGE_SUBJECT)
     puppy = embed_texts(["Tell me about my puppy"])[0]
 
     def nearest() -> list[int]:
         # The search after the change finds memory stale: PostgreSQL answers it, and the subject is read again.
-        stale = _flt(subject)
-        assert not cand.vector_facts_in_memory(stale, limit=3, total=total)
-        in_sql = [pk for pk, _ in cand.vector_facts(stale, puppy, limit=3, total=total)]
+        assert _current(subject) is None
+        in_sql = [pk for pk, _ in _nearest(subject, puppy, limit=3, held=None)]
         vector_cache.loads_wait()
-        flt = _flt(subject)
-        assert cand.vector_facts_in_memory(flt, limit=3, total=total)
-        held = [pk for pk, _ in cand.vector_facts(flt, puppy, limit=3, total=total)]
-        assert held == in_sql == [pk for pk, _ in _in_postgresql(settings, subject, puppy, limit=3)]
+        entry = _current(subject)
+        assert entry is not None
+        held = [pk for pk, _ in _nearest(subject, puppy, limit=3, held=entry)]
+        assert held == in_sql
         return held
 
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
@@ -152,78 +156,76 @@ def test_every_kind_of_change_is_seen_by_the_next_search(alice: Persona, setting
     assert FactChange.objects.filter(subject_id=subject.pk).count() >= changes + 8
 
 
-def test_a_subject_written_to_often_is_read_again_at_most_once_a_pause(
-    alice: Persona, settings: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_subject_written_to_often_is_read_again_at_most_once_a_pause(alice: Persona, settings: Any) -> None:
     """Each write makes memory stale; PostgreSQL answers meanwhile, and the subject is read again at most once
-    per SEARCH_VECTOR_CACHE_LOAD_SECONDS (it was read moments ago here: not again until the pause is over)."""
+    per `load_pause_seconds` (it was read moments ago here: not again until the pause is over)."""
     subject = _large(alice)
-    total = len(LARGE_SUBJECT)
-    reads: list[int] = []
-    real = vector_cache._load
-    monkeypatch.setattr(vector_cache, "_load", lambda subject_id: reads.append(subject_id) or real(subject_id))
-    settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS = 60
+    tune(settings, {"cache.load_pause_seconds": 60})
     puppy = embed_texts(["Tell me about my puppy"])[0]
     for text in ["My puppy Bolt chews every shoe.", "Our puppy sleeps in a basket.", "I walk the puppy at six."]:
         fact = add_fact(subject, text)
-        assert not cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
-        assert fact.pk in [pk for pk, _ in cand.vector_facts(_flt(subject), puppy, limit=3, total=total)]
+        assert _current(subject) is None
+        assert fact.pk in [pk for pk, _ in _nearest(subject, puppy, limit=3, held=None)]
         vector_cache.loads_wait()
-    assert reads == []
-    settings.SEARCH_VECTOR_CACHE_LOAD_SECONDS = 0  # the pause is over
-    assert not cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
+        assert _current(subject) is None  # not read again: still stale
+    tune(settings, {"cache.load_pause_seconds": 0})  # the pause is over
+    assert _current(subject) is None
     vector_cache.loads_wait()
-    assert reads == [subject.pk] and cand.vector_facts_in_memory(_flt(subject), limit=3, total=total)
+    entry = _current(subject)
+    assert entry is not None and len(entry.ids) == len(LARGE_SUBJECT) + 3
 
 
 def test_a_fact_that_expires_later_leaves_without_a_change(alice: Persona) -> None:
     """Expiry is a time, not a write: memory compares it with the search's now."""
-    subject = _large(alice)
+    subject = _large(alice, held=False)
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
     soon = timezone.now() + dt.timedelta(hours=1)
     Fact.objects.filter(pk=rex.pk).update(expires_at=soon)
-    _hold(subject)
+    entry = _hold(subject)
     puppy = embed_texts(["Tell me about my puppy"])[0]
-    assert cand.vector_facts(_flt(subject), puppy, limit=3, total=len(LARGE_SUBJECT))[0][0] == rex.pk
+    assert _nearest(subject, puppy, limit=3, held=entry)[0][0] == rex.pk
     later = _flt(subject, now=soon + dt.timedelta(seconds=1))
-    assert rex.pk not in [pk for pk, _ in cand.vector_facts(later, puppy, limit=3, total=len(LARGE_SUBJECT))]
+    assert rex.pk not in [pk for pk, _ in _nearest(subject, puppy, limit=3, held=entry, flt=later)]
+
+
+def _serves(flt: FactFilter) -> bool:
+    config = search_config()
+    return vector_cache.serves(flt, total=len(LARGE_SUBJECT), exact_max=config.vector.exact_max, cache=config.cache)
 
 
 def test_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -> None:
     """Superseded facts asked for, a type or a time filter: PostgreSQL answers (memory holds none of them)."""
     subject = _large(alice)
-    assert vector_cache.serves(_flt(subject), total=25)
-    for flt in [
-        cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]),
-        _flt(subject, types=["preference"]),
-        _flt(subject, since=timezone.now() - dt.timedelta(days=1)),
-    ]:
-        assert not vector_cache.serves(flt, total=25)
+    assert _serves(_flt(subject))
+    with_superseded = FactFilter(
+        subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]
+    )
+    for flt in [with_superseded, _flt(subject, types=["preference"]), _flt(subject, since=timezone.now())]:
+        assert not _serves(flt)
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
     Fact.objects.filter(pk=rex.pk).update(status="superseded")
     puppy = embed_texts(["Tell me about my puppy"])[0]
-    with_superseded = cand.FactFilter(
-        subject_id=subject.pk, statuses=["active", "conflicted", "superseded"], tiers=["active"]
-    )
-    assert rex.pk in [pk for pk, _ in cand.vector_facts(with_superseded, puppy, limit=3, total=len(LARGE_SUBJECT))]
+    assert rex.pk in [pk for pk, _ in _nearest(subject, puppy, limit=3, held=None, flt=with_superseded)]
+    assert rex.text in texts(alice.search("Tell me about my puppy", include_superseded=True))
 
 
 def test_through_the_api_and_the_budget(alice: Persona, carol: Persona, settings: Any) -> None:
     """The API's vector-only answer comes from memory; a subject larger than the budget is not held."""
-    _large(alice, held=False)
+    subject = _large(alice, held=False)
     for _ in range(2):  # PostgreSQL answers the first search and the subject is read meanwhile; memory the next
         top = first(alice.search("Tell me about my puppy"))
         assert top["text"] == "I have a dog named Rex." and top["matched_by"] == ["vector"]
         vector_cache.loads_wait()
-        assert len(vector_cache._entries) == 1
+        assert vector_cache.held_subjects() == [subject.pk]
     # Another tenant's subject of the same name is another subject: 404, nothing read into memory.
     assert carol.search("Tell me about my puppy").status_code == 404
-    assert len(vector_cache._entries) == 1
+    assert vector_cache.held_subjects() == [subject.pk]
     vector_cache.clear()
     settings.SEARCH_VECTOR_CACHE_MB = 0.01  # 10 kB: 25 vectors of 1.5 kB do not fit, PostgreSQL answers
-    assert not vector_cache.serves(_flt(subject_of(alice)), total=len(LARGE_SUBJECT))
+    assert not _serves(_flt(subject))
     assert "I have a dog named Rex." in texts(alice.search("Tell me about my puppy"))
-    assert not vector_cache._entries
+    vector_cache.loads_wait()
+    assert vector_cache.held_subjects() == []
 
 
 def test_prune_keeps_each_subjects_newest_change(alice: Persona, bob: Persona) -> None:
@@ -253,13 +255,11 @@ def test_a_deleted_subjects_vectors_and_change_rows_go(alice: Persona, bob: Pers
     a = _large(alice)
     b = subject_of(bob)
     add_fact(b, "I live in Lisbon.")
-    puppy = embed_texts(["Tell me about my puppy"])[0]
-    assert cand.vector_facts(_flt(a), puppy, limit=3, total=len(LARGE_SUBJECT))
-    assert a.pk in vector_cache._entries
+    assert a.pk in vector_cache.held_subjects()
     Subject.objects.filter(pk=a.pk).delete()
     settings.SEARCH_VECTOR_CACHE_SECONDS = 0  # every entry is past its age at the next search, of anyone
-    cand.vector_facts(_flt(b), puppy, limit=3, total=len(LARGE_SUBJECT))  # another subject's search
-    assert a.pk not in vector_cache._entries
+    _current(b)  # another subject's search
+    assert a.pk not in vector_cache.held_subjects()
     with connection.cursor() as cursor:
         cursor.execute("UPDATE facts_factchange SET created_at = now() - interval '2 hours'")
     assert FactChange.objects.filter(subject_id=a.pk).exists()
@@ -280,17 +280,19 @@ KEYWORD_QUERIES = [
 ]
 
 
-def _keyword_both_ways(subject: Any, terms: list[str], settings: Any, **kw: Any) -> tuple[list[Any], list[Any]]:
+def _keyword_both_ways(subject: Any, terms: list[str], **kw: Any) -> tuple[list[Any], list[Any]]:
     from django.test.utils import CaptureQueriesContext
 
     total = Fact.objects.filter(subject=subject, tier="active").count()
-    settings.SEARCH_VECTOR_EXACT_MAX = 10_000
-    in_sql = cand.keyword_facts(_flt(subject, **kw), terms, limit=8, total=total)
-    settings.SEARCH_VECTOR_EXACT_MAX = 5
-    if vector_cache.Snapshot().entry(subject.pk) is None:  # changed since it was read: read it again
+    tuning = search_config().keyword
+    in_sql = keyword_facts(_flt(subject, **kw), terms, limit=8, total=total, tuning=tuning)
+    entry = _current(subject)
+    if entry is None:  # changed since it was read: read it again
         vector_cache.loads_wait()
+        entry = _current(subject)
+    assert entry is not None
     with CaptureQueriesContext(connection) as queries:
-        held = cand.keyword_facts(_flt(subject, **kw), terms, limit=8, total=total)
+        held = keyword_facts(_flt(subject, **kw), terms, limit=8, total=total, tuning=tuning, held=entry)
     assert not any("ln(1 +" in q["sql"] for q in queries), "memory should have answered"
     return held, in_sql
 
@@ -308,12 +310,12 @@ def test_keyword_memory_gives_the_bm25_of_postgresql(alice: Persona, settings: A
     subject = _large(alice)
     add_fact(subject, "I ate ice-cream with shellfish once, never again.", embed=False)
     for terms in KEYWORD_QUERIES:
-        held, in_sql = _keyword_both_ways(subject, terms, settings)
+        held, in_sql = _keyword_both_ways(subject, terms)
         assert _same(held, in_sql), terms
-    held, _ = _keyword_both_ways(subject, ["ice-cream"], settings)
+    held, _ = _keyword_both_ways(subject, ["ice-cream"])
     assert [Fact.objects.get(pk=pk).text for pk, _ in held] == ["I ate ice-cream with shellfish once, never again."]
-    assert len(_keyword_both_ways(subject, ["tennis"], settings)[0]) == 1
-    assert len(_keyword_both_ways(subject, ["my"], settings)[0]) > 5
+    assert len(_keyword_both_ways(subject, ["tennis"])[0]) == 1
+    assert len(_keyword_both_ways(subject, ["my"])[0]) > 5
 
 
 def test_keyword_memory_sees_every_change(alice: Persona, settings: Any) -> None:
@@ -321,7 +323,7 @@ def test_keyword_memory_sees_every_change(alice: Persona, settings: Any) -> None
     subject = _large(alice)
 
     def found(word: str) -> list[int]:
-        held, in_sql = _keyword_both_ways(subject, [word], settings)
+        held, in_sql = _keyword_both_ways(subject, [word])
         assert _same(held, in_sql)
         return [pk for pk, _ in held]
 
@@ -336,7 +338,7 @@ def test_keyword_memory_sees_every_change(alice: Persona, settings: Any) -> None
     later = timezone.now() + dt.timedelta(hours=1)
     Fact.objects.filter(pk=sax.pk).update(expires_at=later)
     assert found("saxophone") == [sax.pk]
-    held, in_sql = _keyword_both_ways(subject, ["saxophone"], settings, now=later + dt.timedelta(seconds=1))
+    held, in_sql = _keyword_both_ways(subject, ["saxophone"], now=later + dt.timedelta(seconds=1))
     assert held == in_sql == []
     Fact.objects.filter(pk=sax.pk).delete()
     assert found("saxophone") == []
@@ -347,14 +349,17 @@ def test_keyword_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -
     subject = _large(alice)
     rex = Fact.objects.get(subject=subject, text="I have a dog named Rex.")
     Fact.objects.filter(pk=rex.pk).update(tier="archived")
-    both = cand.FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active", "archived"])
-    assert [pk for pk, _ in cand.keyword_facts(both, ["dog"], limit=3, total=25)] == [rex.pk]
-    assert cand.keyword_facts(_flt(subject), ["dog"], limit=3, total=25) == []
-    assert cand.keyword_facts(_flt(subject, types=["preference"]), ["tea"], limit=3, total=25) == []
+    entry, tuning = _hold(subject), search_config().keyword
+    both = FactFilter(subject_id=subject.pk, statuses=["active", "conflicted"], tiers=["active", "archived"])
+    assert [pk for pk, _ in keyword_facts(both, ["dog"], limit=3, total=25, tuning=tuning, held=entry)] == [rex.pk]
+    assert keyword_facts(_flt(subject), ["dog"], limit=3, total=25, tuning=tuning, held=entry) == []
+    assert not _serves(_flt(subject, types=["preference"]))
+    assert keyword_facts(_flt(subject, types=["preference"]), ["tea"], limit=3, total=25, tuning=tuning) == []
+    assert rex.text in texts(alice.search("dog", include_archived=True))
 
 
 def test_counting_picks_what_sorting_picks() -> None:
-    """The sign-bit stage's selection by counting (`_first_counted`) equals `_first`'s (ORDER BY distance, id
+    """The sign-bit stage's selection by counting (`first_n_counted`) equals `first_n`'s (ORDER BY distance, id
     LIMIT n) for rows in id order, with the many ties small integer distances have, at every cut."""
     import numpy as np
 
@@ -363,4 +368,4 @@ def test_counting_picks_what_sorting_picks() -> None:
         for _ in range(20):
             keys = rng.integers(0, rng.integers(2, 40), size=size).astype(np.int32)
             ids = np.sort(rng.choice(10 * size, size=size, replace=False)).astype(np.int64)
-            assert vector_cache._first_counted(keys, top).tolist() == vector_cache._first(keys, ids, top).tolist()
+            assert vector_cache.first_n_counted(keys, top).tolist() == vector_cache.first_n(keys, ids, top).tolist()

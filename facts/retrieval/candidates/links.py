@@ -1,38 +1,44 @@
-"""Reply context: a question that matches the query points at the answer that followed it, and a turn that
-matches points at its speaker's next turn.
+"""Reply and continuation links: a question that matches the query points at the answer that followed it, and a
+turn that matches points at its speaker's next turn.
 
-In a conversation the words of a question are often only in the question: "How did the move go for the
-kids?" is followed by "Tears on day one, new friends by Friday". The answer turn, and the facts taken
-from it, hold what the user wants to recall, yet share no word with the query. So when a strong candidate
-comes from a question (its source message contains "?" or "？"), the next message of that session by
-another speaker, and the facts taken from it, become candidates too, with the question's score times
-SEARCH_REPLY_FACTOR and its `matched_by` (they were found through the same signals). Questions found by the
-vector alone are not followed. Two SQL statements, bounded by SEARCH_REPLY_TOP candidates; deterministic.
+In a conversation the words of a question are often only in the question: "How did the move go for the kids?" is
+followed by "Tears on day one, new friends by Friday". The answer turn, and the facts taken from it, hold what the
+user wants to recall, yet share no word with the query. So when a strong candidate comes from a question (its
+source message contains "?" or "？"), the next message of that session by another speaker, and the facts taken from
+it, become candidates too, with the question's score times `reply_factor` and its `matched_by` (they were found
+through the same signals). Questions found by the vector alone are not followed.
 
-Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the
-season is over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's
-own message among the next two of the session, and its facts, become candidates with the matching turn's
-score times SEARCH_NEXT_FACTOR (lower than for a reply: a weaker link), for the SEARCH_NEXT_TOP strongest.
-On LoCoMo (facts + messages) it lifted recall@10 from 0.755 to 0.768 (0.4: 0.759; 0.6: 0.768).
+Continuation: a speaker often finishes a thought in their next turn, after the other's reaction ("Once the season is
+over I need a new routine." - "Any plans?" - "Coaching kids, and a sports shop."). The speaker's own message among
+the next two of the session, and its facts, become candidates with the matching turn's score times `next_factor`
+(lower than for a reply: a weaker link). Both links in one statement, one pass; deterministic.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from facts.retrieval.candidates import FactFilter, _setting
 from facts.retrieval.fusion import Fused
+from facts.retrieval.scope import FactFilter, Key
 from memory_site.db import fetch_prepared
 
-Key = tuple[str, int]
+
+@dataclass(frozen=True)
+class LinkTuning:
+    reply_factor: float = 0.9  # an answer at 0.9 x its question's score: 0.5-1.2 tried, 0.9 best (+0.022 recall@10)
+    reply_top: int = 20  # questions among the strongest 20 candidates (50: the same)
+    next_factor: float = 0.5  # the speaker's next turn: 0.3-0.7 tried, 0.5 taken from the plateau (+0.013)
+    next_top: int = 10  # among the strongest 10 (5 or 20: the same)
+
+
 LinkRows = list[tuple[int, int | None]]  # (linked message id, one of its searchable facts or None)
 
 
-def _following_sql(lookahead: int, where: str, tag: str) -> str:
-    """(tag, candidate kind, candidate id, linked message id, one of its searchable facts or NULL): for each
-    candidate's source message q, the next `lookahead` messages a of its session that satisfy `where`, one row
-    per fact taken from a that the search may return (FACT_FILTER, the search's filter, in its place)."""
-    return f"""
+# (tag, candidate kind, candidate id, linked message id, one of its searchable facts or NULL), in one pass: for each
+# candidate's source message q, the next two messages a of its session; the first is the 'answer' when q is a
+# question and a is by another speaker, either is the speaker's 'own' next turn when a is by q's speaker. One row
+# per fact taken from a that the search may return (FACT_FILTER, the search's filter, in its place).
+_LINKS_SQL = """
 WITH cand AS (
     SELECT * FROM unnest(%s::varchar[], %s::bigint[]) AS c(kind, key_id)
 ), src AS (
@@ -40,36 +46,30 @@ WITH cand AS (
     FROM cand c JOIN facts_factsource fs ON c.kind = 'fact' AND fs.fact_id = c.key_id
     UNION ALL
     SELECT c.kind, c.key_id, c.key_id FROM cand c WHERE c.kind = 'message'
+), linked AS (
+    SELECT src.kind, src.key_id, a.id, ARRAY[
+        CASE WHEN a.n = 1 AND (strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0)
+            AND (a.name <> q.name OR a.role <> q.role) THEN 'answer' END,
+        CASE WHEN a.name = q.name AND a.role = q.role THEN 'own' END
+    ] AS tags
+    FROM src
+    JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
+    CROSS JOIN LATERAL (
+        SELECT m.id, m.name, m.role, row_number() OVER (ORDER BY m.created_at, m.id) AS n
+        FROM conversations_message m
+        WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
+        ORDER BY m.created_at, m.id LIMIT 2
+    ) a
 )
-SELECT '{tag}', src.kind, src.key_id, a.id, af.fact_id
-FROM src
-JOIN conversations_message q ON q.id = src.message_id AND q.subject_id = %s
-CROSS JOIN LATERAL (
-    SELECT m.id, m.name, m.role FROM conversations_message m
-    WHERE m.session_id = q.session_id AND (m.created_at, m.id) > (q.created_at, q.id)
-    ORDER BY m.created_at, m.id LIMIT {int(lookahead)}
-) a
+SELECT t.tag, l.kind, l.key_id, l.id, af.fact_id
+FROM linked l
+CROSS JOIN LATERAL unnest(l.tags) AS t(tag)
 LEFT JOIN LATERAL (
     SELECT fs.fact_id FROM facts_factsource fs
-    WHERE fs.message_id = a.id AND fs.fact_id IN (SELECT id FROM facts_fact WHERE FACT_FILTER)
+    WHERE fs.message_id = l.id AND fs.fact_id IN (SELECT id FROM facts_fact WHERE FACT_FILTER)
 ) af ON true
-WHERE {where}
+WHERE t.tag IS NOT NULL
 """
-
-
-# Both links in one statement: the next message, by another speaker, after a question ('answer'), and the
-# same speaker's message among the next two ('own').
-_LINKS_SQL = (
-    "("
-    + _following_sql(
-        1,
-        "(strpos(q.content, '?') > 0 OR strpos(q.content, '？') > 0) AND (a.name <> q.name OR a.role <> q.role)",
-        "answer",
-    )
-    + ") UNION ALL ("
-    + _following_sql(2, "a.name = q.name AND a.role = q.role", "own")
-    + ")"
-)
 
 
 @dataclass
@@ -87,10 +87,8 @@ class Links:
         for key in keys:
             self.answer[key], self.own[key] = [], []
         where, params = flt.sql()
-        one = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
-        for tag, kind, key_id, answer_id, fact_id in fetch_prepared(
-            _LINKS_SQL.replace("FACT_FILTER", where), one + one
-        ):
+        params = [[k for k, _ in keys], [pk for _, pk in keys], flt.subject_id, *params]
+        for tag, kind, key_id, answer_id, fact_id in fetch_prepared(_LINKS_SQL.replace("FACT_FILTER", where), params):
             rows = self.answer if tag == "answer" else self.own
             rows[(str(kind), int(key_id))].append((int(answer_id), None if fact_id is None else int(fact_id)))
 
@@ -100,15 +98,13 @@ class Links:
         return {fact_id for _, fact_id in rows if fact_id is not None}, {message_id for message_id, _ in rows}
 
 
-def add_answers(
-    fused: dict[Key, Fused], flt: FactFilter, *, include_messages: bool, links: Links | None = None
+def follow_links(
+    fused: dict[Key, Fused], flt: FactFilter, links: Links, *, include_messages: bool, tuning: LinkTuning
 ) -> None:
-    """Add (or lift) the answers to the strongest question candidates in `fused`, then the continuations of
-    the strongest candidates (the speaker's next turn), in place. `links` may hold links looked up earlier
-    (while the query was being embedded): only the candidates it lacks are looked up."""
-    links = links if links is not None else Links()
-    reply = (float(_setting("SEARCH_REPLY_FACTOR", 0.9)), int(_setting("SEARCH_REPLY_TOP", 20)))
-    after = (float(_setting("SEARCH_NEXT_FACTOR", 0.5)), int(_setting("SEARCH_NEXT_TOP", 10)))
+    """Add (or lift) the answers to the strongest question candidates in `fused`, then the continuations of the
+    strongest candidates (the speaker's next turn), in place. `links` may hold links looked up earlier: only the
+    candidates it lacks are looked up."""
+    reply, after = (tuning.reply_factor, tuning.reply_top), (tuning.next_factor, tuning.next_top)
     _follow(fused, flt, links, "answer", *reply, include_messages=include_messages)
     _follow(fused, flt, links, "own", *after, include_messages=include_messages)
 

@@ -1,0 +1,140 @@
+"""Two or more variants of the search service, compared on the scale subject in alternating blocks.
+
+    .venv/bin/python -m bench.search_ab --variant new=. --variant old=/path/to/other/checkout
+    .venv/bin/python -m bench.search_ab --variant thread=. --variant inline=.:SEARCH_EMBED_IN_THREAD=false
+
+Each variant is a gunicorn (2 sync workers, as `make bench`) started from a checkout (its code; this virtualenv)
+with extra environment variables, on the scale database `bench.search_latency` builds (run that first). Blocks of
+20 queries go to each variant in turn, the order rotating, then to the embedder alone in this process: every
+variant is timed at nearly the same moments of a shared machine, whose speed moves by a third within minutes.
+Reported: p50 / p95 of each variant's wall times, its p50 over the first variant's, and over the embedder alone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bench.common import ROOT, BenchContext, _free_port, _stop, _wait_http, database_url_for, django_setup, percentile
+from bench.search_latency import BLOCK, HOT_SUBJECT, SCALE_DB, SCALE_TENANT, WARMUP, _vocabulary
+
+
+@dataclass
+class Variant:
+    name: str
+    checkout: Path
+    env: dict[str, str]
+    ctx: BenchContext | None = None
+    proc: subprocess.Popen[bytes] | None = None
+    wall: list[float] = field(default_factory=list)
+
+
+def parse_variant(text: str) -> Variant:
+    """NAME=CHECKOUT[:VAR=VALUE[,VAR=VALUE...]]"""
+    name, _, rest = text.partition("=")
+    checkout, _, env = rest.partition(":")
+    pairs = dict(item.split("=", 1) for item in env.split(",") if item)
+    return Variant(name=name, checkout=Path(checkout or ".").resolve(), env=pairs)
+
+
+def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": db_url,
+        "MEMORY_SITE_VAR_DIR": str(ROOT / "var"),  # the exported ONNX model and the secret key, shared
+        "API_RATE_LIMIT": "1000000/min",
+        "LOG_LEVEL": "WARNING",
+        "OMP_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        **variant.env,
+    }
+    log = open(log_dir / f"bench-ab-{variant.name}-{os.getpid()}.log", "wb")  # noqa: SIM115
+    variant.proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
+         "--workers", "2", "--worker-class", "sync", "--timeout", "120"],
+        cwd=variant.checkout, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
+    )  # fmt: skip
+    base_url = f"http://127.0.0.1:{port}"
+    _wait_http(base_url, variant.proc)
+    variant.ctx = BenchContext(base_url=base_url, api_key=api_key, database_url=db_url, conversations=[])
+
+
+def run(variants: list[Variant], *, queries: int) -> dict[str, Any]:
+    import random
+
+    db_url = database_url_for(SCALE_DB)
+    django_setup(db_url)
+    from django.conf import settings
+
+    from bench.common import api_key_for_bench
+    from facts.embedding import embed_query, limit_torch_threads
+
+    limit_torch_threads(settings.WEB_TORCH_THREADS)  # as the web workers run it
+    api_key = api_key_for_bench(SCALE_TENANT)
+    (ROOT / "var").mkdir(exist_ok=True)
+    vocab = _vocabulary()
+    rng = random.Random(11)
+    qs = [" ".join(rng.choice(vocab[:300]) for _ in range(rng.randint(2, 5))) + "?" for _ in range(queries + WARMUP)]
+    embed_alone: list[float] = []
+    try:
+        for variant in variants:
+            _start(variant, db_url, api_key, ROOT / "var")
+        for variant in variants:  # each worker's first searches, and its background read of the subject
+            assert variant.ctx is not None
+            for q in qs[:WARMUP] * 2:
+                variant.ctx.search(HOT_SUBJECT, q, limit=10)
+        time.sleep(1.0)
+        for i, start in enumerate(range(WARMUP, len(qs), BLOCK)):
+            block = qs[start : start + BLOCK]
+            for variant in variants[i % len(variants) :] + variants[: i % len(variants)]:
+                assert variant.ctx is not None
+                variant.wall += [variant.ctx.search(HOT_SUBJECT, q, limit=10)[1] for q in block]
+            for q in block:
+                t0 = time.perf_counter()
+                embed_query(q)
+                embed_alone.append((time.perf_counter() - t0) * 1000)
+    finally:
+        for variant in variants:
+            if variant.proc is not None:
+                _stop(variant.proc)
+    first = percentile(variants[0].wall, 50)
+    e50 = percentile(embed_alone, 50)
+    return {
+        "queries": queries,
+        "block": BLOCK,
+        "embed_alone_p50": round(e50, 2),
+        "variants": {
+            v.name: {
+                "checkout": str(v.checkout),
+                "env": v.env,
+                "p50": round(percentile(v.wall, 50), 2),
+                "p95": round(percentile(v.wall, 95), 2),
+                "p50_over_first": round(percentile(v.wall, 50) / first, 3),
+                "p50_over_embed_alone": round(percentile(v.wall, 50) / e50, 2),
+            }
+            for v in variants
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", action="append", required=True, help="NAME=CHECKOUT[:VAR=VALUE,...]")
+    parser.add_argument("--queries", type=int, default=400)
+    args = parser.parse_args(argv)
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+    result = run([parse_variant(v) for v in args.variant], queries=args.queries)
+    print(json.dumps(result, indent=2))
+    return result
+
+
+if __name__ == "__main__":
+    main()

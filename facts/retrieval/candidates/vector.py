@@ -1,0 +1,164 @@
+"""The vector signal: the subject's facts (and messages) nearest to the query's embedding.
+
+By default an exact distance scan over the subject's rows (`ORDER BY distance + 0` keeps the planner off the HNSW
+index): a subject rarely holds more than ~10k facts, an exact scan of those is a few milliseconds and, unlike a
+filtered HNSW scan, always returns k rows and the true nearest ones. Above `exact_max` facts, two stages: the
+`prefilter_depth` nearest by Hamming distance between binary-quantised vectors (an index-only scan of
+`fact_vector_bits`, 48 bytes a fact), then those by exact cosine; from this process's memory when the subject is
+held there (vector_cache: the same rows in the same order). SEARCH_VECTOR_MODE=hnsw uses the HNSW index with
+pgvector's iterative scan instead, for subjects far larger than that.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, replace
+
+from django.db import connection, transaction
+
+from conversations.models import EMBEDDING_DIMENSIONS
+from facts.retrieval import vector_cache
+from facts.retrieval.scope import (
+    FactFilter,
+    Ranking,
+    fetch,
+    keyed,
+    merged,
+    message_where,
+    similar,
+    vector_literal,
+)
+
+
+@dataclass(frozen=True)
+class VectorTuning:
+    mode: str = "exact"  # SEARCH_VECTOR_MODE (an operator's choice): exact | hnsw
+    min_similarity: float = 0.2  # MiniLM gives 0.2-0.3 to unrelated sentences: weaker matches are noise
+    exact_max: int = 2000  # above this many facts, two stages (and memory when held): ~2 ms instead of ~9 at 10k
+    prefilter_depth: int = 400  # the sign-bit stage: at 400 every LoCoMo question checked kept its exact top 10
+
+
+def two_stage(tuning: VectorTuning, *, limit: int, total: int) -> tuple[int, bool]:
+    """(depth of the sign-bit stage, whether a subject of `total` facts is searched in two stages)."""
+    depth = max(tuning.prefilter_depth, limit)
+    return depth, total > tuning.exact_max and total > depth
+
+
+def in_memory(tuning: VectorTuning, held: vector_cache.Entry | None, *, limit: int, total: int) -> bool:
+    """Whether `nearest_facts` answers from the subject's facts held in memory rather than from PostgreSQL."""
+    return held is not None and tuning.mode != "hnsw" and two_stage(tuning, limit=limit, total=total)[1]
+
+
+def nearest_facts(
+    flt: FactFilter,
+    vector: list[float],
+    *,
+    limit: int,
+    total: int,
+    tuning: VectorTuning,
+    held: vector_cache.Entry | None = None,
+) -> list[tuple[int, float]]:
+    """Active-tier facts nearest to the query vector, (id, cosine similarity), best first.
+
+    `total` is the subject's searchable count; `held`, the subject's facts in memory when current and the filter
+    is one memory serves (vector_cache.serves). Memory and PostgreSQL give the same rows in the same order.
+    """
+    depth, staged = two_stage(tuning, limit=limit, total=total)
+    if held is not None and in_memory(tuning, held, limit=limit, total=total):
+        return vector_cache.nearest(held, flt.now, vector, limit=limit, min_sim=tuning.min_similarity, depth=depth)
+    where, params = flt.sql(tiers=["active"])
+    literal = vector_literal(vector)
+    if tuning.mode == "hnsw":
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
+                cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, limit * 2)])
+            rows = fetch(
+                f"SELECT id, embedding <=> %s::vector FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+                "ORDER BY embedding <=> %s::vector LIMIT %s",
+                [literal, *params, literal, limit],
+            )
+        rows.sort(key=lambda r: (r[1], r[0]))
+    elif staged:
+        bits = f"binary_quantize(%s::vector)::bit({EMBEDDING_DIMENSIONS})"
+        rows = fetch(
+            f"WITH near AS MATERIALIZED (SELECT id FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+            f"ORDER BY (embedding_bits <~> {bits}) + 0, id LIMIT %s) "
+            "SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE id IN (SELECT id FROM near) "
+            "ORDER BY d, id LIMIT %s",
+            [*params, literal, depth, literal, limit],
+        )
+    else:
+        # The distance computed once per row (a select-list `1 - d` beside `ORDER BY d + 0` computed it twice).
+        rows = fetch(
+            f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
+            "ORDER BY d, id LIMIT %s",
+            [literal, *params, limit],
+        )
+    return similar(rows, tuning.min_similarity)
+
+
+def nearest_facts_in_range(
+    flt: FactFilter, vector: list[float], since: dt.datetime, until: dt.datetime, *, limit: int, tuning: VectorTuning
+) -> list[tuple[int, float]]:
+    """The facts of a time range nearest to the query vector, (id, cosine similarity), best first.
+
+    Only the range's newest `exact_max` facts are compared (read newest first through the (subject, fact time)
+    index), so a wide range ("this year") of a large subject costs what an exact scan of a small subject does,
+    and a day's or a month's facts are all compared.
+    """
+    where, params = replace(flt, since=since, until=until).sql(tiers=["active"])
+    rows = fetch(
+        f"SELECT id, d FROM (SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} "
+        "AND embedding IS NOT NULL ORDER BY COALESCE(event_time, valid_from, created_at) DESC, id DESC LIMIT %s) r "
+        "ORDER BY d, id LIMIT %s",
+        [vector_literal(vector), *params, tuning.exact_max, limit],
+    )
+    return similar(rows, tuning.min_similarity)
+
+
+def nearest_messages(
+    subject_id: int,
+    vector: list[float],
+    *,
+    limit: int,
+    since: dt.datetime | None,
+    until: dt.datetime | None,
+    tuning: VectorTuning,
+) -> list[tuple[int, float]]:
+    """The subject's messages nearest to the query vector (an exact scan: messages have no vector index)."""
+    where, params = message_where(subject_id, since, until)
+    rows = fetch(
+        f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM conversations_message WHERE {where} "
+        "AND embedding IS NOT NULL ORDER BY d, id LIMIT %s",
+        [vector_literal(vector), *params, limit],
+    )
+    return similar(rows, tuning.min_similarity)
+
+
+def nearest_in_range(
+    flt: FactFilter,
+    vector: list[float],
+    since: dt.datetime,
+    until: dt.datetime,
+    *,
+    limit: int,
+    facts: bool,
+    messages: bool,
+    tuning: VectorTuning,
+) -> Ranking:
+    """The facts and messages inside the query's time range nearest to the query, best first: "what happened to
+    my knee on 2 May" ranks that day's turns about the knee first, where the time list alone only knows they are
+    from that day."""
+    lo = since if flt.since is None else max(since, flt.since)
+    hi = until if flt.until is None else min(until, flt.until)
+    if lo >= hi:
+        return []
+    found: Ranking = []
+    if facts:
+        found += keyed("fact", nearest_facts_in_range(flt, vector, lo, hi, limit=limit, tuning=tuning))
+    if messages:
+        found += keyed(
+            "message", nearest_messages(flt.subject_id, vector, limit=limit, since=lo, until=hi, tuning=tuning)
+        )
+    return merged(found)

@@ -1,0 +1,124 @@
+"""The rows the later stages need: each candidate's fields for the re-rank and the answer, and each fact's source
+messages. Read by primary key, once each per search."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from facts.retrieval.scope import Key
+from facts.text import keywords
+from memory_site.db import fetch_prepared, prepared_cursor
+
+Row = dict[str, Any]
+Source = dict[str, Any]  # message_id, external_id, session_id (the session's external id), created_at
+
+
+def _dicts(sql: str, params: list[Any]) -> list[Row]:
+    with prepared_cursor() as cursor:  # by primary key: planning costs more than running, binary parses faster
+        cursor.execute(sql, params)
+        names = [c.name for c in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
+
+
+def fact_rows(ids: list[int]) -> dict[int, Row]:
+    """The facts' fields for the re-rank and the answer, each with its source messages (`sources`), in one
+    statement (a statement less a search: each costs a round trip and its planning)."""
+    if not ids:
+        return {}
+    # The read counters live in facts_factaccess (no row until a fact's first read): both sides by primary key.
+    order = "ORDER BY m.created_at, m.id"
+    rows = _dicts(
+        "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, f.value_score, "
+        "COALESCE(a.access_count, 0) AS access_count, f.pinned, f.entity_keys, f.keywords, "
+        "lower(f.subject_entity) AS subject_key, src.message_ids, src.external_ids, src.session_ids, src.times "
+        "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
+        f"LEFT JOIN LATERAL (SELECT array_agg(m.id {order}) AS message_ids, "
+        f"array_agg(m.external_id {order}) AS external_ids, array_agg(s.external_id {order}) AS session_ids, "
+        f"array_agg(m.created_at {order}) AS times "
+        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
+        "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = f.id) src ON true "
+        "WHERE f.id = ANY(%s)",
+        [ids],
+    )
+    for r in rows:
+        columns = (
+            r.pop("message_ids") or [],
+            r.pop("external_ids") or [],
+            r.pop("session_ids") or [],
+            r.pop("times") or [],
+        )
+        r["sources"] = [
+            {"message_id": m, "external_id": e, "session_id": s, "created_at": t}
+            for m, e, s, t in zip(*columns, strict=True)
+        ]
+    return {r["id"]: r for r in rows}
+
+
+def message_rows(ids: list[int]) -> dict[int, Row]:
+    if not ids:
+        return {}
+    rows = _dicts(
+        "SELECT m.id, m.content AS text, m.role, lower(m.name) AS name_key, m.created_at, m.external_id, "
+        "s.external_id AS session_external_id "
+        "FROM conversations_message m JOIN conversations_session s ON s.id = m.session_id WHERE m.id = ANY(%s)",
+        [ids],
+    )
+    for r in rows:
+        r["keywords"] = keywords(r["text"])
+    return {r["id"]: r for r in rows}
+
+
+def facts_sources(fact_ids: list[int]) -> dict[int, list[Source]]:
+    """Each fact's source messages (id, external id, session, time), oldest first, in one statement.
+
+    Plain SQL with only the needed columns: the search calls this for every answer (the ORM's query building was
+    a third of its cost).
+    """
+    out: dict[int, list[Source]] = {pk: [] for pk in fact_ids}
+    if not fact_ids:
+        return out
+    rows = fetch_prepared(
+        "SELECT fs.fact_id, m.id, m.external_id, s.external_id, m.created_at "
+        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
+        "JOIN conversations_session s ON s.id = m.session_id "
+        "WHERE fs.fact_id = ANY(%s) ORDER BY m.created_at, m.id",
+        [list(fact_ids)],
+    )
+    for fact_id, message_id, external_id, session_id, created_at in rows:
+        out[fact_id].append(
+            {"message_id": message_id, "external_id": external_id, "session_id": session_id, "created_at": created_at}
+        )
+    return out
+
+
+@dataclass
+class Rows:
+    """The rows one search has read so far (a fact's row holds its `sources`)."""
+
+    facts: dict[int, Row] = field(default_factory=dict)
+    messages: dict[int, Row] = field(default_factory=dict)
+
+    def read(self, keys: Iterable[Key]) -> None:
+        """Read the rows of `keys` not read yet (one statement per kind)."""
+        keys = list(keys)
+        self.read_facts(pk for kind, pk in keys if kind == "fact")
+        self.read_messages(pk for kind, pk in keys if kind == "message")
+
+    def read_facts(self, ids: Iterable[int]) -> None:
+        self.facts.update(fact_rows(sorted(set(ids) - self.facts.keys())))
+
+    def read_messages(self, ids: Iterable[int]) -> None:
+        self.messages.update(message_rows(sorted(set(ids) - self.messages.keys())))
+
+    def row(self, key: Key) -> Row | None:
+        """The candidate's row, or None when it was deleted since it was found (or not read)."""
+        return self.facts.get(key[1]) if key[0] == "fact" else self.messages.get(key[1])
+
+    def source_message_ids(self, key: Key) -> list[int]:
+        """The messages a candidate shows: a fact's sources (read with its row), or the message itself."""
+        if key[0] == "message":
+            return [key[1]]
+        row = self.facts.get(key[1])
+        return [source["message_id"] for source in row["sources"]] if row is not None else []
