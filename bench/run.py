@@ -63,6 +63,27 @@ def run_scale(args: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
+def run_brokers(args: argparse.Namespace) -> dict[str, Any]:
+    """Ingest throughput on `make run`'s default broker (the embedded Valkey) beside Redis: the same LoCoMo
+    ingest through HTTP, each on a service of its own (subprocesses), in alternating rounds; target >= 0.9."""
+    runs: dict[str, list[dict[str, Any]]] = {"embedded": [], "redis": []}
+    for _ in range(args.broker_rounds):
+        for broker in ("redis", "embedded"):
+            out = RESULTS_DIR / f".ingest-{broker}-{os.getpid()}.json"
+            cmd = [sys.executable, "-m", "bench.ingest_throughput", "--broker", broker, "--no-embedder-alone",
+                   "--out", str(out)]  # fmt: skip
+            subprocess.run(cmd, cwd=ROOT, check=True)
+            runs[broker].append(json.loads(out.read_text()))
+            out.unlink()
+    best = {broker: max(r["e2e_messages_per_s"] for r in rs) for broker, rs in runs.items()}
+    return {
+        "messages_per_s": best,
+        "embedded_vs_redis": round(best["embedded"] / best["redis"], 3) if best["redis"] else None,
+        "target": 0.9,
+        "runs": runs,
+    }
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description="Memory Site benchmarks")
     parser.add_argument("--name", default=dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ"))
@@ -75,6 +96,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--no-throughput", action="store_true", help="do not run bench.ingest_throughput (it always re-ingests)"
     )
+    parser.add_argument("--skip-brokers", action="store_true", help="skip ingest on the embedded broker vs Redis")
+    parser.add_argument("--broker-rounds", type=int, default=2, help="alternating rounds of the broker comparison")
     args = parser.parse_args(argv)
 
     conversations = load_locomo()
@@ -111,6 +134,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             context = _optional("bench.context_recall")
             if context is not None:
                 _step(results, "context_recall", lambda: context.run(ctx))
+    if not args.skip_brokers:
+        _step(results, "ingest_brokers", lambda: run_brokers(args))
     if not args.skip_scale:
         _step(results, "search_latency", lambda: run_scale(args))
     results["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
@@ -130,6 +155,19 @@ def _f(x: Any, digits: int = 3) -> str:
     return str(x)
 
 
+def _brokers_markdown(brokers: Any) -> list[str]:
+    if not isinstance(brokers, dict) or "messages_per_s" not in brokers:
+        return []
+    rate = brokers["messages_per_s"]
+    return [
+        "## Ingest by broker (best of the rounds, turns/s from the API to searchable facts)",
+        "",
+        f"`make run`'s embedded Valkey: {rate['embedded']}; Redis: {rate['redis']}; "
+        f"ratio {brokers['embedded_vs_redis']} (target {brokers['target']}).",
+        "",
+    ]
+
+
 def render_markdown(r: dict[str, Any]) -> str:
     lines = [f"# Benchmark {r['name']}", "", f"Conversations: {', '.join(r.get('conversations', []))}", ""]
     ing = r.get("ingest")
@@ -142,6 +180,7 @@ def render_markdown(r: dict[str, Any]) -> str:
             "```",
             "",
         ]  # noqa: E501
+    lines += _brokers_markdown(r.get("ingest_brokers"))
     loc = r.get("locomo_recall")
     if isinstance(loc, dict) and "modes" in loc:
         lines += [

@@ -117,6 +117,9 @@ class Message(TimeStampedModel):
     extraction_error = models.TextField(blank=True, default="")
     extraction_started_at = models.DateTimeField(null=True, blank=True)
     extraction_finished_at = models.DateTimeField(null=True, blank=True)
+    # Who claimed a running message: the Celery task's id ("" inline). A task redelivered after its process was
+    # killed finds its own claim still running and takes the message again, instead of waiting for the sweeper.
+    extraction_claim = models.CharField(max_length=64, blank=True, default="")
     extractor = models.CharField(max_length=32, blank=True, default="")
     gate_decision = models.CharField(max_length=16, blank=True, default="")
     gate_reason = models.CharField(max_length=255, blank=True, default="")

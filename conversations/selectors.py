@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -137,3 +138,16 @@ def message_previous_user_turn(*, message: Message) -> Message | None:
         .order_by("-created_at", "-pk")
         .first()
     )
+
+
+def extraction_oldest_waiting() -> dt.datetime | None:
+    """When the oldest message still waiting for extraction (pending or running) arrived, over every tenant.
+
+    For operators' health checks; two lookups of the (extraction_state, received_at) index.
+    """
+    waiting = [
+        Message.objects.filter(extraction_state=state).order_by("received_at").values_list("received_at", flat=True)
+        for state in (Message.ExtractionState.PENDING, Message.ExtractionState.RUNNING)
+    ]
+    times = [t for t in (qs.first() for qs in waiting) if t is not None]
+    return min(times) if times else None

@@ -10,7 +10,7 @@ from typing import Any
 from celery import current_app
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
@@ -141,7 +141,7 @@ def message_ingest(
 # --- extraction state: the facts pipeline claims messages, and finishes or fails them, through these ----------
 
 
-def messages_claim(*, message_ids: list[int]) -> list[Message]:
+def messages_claim(*, message_ids: list[int], claim: str = "") -> list[Message]:
     """Claim pending messages with a conditional update; return them (subject loaded) in conversation order.
 
     The pending rows are locked (skipping any another worker is claiming right now), then marked running,
@@ -149,22 +149,30 @@ def messages_claim(*, message_ids: list[int]) -> list[Message]:
     a row that references a message (a summary's first and last message, a fact source) holds FOR KEY SHARE
     on it while its transaction runs, and a plain FOR UPDATE ... SKIP LOCKED skipped such a message, which then
     stayed pending until the sweeper (seen in the ingest bench: the session summariser ran beside extraction).
+
+    `claim` names the caller (a Celery task's id). A message still running under the same claim was left by an
+    earlier delivery of the same task whose process died (SIGKILL, OOM): it is claimed again. Exactly once
+    still holds: every claim counts an attempt, and a result is applied only under its own attempt number.
     """
     ids = list(dict.fromkeys(message_ids))
     if not ids:
         return []
+    claimable = Q(extraction_state=ExtractionState.PENDING)
+    if claim:
+        claimable |= Q(extraction_state=ExtractionState.RUNNING, extraction_claim=claim)
     with transaction.atomic():
         mine = list(
             Message.objects.select_for_update(skip_locked=True, no_key=True)
-            .filter(pk__in=ids, extraction_state=ExtractionState.PENDING)
+            .filter(claimable, pk__in=ids)
             .values_list("pk", flat=True)
         )
         if not mine:
             return []
-        Message.objects.filter(pk__in=mine, extraction_state=ExtractionState.PENDING).update(
+        Message.objects.filter(claimable, pk__in=mine).update(
             extraction_state=ExtractionState.RUNNING,
             extraction_attempts=F("extraction_attempts") + 1,
             extraction_started_at=timezone.now(),
+            extraction_claim=claim[:64],
         )
     claimed = list(Message.objects.select_related("subject").filter(pk__in=mine))
     claimed.sort(key=lambda m: (m.created_at, m.pk))  # "forget that" must see the message before it
@@ -240,6 +248,20 @@ def messages_sweep_stale(*, older_than_seconds: int) -> list[int]:
         .order_by("received_at")
         .values_list("pk", flat=True)[:1000]
     )
+
+
+def messages_requeue_stale(*, older_than_seconds: int | None = None) -> int:
+    """Send extraction again for messages left pending or running too long (EXTRACTION_SWEEP_AFTER_SECONDS by
+    default); return how many.
+
+    Beat runs this in its own process every EXTRACTION_SWEEP_INTERVAL_SECONDS (memory_site/beat.py): a worker
+    that stalled or died cannot hold up its own rescue, as it did when the sweep was a task for that worker.
+    """
+    age = settings.EXTRACTION_SWEEP_AFTER_SECONDS if older_than_seconds is None else older_than_seconds
+    ids = messages_sweep_stale(older_than_seconds=age)
+    for start in range(0, len(ids), 50):
+        current_app.send_task(EXTRACT_TASK, args=[ids[start : start + 50]])
+    return len(ids)
 
 
 # --- erasure: the event log's rows of one subject --------------------------------------------------------------

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
 from conversations.selectors import messages_pending
-from conversations.services import messages_mark_failed, messages_sweep_stale
+from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
 from facts.exceptions import ExtractionFailed
 from facts.services import messages_extract
@@ -35,6 +35,7 @@ class ExtractionTask(Task):
 
 
 @shared_task(
+    bind=True,
     base=ExtractionTask,
     name="facts.tasks.messages_extract_task",
     acks_late=True,
@@ -45,13 +46,15 @@ class ExtractionTask(Task):
     retry_jitter=True,
     max_retries=5,
 )
-def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int]:
+def messages_extract_task(self: Task, message_ids: list[int], requeues: int = 0) -> list[int]:
     """Extract facts from stored messages (idempotent: claims only pending messages).
 
+    The claim carries the task's id: acks are late and a task whose pool process was killed is delivered again
+    (task_reject_on_worker_lost) with the same id, and takes back the messages it had claimed.
     A message the claim had to skip (another transaction held its row) is sent again after a short delay, a few
     times (1, 2, 4... s); after that the sweeper has it. Without this it waited EXTRACTION_SWEEP_AFTER_SECONDS.
     """
-    fact_ids = messages_extract(message_ids=message_ids)
+    fact_ids = messages_extract(message_ids=message_ids, claim=self.request.id or "")
     left = messages_pending(message_ids=message_ids)
     if left and requeues < settings.EXTRACTION_REQUEUE_MAX:
         messages_extract_task.apply_async(args=(left,), kwargs={"requeues": requeues + 1}, countdown=2**requeues)
@@ -60,11 +63,12 @@ def messages_extract_task(message_ids: list[int], requeues: int = 0) -> list[int
 
 @shared_task(name="facts.tasks.messages_sweep_task", acks_late=True)
 def messages_sweep_task() -> int:
-    """Re-enqueue messages left pending past the threshold."""
-    ids = messages_sweep_stale(older_than_seconds=settings.EXTRACTION_SWEEP_AFTER_SECONDS)
-    for start in range(0, len(ids), 50):
-        messages_extract_task.delay(ids[start : start + 50])
-    return len(ids)
+    """Re-enqueue messages left pending past the threshold.
+
+    Beat runs the same sweep itself now (BEAT_IN_PROCESS_JOBS); this task stays for a manual run and for the
+    schedule entry a database made before then may still hold.
+    """
+    return messages_requeue_stale()
 
 
 # The read path's access counting task lives with retrieval; importing it here registers it with the worker.

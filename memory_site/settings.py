@@ -196,24 +196,28 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else kombu's filesystem transport under var/broker,
-# which needs no server and still gives a real asynchronous worker.
+# Celery: CELERY_BROKER_URL (Redis or RabbitMQ), else the embedded broker: a Valkey server (Redis-compatible, from a
+# wheel) under var/valkey that this process starts when it does not run, the way the embedded PostgreSQL starts.
+# kombu's filesystem transport (`filesystem://`, kept for comparison in bench/README.md) stalled for good after its
+# worker's pool processes were killed and takes about one task a second.
 _broker_url = env_opt("CELERY_BROKER_URL")
-BROKER_DIR = VAR_DIR / "broker"
 if _broker_url is None:
-    for sub in ("in", "processed", "control"):
-        (BROKER_DIR / sub).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
+    from memory_site import embedded_broker
+
+    _broker_url = embedded_broker.broker_url(VAR_DIR)
+CELERY_BROKER_URL = _broker_url
+CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+if _broker_url.startswith("filesystem://"):
+    _fs_dir = VAR_DIR / "broker"
+    for _sub in ("in", "processed", "control"):
+        (_fs_dir / _sub).mkdir(parents=True, exist_ok=True)
     CELERY_BROKER_TRANSPORT_OPTIONS = {
-        "data_folder_in": str(BROKER_DIR / "in"),
-        "data_folder_out": str(BROKER_DIR / "in"),
-        "processed_folder": str(BROKER_DIR / "processed"),
-        "control_folder": str(BROKER_DIR / "control"),
+        "data_folder_in": str(_fs_dir / "in"),
+        "data_folder_out": str(_fs_dir / "in"),
+        "processed_folder": str(_fs_dir / "processed"),
+        "control_folder": str(_fs_dir / "control"),
         "store_processed": False,
     }
-else:
-    CELERY_BROKER_URL = _broker_url
-    CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "memory-site")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
@@ -222,16 +226,20 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# How long a new pool process may take to say it is up (Celery's default is 4 s). Each one loads torch; on a busy
+# machine that took longer, and after pool processes were killed every replacement was killed for its slowness in
+# turn, a loop in which the worker never ran another task (seen in the fault tests at a load average of 8).
+CELERY_WORKER_PROC_ALIVE_TIMEOUT = env_float("CELERY_WORKER_PROC_ALIVE_TIMEOUT", 60.0)
 CELERY_TASK_SOFT_TIME_LIMIT = env_int("CELERY_TASK_SOFT_TIME_LIMIT", 120)
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 180)
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", False)
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
-CELERY_BEAT_SCHEDULER = "django_celery_beat.schedulers:DatabaseScheduler"
+# django-celery-beat's database scheduler, which also runs BEAT_IN_PROCESS_JOBS in beat's own process.
+CELERY_BEAT_SCHEDULER = "memory_site.beat:Scheduler"
 CELERY_TIMEZONE = "UTC"
 # The one place where periodic jobs are declared (django-celery-beat syncs it into the database).
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
-    # Every minute: re-enqueue messages left pending (broker down, worker killed mid-task).
-    "messages-sweep": {"task": "facts.tasks.messages_sweep_task", "schedule": 60.0},
+    # (Re-enqueueing messages left pending is BEAT_IN_PROCESS_JOBS' "messages-requeue-stale", below.)
     # Hourly: prune the fact change log that search's in-memory vectors are checked against.
     "facts-change-prune": {"task": "facts.retrieval.tasks.facts_change_prune_task", "schedule": 3600.0},
     # Daily at 03:30 UTC: rebuild every profile that is stale, missing or older than a day.
@@ -312,9 +320,27 @@ LLM_TIMEOUT = env_float("LLM_TIMEOUT", 20.0)
 # Extraction pipeline.
 EXTRACTION_SWEEP_AFTER_SECONDS = env_int("EXTRACTION_SWEEP_AFTER_SECONDS", 120)
 EXTRACTION_MAX_ATTEMPTS = env_int("EXTRACTION_MAX_ATTEMPTS", 5)
+# Beat re-enqueues messages left pending (or running) longer than EXTRACTION_SWEEP_AFTER_SECONDS this often.
+EXTRACTION_SWEEP_INTERVAL_SECONDS = env_float("EXTRACTION_SWEEP_INTERVAL_SECONDS", 60.0)
+# Jobs beat runs in its own process, not as tasks for the worker they may have to rescue (memory_site/beat.py).
+BEAT_IN_PROCESS_JOBS: dict[str, dict[str, object]] = {
+    # Messages left pending or running too long (broker down, worker killed or stalled): extraction sent again.
+    "messages-requeue-stale": {
+        "function": "conversations.services.messages_requeue_stale",
+        "every": EXTRACTION_SWEEP_INTERVAL_SECONDS,
+    },
+}
 # A task whose claim skipped a locked message sends it again this many times (1, 2, 4... s apart).
 EXTRACTION_REQUEUE_MAX = env_int("EXTRACTION_REQUEUE_MAX", 5)
 INGEST_WAIT_TIMEOUT = env_float("INGEST_WAIT_TIMEOUT", 30.0)
+
+# Health (memory_site/health.py). Extraction is stalled when a message has waited longer than this while no worker
+# finished any task for as long (tasks end within CELERY_TASK_TIME_LIMIT, so a busy worker always finishes some).
+EXTRACTION_STALLED_AFTER_SECONDS = env_int("EXTRACTION_STALLED_AFTER_SECONDS", 300)
+# A worker writes that it is alive this often; one silent for three beats counts as gone.
+WORKER_HEARTBEAT_SECONDS = env_float("WORKER_HEARTBEAT_SECONDS", 10.0)
+# The public /healthz embeds a text at most this often per process (a billed call with EMBEDDINGS_BACKEND=openai).
+HEALTH_EMBEDDER_CHECK_SECONDS = env_float("HEALTH_EMBEDDER_CHECK_SECONDS", 60.0)
 
 LOGGING = {
     "version": 1,

@@ -9,7 +9,7 @@ from django.views.generic import TemplateView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from memory_site import errors
-from memory_site.health import healthz
+from memory_site.health import health_details, healthz
 
 api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
@@ -26,6 +26,7 @@ api_v1: list[URLPattern | URLResolver] = [
 
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
+    path("admin/health/", health_details, name="health-details"),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

@@ -18,6 +18,7 @@ from rest_framework.test import APIClient
 
 from conversations.models import Tenant
 from conversations.services import api_key_create, tenant_get_or_create
+from tests.stack import database_url
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -76,16 +77,7 @@ def anon_client() -> APIClient:
 
 
 def _database_url() -> str:
-    s = connection.settings_dict
-    host = s.get("HOST") or ""
-    user = s.get("USER") or "postgres"
-    port = s.get("PORT") or "5432"
-    password = s.get("PASSWORD") or ""
-    if host.startswith("/"):
-        from urllib.parse import quote
-
-        return f"postgresql://{user}:{password}@{quote(host, safe='')}:{port}/{s['NAME']}"
-    return f"postgresql://{user}:{password}@{host}:{port}/{s['NAME']}"
+    return database_url(connection.settings_dict)
 
 
 # Settings of the live worker that tests rely on: webhooks go to receivers on 127.0.0.1, retried within a second,

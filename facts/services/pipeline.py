@@ -68,14 +68,15 @@ class _Batch:
     touched: set[int] = field(default_factory=set)
 
 
-def messages_extract(*, message_ids: list[int]) -> list[int]:
+def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
     """Run the write pipeline over messages; return the ids of facts created or merged.
 
     Idempotent: only messages still pending are claimed, so a task delivered twice (late ack, sweeper) does
-    nothing the second time. Each subject's messages are applied in one transaction, each message failing alone;
+    nothing the second time; `claim` (the task's id) lets a redelivered task take back what its killed earlier
+    delivery left running (conversations.services.messages_claim). Each subject's messages are applied in one transaction, each message failing alone;
     ExtractionFailed when any did (they are pending again, or failed after their last attempt).
     """
-    messages = messages_claim(message_ids=message_ids)
+    messages = messages_claim(message_ids=message_ids, claim=claim)
     if not messages:
         return []
     batch = _Batch(messages)

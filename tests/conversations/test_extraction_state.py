@@ -37,6 +37,18 @@ def test_a_message_is_claimed_once_and_in_conversation_order() -> None:
 
 
 @pytest.mark.django_db
+def test_a_redelivered_task_takes_back_what_its_killed_delivery_left_running() -> None:
+    """A pool process killed mid-extraction leaves its messages running; the same task, delivered again (same
+    id), claims them again at once; another task does not, and the attempt count says which claim is current."""
+    message = MessageFactory(extraction_state="pending")
+    assert [m.pk for m in messages_claim(message_ids=[message.pk], claim="task-1")] == [message.pk]
+    assert messages_claim(message_ids=[message.pk], claim="task-2") == []
+    assert messages_claim(message_ids=[message.pk]) == []
+    again = messages_claim(message_ids=[message.pk], claim="task-1")
+    assert [(m.pk, m.extraction_state, m.extraction_attempts) for m in again] == [(message.pk, "running", 2)]
+
+
+@pytest.mark.django_db
 def test_a_failed_message_is_retried_until_its_last_attempt(settings) -> None:  # type: ignore[no-untyped-def]
     settings.EXTRACTION_MAX_ATTEMPTS = 2
     message = MessageFactory(extraction_state="pending")

@@ -1,10 +1,14 @@
-"""Run the whole service: migrate, demo data, web server, Celery worker and beat, until Ctrl-C or SIGTERM."""
+"""Run the whole service: migrate, demo data, web server, Celery worker and beat, until Ctrl-C or SIGTERM.
+
+Without DATABASE_URL and CELERY_BROKER_URL it also runs the embedded PostgreSQL and the embedded broker (settings
+start them). Every part is supervised (memory_site/supervisor.py): a part that dies is started again, with backoff;
+stopping stops the embedded servers too and returns once they are gone.
+"""
 
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
 import sys
 import time
 from typing import Any
@@ -12,6 +16,8 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+
+from memory_site.supervisor import Child, Embedded, Supervisor, logger
 
 
 class Command(BaseCommand):
@@ -26,29 +32,21 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **options: Any) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
-        call_command("bootstrap_demo")
-        python = sys.executable
-        env = {**os.environ}
+        if settings.PRODUCTION:
+            self.stdout.write("PRODUCTION is set: no demo user or key (create_api_key, createsuperuser)")
+        else:
+            call_command("bootstrap_demo")
+        env = {**os.environ, "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
+        embedded = _embedded_servers()
         if not os.environ.get("DATABASE_URL"):
             # Children share the embedded server this process started (same ./var/pgdata).
-            env["DATABASE_URL"] = _database_url()
-        commands = {
-            "web": [
-                python, "-m", "gunicorn", "memory_site.wsgi:application",
-                "--bind", f"{options['host']}:{options['port']}",
-                "--workers", str(options["web_workers"]), "--threads", "4",
-                "--access-logfile", "-", "--graceful-timeout", "10",
-            ],
-            "worker": [
-                python, "-m", "celery", "-A", "memory_site", "worker", "--loglevel", "INFO",
-                "--concurrency", str(options["concurrency"]), "--hostname", f"worker-{os.getpid()}@%h",
-            ],
-            "beat": [
-                python, "-m", "celery", "-A", "memory_site", "beat", "--loglevel", "INFO",
-                "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
-            ],
-        }  # fmt: skip
-        children: dict[str, subprocess.Popen[bytes]] = {}
+            from memory_site import embedded_db
+
+            env["DATABASE_URL"] = embedded_db.database_url()
+        supervisor = Supervisor(
+            children=_children(options), embedded=embedded, env=env, worker_ok=_worker_ok,
+            worker_grace=max(60.0, float(settings.EXTRACTION_STALLED_AFTER_SECONDS)),
+        )  # fmt: skip
         stopping = False
 
         def stop(signum: int, frame: Any) -> None:
@@ -57,39 +55,75 @@ class Command(BaseCommand):
 
         signal.signal(signal.SIGINT, stop)
         signal.signal(signal.SIGTERM, stop)
-        for name, cmd in commands.items():
-            children[name] = subprocess.Popen(cmd, env=env, start_new_session=True)
+        supervisor.start()
         self.stdout.write(f"Memory Site on http://{options['host']}:{options['port']}/ (Ctrl-C to stop)")
+        self.stdout.flush()
         parent = os.getppid()
         try:
             while not stopping:
                 if os.getppid() != parent:
                     # Our parent (make, a shell) died without passing the signal on: stop too.
-                    self.stderr.write("parent process exited; stopping")
-                    stopping = True
-                for name, child in children.items():
-                    if child.poll() is not None:
-                        self.stderr.write(f"{name} exited with {child.returncode}; stopping")
-                        stopping = True
+                    logger.error("parent process exited; stopping")
+                    break
+                supervisor.poll()
                 time.sleep(0.5)
         finally:
-            for child in children.values():
-                if child.poll() is None:
-                    os.killpg(child.pid, signal.SIGTERM)
-            deadline = time.monotonic() + 15
-            for child in children.values():
-                try:
-                    child.wait(timeout=max(0.1, deadline - time.monotonic()))
-                except subprocess.TimeoutExpired:
-                    os.killpg(child.pid, signal.SIGKILL)
-            if not os.environ.get("DATABASE_URL"):
-                from memory_site import embedded_db
-
-                embedded_db.stop()
+            self.stdout.write("Stopping...")
+            self.stdout.flush()
+            supervisor.stop()
             self.stdout.write("Stopped.")
 
 
-def _database_url() -> str:
-    from memory_site import embedded_db
+def _children(options: dict[str, Any]) -> list[Child]:
+    python = sys.executable
+    return [
+        Child("web", [
+            python, "-m", "gunicorn", "memory_site.wsgi:application",
+            "--bind", f"{options['host']}:{options['port']}",
+            "--workers", str(options["web_workers"]), "--threads", "4",
+            "--access-logfile", "-", "--graceful-timeout", "10",
+        ]),
+        Child("worker", [
+            python, "-m", "celery", "-A", "memory_site", "worker", "--loglevel", "INFO",
+            "--concurrency", str(options["concurrency"]), "--hostname", f"worker-{os.getpid()}@%h",
+        ]),
+        Child("beat", [
+            python, "-m", "celery", "-A", "memory_site", "beat", "--loglevel", "INFO",
+            "--schedule", str(settings.VAR_DIR / "celerybeat-schedule"),
+        ]),
+    ]  # fmt: skip
 
-    return embedded_db.database_url()
+
+def _embedded_servers() -> list[Embedded]:
+    """The embedded servers this `serve` owns: the broker, then PostgreSQL (stopped in that order)."""
+    servers = []
+    if not os.environ.get("CELERY_BROKER_URL"):
+        from memory_site import embedded_broker
+
+        var = settings.VAR_DIR
+        servers.append(Embedded(
+            "broker", is_running=lambda: embedded_broker.server_pid(var) is not None,
+            start=lambda: embedded_broker.start(var), stop=lambda: embedded_broker.stop(var),
+            lock=lambda: embedded_broker.locked(var),
+        ))  # fmt: skip
+    if not os.environ.get("DATABASE_URL"):
+        from memory_site import embedded_db
+
+        servers.append(Embedded(
+            "PostgreSQL", is_running=embedded_db.is_running, start=embedded_db.database_url,
+            stop=embedded_db.stop, lock=embedded_db.locked,
+        ))  # fmt: skip
+    return servers
+
+
+def _worker_ok() -> bool | None:
+    """The health check's verdict on the worker (None when the database cannot tell now)."""
+    from django.db import close_old_connections
+
+    from memory_site.health import extraction_status
+
+    close_old_connections()
+    status = extraction_status()
+    if "error" in status:
+        return None
+    return bool(status["ok"])
