@@ -45,7 +45,7 @@ def test_a_delivery_is_signed_and_says_what_changed(alice: Persona, receiver: Re
     assert moved["action"] == "superseded"
     assert wait_until(lambda: len(receiver.events()) >= 4), receiver.received
     first = receiver.received[0]
-    # The signature: HMAC-SHA256 with the secret over "<t>.<raw body>", as the README tells a receiver to check it.
+    # The signature: HMAC-SHA256 with the secret over "<t>.<raw body>", as docs/integrations.md tells a receiver to check it.
     header = first.headers["memory-site-signature"]
     t, v1 = (part.split("=", 1)[1] for part in header.split(","))
     expected = hmac.new(hook["secret"].encode(), f"{t}.".encode() + first.body, hashlib.sha256).hexdigest()
