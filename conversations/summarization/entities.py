@@ -26,8 +26,10 @@ _DATE_RES = [
 ]
 _AMOUNT_RES = [
     re.compile(r"[$€£¥￥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|billion|万|元))?"),
-    re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd|eur|euros|rmb|yuan|pounds|cny|bucks)\b", re.IGNORECASE),
-    re.compile(r"\d[\d,]*(?:\.\d+)?\s?(?:万元|万|元|块钱|块|美元|欧元|英镑|人民币)"),
+    # A number reads at most 31 digits and commas: unbounded, a try from every digit of a long run read the rest of
+    # the run (quadratic).
+    re.compile(r"\b\d[\d,]{0,30}(?:\.\d+)?\s?(?:dollars|usd|eur|euros|rmb|yuan|pounds|cny|bucks)\b", re.IGNORECASE),
+    re.compile(r"\d[\d,]{0,30}(?:\.\d+)?\s?(?:万元|万|元|块钱|块|美元|欧元|英镑|人民币)"),
     re.compile(r"\b\d+(?:\.\d+)?\s?%"),
 ]
 _ORDER_RES = [
@@ -39,7 +41,9 @@ _ORDER_RES = [
     ),
     re.compile(r"#[A-Za-z0-9-]*\d[A-Za-z0-9-]*"),
     re.compile(r"(?:订单号?|单号|工单号?|案号|编号|快递单号|保单号)(?:是|为)?[:：\s]*([A-Za-z0-9-]{4,})"),
-    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)+\b"),
+    # The lookaheads read at most 64 characters (an id is shorter): unbounded, each word start of a long dashed run
+    # read the rest of it (quadratic).
+    re.compile(r"\b(?=[A-Z0-9-]{0,63}\d)(?=[A-Z0-9-]{0,63}[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)+\b"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,4}\d{4,}(?![A-Za-z0-9])"),
 ]
 _MEDICAL_RES = [

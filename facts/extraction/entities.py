@@ -10,8 +10,10 @@ from facts.extraction.timeexpr import absolute_dates
 from facts.text import has_cjk
 
 _CAPS_RE = re.compile(r"(?<![\w'])([A-Z][a-zA-Z'’-]+(?:\s+[A-Z][a-zA-Z'’-]+){0,3})")
+# A bare number reads at most 31 digits and commas: unbounded, a try from every digit of a long run read the rest
+# of the run (quadratic).
 _AMOUNT_RE = re.compile(
-    r"(?:[$¥€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|thousand))?)|(?:\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|"
+    r"(?:[$¥€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|thousand))?)|(?:\d[\d,]{0,30}(?:\.\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|"
     r"pounds|元|块钱|块|万元|万|%|percent))",
     re.IGNORECASE,
 )

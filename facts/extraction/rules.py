@@ -62,7 +62,9 @@ def _sentences(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-_SHARES_RE = re.compile(r"\s*\[shares? ([^\]]*)\]\s*$")
+# From the start of a whitespace run only, and a caption of at most 500 characters (from every "[shares " of a
+# long text, each try read to the end: quadratic).
+_SHARES_RE = re.compile(r"(?<!\s)\s*\[shares? ([^\]]{0,500})\]\s*$")
 _CLAUSE_SPLIT_RE = re.compile(r",? and (?=I (?:have|live|work|am|moved|'m)\b)|，(?=我(?:有|住|在|是|叫|对|养|搬))")
 
 
