@@ -166,6 +166,7 @@ READERS = _readers()
 @pytest.mark.parametrize("reader", sorted(READERS))
 def test_every_reader_of_user_text_is_linear_on_adversarial_input(reader: str) -> None:
     run = READERS[reader]
+    run("我叫李明, I live in Lisbon.")  # loads jieba's dictionaries first: a one-off of seconds, not what is timed
     slow = {}
     for label, text in ADVERSARIAL.items():
         took = _timed(lambda text=text: run(text))  # type: ignore[misc]
@@ -187,10 +188,11 @@ def adversarial_texts(draw: st.DrawFn) -> str:
 
 
 @hypothesis_settings(
-    max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+    max_examples=15, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )  # fmt: skip
 @given(text=adversarial_texts())
 def test_generated_inputs_stay_within_budget(text: str) -> None:
+    READERS["rule extractor"]("我叫李明, I live in Lisbon.")  # jieba's dictionaries loaded before timing
     slow = {}
     for name, pattern in PATTERNS:
         took = _timed(lambda pattern=pattern: [m.span() for m in pattern.finditer(text)])  # type: ignore[misc]
@@ -201,3 +203,22 @@ def test_generated_inputs_stay_within_budget(text: str) -> None:
         if took > FUNCTION_BUDGET:
             slow[reader] = round(took, 2)
     assert not slow, f"over budget on {len(text)} characters: {slow}"
+
+
+def _inline_patterns() -> list[tuple[str, re.Pattern[str]]]:
+    """Patterns the readers compile where they use them (`re.search(r"...", text)`), from re's own cache."""
+    for run in READERS.values():
+        for sample in ("I moved to Lisbon 3 weeks ago, order #A123-45, $1,200.", "我三天前在杭州下单了，订单号12345，花了200元。"):
+            run(sample)
+    cache = getattr(re, "_cache", {})
+    ours = {id(p) for _, p in PATTERNS}
+    found = [p for p in list(cache.values()) if isinstance(p, re.Pattern) and isinstance(p.pattern, str)]
+    return sorted(((p.pattern[:60], p) for p in found if id(p) not in ours), key=lambda item: item[0])
+
+
+INLINE = _inline_patterns()
+
+
+@pytest.mark.parametrize(("name", "pattern"), INLINE, ids=[name for name, _ in INLINE])
+def test_every_inline_pattern_is_linear_on_adversarial_input(name: str, pattern: re.Pattern[str]) -> None:
+    test_every_pattern_is_linear_on_adversarial_input(name, pattern)

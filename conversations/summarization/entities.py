@@ -8,6 +8,8 @@ import re
 import threading
 from dataclasses import dataclass
 
+from conversations.postag import pos_tags
+
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
@@ -117,13 +119,9 @@ def _english_names(text: str) -> list[Entity]:
 def _chinese_names(text: str) -> list[Entity]:
     if not re.search(r"[\u4e00-\u9fff]", text):
         return []
-    import jieba
-    import jieba.posseg as posseg
-
     with _posseg_lock:
-        jieba.setLogLevel(60)
-        pairs = list(posseg.cut(text))
-    return [Entity(p.word, _NAME_TAGS[p.flag]) for p in pairs if p.flag in _NAME_TAGS and len(p.word) >= 2]
+        pairs = pos_tags(text)  # bounded in time (conversations.postag)
+    return [Entity(word, _NAME_TAGS[flag]) for word, flag in pairs if flag in _NAME_TAGS and len(word) >= 2]
 
 
 def extract_entities(text: str) -> list[Entity]:
