@@ -9,8 +9,8 @@ from celery.signals import worker_process_init
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from conversations.selectors import messages_pending
 from conversations.joberrors import job_error_record
+from conversations.selectors import messages_pending
 from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
 from facts.exceptions import ExtractionFailed

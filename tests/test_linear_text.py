@@ -208,7 +208,10 @@ def test_generated_inputs_stay_within_budget(text: str) -> None:
 def _inline_patterns() -> list[tuple[str, re.Pattern[str]]]:
     """Patterns the readers compile where they use them (`re.search(r"...", text)`), from re's own cache."""
     for run in READERS.values():
-        for sample in ("I moved to Lisbon 3 weeks ago, order #A123-45, $1,200.", "我三天前在杭州下单了，订单号12345，花了200元。"):
+        for sample in (
+            "I moved to Lisbon 3 weeks ago, order #A123-45, $1,200.",
+            "我三天前在杭州下单了，订单号12345，花了200元。",
+        ):
             run(sample)
     cache = getattr(re, "_cache", {})
     ours = {id(p) for _, p in PATTERNS}

@@ -40,7 +40,9 @@ def test_ingest_search_and_context_log_no_text_user_or_query(alice, carol, servi
     path = f"/api/v1/users/{SECRET_USER}"
     assert alice.client.post(f"{path}/messages?wait=true", {"messages": [{"role": "user", "content": SECRET_TURN}]},
                              format="json").status_code == 200  # fmt: skip
-    assert alice.client.post(f"{path}/search?q={SECRET_QUERY}", {"query": SECRET_QUERY}, format="json").status_code == 200
+    assert (
+        alice.client.post(f"{path}/search?q={SECRET_QUERY}", {"query": SECRET_QUERY}, format="json").status_code == 200
+    )
     assert alice.client.post(f"{path}/context", {"query": SECRET_QUERY}, format="json").status_code == 200
     # Refused requests are logged by Django ("Not Found: <path>"): another tenant's, a bad body, no key.
     assert carol.client.get(f"{path}/facts?q={SECRET_QUERY}").status_code in {200, 404}
@@ -123,7 +125,7 @@ def test_gunicorn_access_lines_hash_the_user_and_drop_query_words() -> None:
     environ = {"REQUEST_METHOD": "GET", "RAW_URI": uri, "SERVER_PROTOCOL": "HTTP/1.1", "PATH_INFO": uri.split("?")[0],
                "QUERY_STRING": "q=ferrets+quackenbush", "HTTP_REFERER": f"https://x{uri}", "REMOTE_ADDR": "127.0.0.1"}  # fmt: skip
     atoms = logger.atoms_wrapper_class(logger.atoms(Response(), Request(), environ, dt.timedelta(seconds=0.01)))
-    line = cfg.access_log_format % atoms + " %(q)s %(U)s %({authorization}i)s" % atoms
+    line = cfg.access_log_format % atoms + " %(q)s %(U)s %({authorization}i)s" % atoms  # noqa: UP031 (gunicorn format)
     assert f"/api/v1/users/{pseudonym(SECRET_USER)}/facts?q=-" in line
     for secret in [*SECRETS, "sk-secret-key"]:
         assert secret not in line, line

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from conversations.joberrors import job_error_record
 from conversations.models import Message, Subject
 from conversations.selectors import (
     message_previous_user_turn,
@@ -25,7 +26,6 @@ from conversations.selectors import (
     messages_pending,
     messages_running_attempts,
 )
-from conversations.joberrors import job_error_record
 from conversations.services import MessageFinish, messages_claim, messages_finish, messages_mark_failed
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
 from facts.exceptions import ExtractionFailed

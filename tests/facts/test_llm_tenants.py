@@ -67,7 +67,9 @@ def test_a_fact_for_a_message_outside_the_prompt_is_dropped_with_a_reason(alice,
 
 @pytest.mark.django_db
 def test_the_sweeper_sends_one_subject_per_task(alice, bob, carol, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    ids = _pending(alice, "I have a dog.", "I like tea.") + _pending(bob, "I like coffee.") + _pending(carol, "我养猫。")
+    ids = (
+        _pending(alice, "I have a dog.", "I like tea.") + _pending(bob, "I like coffee.") + _pending(carol, "我养猫。")
+    )
     sent: list[list[int]] = []
     monkeypatch.setattr(
         "conversations.services.current_app.send_task", lambda name, args, **kw: sent.append(list(args[0]))
