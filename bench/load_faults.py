@@ -264,7 +264,7 @@ def run(*, duration: float, clients: int, think: float, grace: float, settle_tim
             "API_RATE_LIMIT": "1000000/min", "EXTRACTION_SWEEP_AFTER_SECONDS": "30",
             "EXTRACTION_SWEEP_INTERVAL_SECONDS": "10"}).start()  # fmt: skip
         try:
-            stack.wait_healthy()
+            stack.wait_healthy(timeout=900)  # a first start builds the database and loads the models
             key = json.loads((stack.var_dir / "demo_credentials.json").read_text())["api_key"]
             return _drive(stack, key, pgdata, duration=duration, clients=clients, think=think, grace=grace,
                           settle_timeout=settle_timeout)  # fmt: skip
