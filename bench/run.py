@@ -84,6 +84,15 @@ def run_brokers(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def run_load_faults(args: argparse.Namespace) -> dict[str, Any]:
+    """50 clients against `make run`'s stack with faults midway (its own process, directory and database)."""
+    name = f"{args.name}-load"
+    cmd = [sys.executable, "-m", "bench.load_faults", "--duration", str(args.load_duration), "--name", name]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    data = json.loads((RESULTS_DIR / f"load-faults-{name}.json").read_text())
+    return {"report": f"bench/results/load-faults-{name}.json", "pass": data["pass"], **data["reconciliation"]}
+
+
 def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description="Memory Site benchmarks")
     parser.add_argument("--name", default=dt.datetime.now(dt.UTC).strftime("%Y%m%dT%H%M%SZ"))
@@ -98,6 +107,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     )
     parser.add_argument("--skip-brokers", action="store_true", help="skip ingest on the embedded broker vs Redis")
     parser.add_argument("--broker-rounds", type=int, default=2, help="alternating rounds of the broker comparison")
+    parser.add_argument("--skip-load-faults", action="store_true", help="skip the load with faults (bench.load_faults)")
+    parser.add_argument("--load-duration", type=float, default=300.0, help="seconds of the load with faults")
     args = parser.parse_args(argv)
 
     conversations = load_locomo()
@@ -138,6 +149,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         _step(results, "ingest_brokers", lambda: run_brokers(args))
     if not args.skip_scale:
         _step(results, "search_latency", lambda: run_scale(args))
+    if not args.skip_load_faults:
+        _step(results, "load_faults", lambda: run_load_faults(args))
     results["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
     path = write_json(args.name, results)
     md = render_markdown(results)

@@ -10,13 +10,14 @@ from typing import Any
 from django.conf import settings
 from django.http import Http404
 from django.utils.module_loading import import_string
-from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field
+from drf_spectacular.utils import OpenApiParameter, extend_schema, extend_schema_field, inline_serializer
 from rest_framework import serializers, status
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from conversations.auth import ApiClient, request_api_key, request_tenant
+from conversations.joberrors import job_error
 from conversations.models import ApiKey, Message, Subject, Tenant
 from conversations.selectors import job_messages, job_state, subject_get
 from conversations.services import MessageInput, message_ingest
@@ -142,7 +143,9 @@ class JobDetailApi(TenantApi):
         job_id = serializers.UUIDField()
         state = serializers.ChoiceField(choices=["pending", "running", "done", "failed"])
         facts = FactsField()
-        error = serializers.CharField(required=False)
+        error = inline_serializer(
+            "JobError", {"code": serializers.CharField(), "message": serializers.CharField()}, required=False
+        )
 
     @extend_schema(responses={200: OutputSerializer}, operation_id="job_detail")
     def get(self, request: Request, job_id: uuid.UUID) -> Response:
@@ -154,12 +157,9 @@ class JobDetailApi(TenantApi):
             "state": job_state(messages=messages),
             "facts": messages_facts_payload(message_ids=[m.pk for m in messages]),
         }
-        # A fallback from the LLM to the rules is recorded on the message but is not a job error.
-        errors = [
-            m.extraction_error
-            for m in messages
-            if m.extraction_error and not m.extraction_error.startswith("llm fallback")
-        ]
+        # A fallback from the LLM to the rules is recorded on the message but is not a job error; an error is a
+        # stable code and message (the detail stays in the admin).
+        errors = [e for e in (job_error(m.extraction_error) for m in messages) if e]
         if errors:
             body["error"] = errors[0]
         return Response(body)

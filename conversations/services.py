@@ -259,8 +259,14 @@ def messages_requeue_stale(*, older_than_seconds: int | None = None) -> int:
     """
     age = settings.EXTRACTION_SWEEP_AFTER_SECONDS if older_than_seconds is None else older_than_seconds
     ids = messages_sweep_stale(older_than_seconds=age)
-    for start in range(0, len(ids), 50):
-        current_app.send_task(EXTRACT_TASK, args=[ids[start : start + 50]])
+    # One subject per task, as ingest sends them: a task's batch (an LLM prompt) never mixes tenants.
+    by_subject: dict[int, list[int]] = {}
+    for pk, subject_id in Message.objects.filter(pk__in=ids).values_list("pk", "subject_id"):
+        by_subject.setdefault(subject_id, []).append(pk)
+    for subject_ids in by_subject.values():
+        subject_ids.sort()
+        for start in range(0, len(subject_ids), 50):
+            current_app.send_task(EXTRACT_TASK, args=[subject_ids[start : start + 50]])
     return len(ids)
 
 

@@ -9,6 +9,7 @@ from celery.signals import worker_process_init
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
+from conversations.joberrors import job_error_record
 from conversations.selectors import messages_pending
 from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
@@ -31,7 +32,7 @@ class ExtractionTask(Task):
 
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         message_ids = kwargs.get("message_ids") or (args[0] if args else [])
-        messages_mark_failed(message_ids=list(message_ids), error=f"task failed: {exc!r}")
+        messages_mark_failed(message_ids=list(message_ids), error=job_error_record(exc, code="task_failed"))
 
 
 @shared_task(

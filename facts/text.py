@@ -11,6 +11,8 @@ import re
 import threading
 import unicodedata
 
+from conversations.postag import pieces
+
 _CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _WORD_RE = re.compile(r"[\w'’-]+", re.UNICODE)
 
@@ -287,7 +289,8 @@ def segment(text: str) -> list[str]:
         return _WORD_RE.findall(text)
     jieba = _jieba()
     words: list[str] = []
-    for token in jieba.lcut(text):
+    # In pieces: jieba's word model is quadratic in a long run of unknown characters (conversations.postag).
+    for token in (t for piece in pieces(text) for t in jieba.lcut(piece)):
         token = token.strip()
         if token and (_WORD_RE.fullmatch(token) or has_cjk(token)):
             words.append(token)

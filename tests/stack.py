@@ -72,6 +72,7 @@ class ServeStack:
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
     log_path: Path | None = None
+    web_workers: int = 1
 
     def start(self) -> ServeStack:
         self.var_dir.mkdir(parents=True, exist_ok=True)
@@ -84,7 +85,7 @@ class ServeStack:
         self.log_path = self.var_dir / f"serve-{self.port}-{int(time.time() * 1000)}.log"
         log = open(self.log_path, "wb")  # noqa: SIM115 (the child writes to it; closed below)
         self.proc = subprocess.Popen(
-            [sys.executable, "manage.py", "serve", "--web-workers", "1"],
+            [sys.executable, "manage.py", "serve", "--web-workers", str(self.web_workers)],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
         )  # fmt: skip
         log.close()

@@ -8,6 +8,8 @@ import re
 import threading
 from dataclasses import dataclass
 
+from conversations.postag import pos_tags
+
 _MONTH = (
     r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?"
     r"|Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)"
@@ -26,18 +28,24 @@ _DATE_RES = [
 ]
 _AMOUNT_RES = [
     re.compile(r"[$€£¥￥]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|K|million|billion|万|元))?"),
-    re.compile(r"\b\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd|eur|euros|rmb|yuan|pounds|cny|bucks)\b", re.IGNORECASE),
-    re.compile(r"\d[\d,]*(?:\.\d+)?\s?(?:万元|万|元|块钱|块|美元|欧元|英镑|人民币)"),
+    # A number reads at most 31 digits and commas: unbounded, a try from every digit of a long run read the rest of
+    # the run (quadratic).
+    re.compile(r"\b\d[\d,]{0,30}(?:\.\d+)?\s?(?:dollars|usd|eur|euros|rmb|yuan|pounds|cny|bucks)\b", re.IGNORECASE),
+    re.compile(r"\d[\d,]{0,30}(?:\.\d+)?\s?(?:万元|万|元|块钱|块|美元|欧元|英镑|人民币)"),
     re.compile(r"\b\d+(?:\.\d+)?\s?%"),
 ]
 _ORDER_RES = [
     re.compile(
         r"(?i:order|invoice|ticket|case|ref(?:erence)?|tracking|booking|confirmation|policy|account)"
-        r"\s*(?i:no\.?|number|#|id)?\s*[:#]?\s*([A-Za-z]*\d[A-Za-z0-9-]{2,})"
+        # One optional whitespace run after each optional part, never two runs side by side: "\s*A?\s*B?\s*" split a
+        # long run of spaces three ways (cubic); this matches the same strings in linear time.
+        r"\s*(?:(?i:no\.?|number|#|id)\s*)?(?:[:#]\s*)?([A-Za-z]{0,40}\d[A-Za-z0-9-]{2,})"
     ),
     re.compile(r"#[A-Za-z0-9-]*\d[A-Za-z0-9-]*"),
     re.compile(r"(?:订单号?|单号|工单号?|案号|编号|快递单号|保单号)(?:是|为)?[:：\s]*([A-Za-z0-9-]{4,})"),
-    re.compile(r"\b(?=[A-Z0-9-]*\d)(?=[A-Z0-9-]*[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)+\b"),
+    # The lookaheads read at most 64 characters (an id is shorter): unbounded, each word start of a long dashed run
+    # read the rest of it (quadratic).
+    re.compile(r"\b(?=[A-Z0-9-]{0,63}\d)(?=[A-Z0-9-]{0,63}[A-Z])[A-Z0-9]{2,}(?:-[A-Z0-9]+)+\b"),
     re.compile(r"(?<![A-Za-z0-9])[A-Z]{1,4}\d{4,}(?![A-Za-z0-9])"),
 ]
 _MEDICAL_RES = [
@@ -111,13 +119,9 @@ def _english_names(text: str) -> list[Entity]:
 def _chinese_names(text: str) -> list[Entity]:
     if not re.search(r"[\u4e00-\u9fff]", text):
         return []
-    import jieba
-    import jieba.posseg as posseg
-
     with _posseg_lock:
-        jieba.setLogLevel(60)
-        pairs = list(posseg.cut(text))
-    return [Entity(p.word, _NAME_TAGS[p.flag]) for p in pairs if p.flag in _NAME_TAGS and len(p.word) >= 2]
+        pairs = pos_tags(text)  # bounded in time (conversations.postag)
+    return [Entity(word, _NAME_TAGS[flag]) for word, flag in pairs if flag in _NAME_TAGS and len(word) >= 2]
 
 
 def extract_entities(text: str) -> list[Entity]:

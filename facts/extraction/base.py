@@ -64,6 +64,7 @@ class ExtractionOutput:
     commands: list[Command] = field(default_factory=list)
     extractor: str = "rules"
     fallback_reason: str = ""
+    dropped_reason: str = ""  # what the extractor's answer held that was not this batch's (an LLM naming others)
 
 
 class Extractor(Protocol):

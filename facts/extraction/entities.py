@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import re
 
+from conversations.postag import pos_tags
 from facts.extraction.slots import order_numbers, relationship_entities
 from facts.extraction.timeexpr import absolute_dates
 from facts.text import has_cjk
 
 _CAPS_RE = re.compile(r"(?<![\w'])([A-Z][a-zA-Z'’-]+(?:\s+[A-Z][a-zA-Z'’-]+){0,3})")
+# A bare number reads at most 31 digits and commas: unbounded, a try from every digit of a long run read the rest
+# of the run (quadratic).
 _AMOUNT_RE = re.compile(
-    r"(?:[$¥€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|thousand))?)|(?:\d[\d,]*(?:\.\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|"
+    r"(?:[$¥€£]\s?\d[\d,]*(?:\.\d+)?(?:\s?(?:k|m|million|thousand))?)|(?:\d[\d,]{0,30}(?:\.\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|"
     r"pounds|元|块钱|块|万元|万|%|percent))",
     re.IGNORECASE,
 )
@@ -147,10 +150,12 @@ _MONTH_WORDS = frozenset(
 def entities_of(sentence: str, fact_text: str, speaker: str) -> list[dict[str, str]]:
     """People, pets, places, organisations, products, order numbers, dates and amounts, as {text, kind}."""
     found: dict[str, dict[str, str]] = {}
+    seen: set[str] = set()  # lowercased keys of found (a set rebuilt per entity was quadratic)
 
     def add(text: str, kind: str) -> None:
         text = text.strip(" ,.'’")
-        if text and text.lower() not in {k.lower() for k in found}:
+        if text and text.lower() not in seen:
+            seen.add(text.lower())
             found[text] = {"text": text, "kind": kind}
 
     if speaker and speaker not in {"User", "用户", "Assistant"}:
@@ -172,7 +177,8 @@ def entities_of(sentence: str, fact_text: str, speaker: str) -> list[dict[str, s
         phrase = " ".join(words)
         if m.start() == 0 and len(words) == 1 and phrase.lower() in _COMMON_START:
             continue
-        before = sentence[: m.start()]
+        # The words just before (the patterns below end at $): the whole prefix made a long sentence quadratic.
+        before = sentence[max(0, m.start() - 200) : m.start()]
         if _ORG_HINT.search(phrase):
             kind = "org"
         elif _PLACE_PREP.search(before):
@@ -195,13 +201,8 @@ _NOT_ZH_NAME = re.compile(r"[周月天年号日过敏说想要去了]")
 
 
 def _zh_entities(sentence: str, add) -> None:  # type: ignore[no-untyped-def]
-    import jieba.posseg as pseg
-
-    from facts.text import _jieba
-
-    _jieba()
     kinds = {"nr": "person", "nrfg": "person", "nrt": "person", "ns": "place", "nt": "org", "nz": "product"}
-    for word, flag in pseg.lcut(sentence):
+    for word, flag in pos_tags(sentence):  # bounded in time (conversations.postag)
         kind = kinds.get(flag)
         if kind and len(word) >= 2 and word not in {"用户"} and not (kind == "person" and _NOT_ZH_NAME.search(word)):
             add(word, kind)

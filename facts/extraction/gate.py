@@ -60,7 +60,8 @@ _SIGNALS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(lawyer|court|contract|lawsuit|divorce|visa|lease|custody)\b|律师|法院|合同|起诉|离婚|签证", re.I
         ),
     ),
-    ("amount", re.compile(r"[$¥€£]\s?\d|\d+(\.\d+)?\s?(dollars|usd|rmb|yuan|euros?|元|块|万|%)", re.I)),
+    # (?<!\d): a number is tried from its first digit only (from every digit, a long run was quadratic).
+    ("amount", re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(\.\d+)?\s?(dollars|usd|rmb|yuan|euros?|元|块|万|%)", re.I)),
     (
         "date",
         re.compile(

@@ -180,10 +180,12 @@ class LLMExtractor:
     def _outputs(self, messages: list[MessageView], answer: dict[str, Any]) -> dict[int, ExtractionOutput]:
         by_id = {m.id: m for m in messages}
         outputs: dict[int, ExtractionOutput] = {}
+        strays: list[str] = []  # ids the model named that are not in this prompt: their facts are dropped
         try:
             for item in answer["messages"]:
                 message = by_id.get(int(item["id"]))
                 if message is None:
+                    strays.append(f"{int(item['id'])} ({len(item.get('facts') or [])} facts)")
                     continue
                 maybe = [self._candidate(message, raw) for raw in item.get("facts") or []]
                 candidates = [c for c in maybe if c is not None]
@@ -196,6 +198,12 @@ class LLMExtractor:
         missing = [m for m in messages if m.id not in outputs]
         for message in missing:  # the model skipped a turn: the rules still read it
             outputs[message.id] = self._rules.extract_one(message)
+        if strays:
+            # Never another message's, let alone another tenant's: recorded on every message of the prompt.
+            reason = f"llm dropped: answer named message ids outside the batch: {', '.join(strays[:10])}"
+            logger.warning("LLM answer named %d message ids outside its batch; their facts were dropped", len(strays))
+            for output in outputs.values():
+                output.dropped_reason = reason
         return outputs
 
     def _candidate(self, message: MessageView, raw: dict[str, Any]) -> Candidate | None:

@@ -81,7 +81,7 @@ _EN_RE = re.compile(
     r")\b",
     re.IGNORECASE,
 )
-_ZH_N = r"(\d+|[一二两三四五六七八九十半]{1,3})"
+_ZH_N = r"((?<!\d)\d+|[一二两三四五六七八九十半]{1,3})"  # from a number's first digit only (else quadratic)
 _ZH_RE = re.compile(
     r"(?P<phrase>大前天|前天|昨天|昨晚|今天|今晚|今早|明天|后天|大后天|"
     # Not after 每 or 逢 ("every"): 每周六 is every Saturday, no date.

@@ -107,7 +107,9 @@ SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
     (re.compile(r"\bhow old\b|\bmy age\b|几岁|多大", re.I), ("age",)),
 ]
 
-_ID_RE = re.compile(r"#?\b(?=[A-Za-z0-9-]*\d)[A-Za-z0-9][A-Za-z0-9-]{2,}\b")
+# The lookahead reads at most 64 characters (an id is shorter): unbounded, every word start of a long dashed run
+# read the rest of it (quadratic).
+_ID_RE = re.compile(r"#?\b(?=[A-Za-z0-9-]{0,63}\d)[A-Za-z0-9][A-Za-z0-9-]{2,}\b")
 _CAPWORD_RE = re.compile(r"\b[A-Z][a-zA-Z'’]+(?:\s+[A-Z][a-zA-Z'’]+)*")
 _POSSESSIVE_RE = re.compile(r"['’]s?$")
 

@@ -126,11 +126,12 @@ def _counted_span(q: _Query) -> TimeRange | None:
         if "ago" in m.group(0):  # "3 days ago": that day, with a day of slack either side
             return _days(today - dt.timedelta(days=days + 1), today - dt.timedelta(days=days - 2), m.group(0))
         return _days(today - dt.timedelta(days=days), q.tomorrow, m.group(0))
-    m = re.search(r"(?:最近|过去|近)([一二两三四五六七八九十\d]+)(天|周|个星期|个月|年)", q.text)
+    m = re.search(r"(?:最近|过去|近)([一二两三四五六七八九十\d]++)(天|周|个星期|个月|年)", q.text)
     if m:
         days = _ZH_UNIT_DAYS[m.group(2)] * min(_zh_number(m.group(1)), 100)
         return _days(today - dt.timedelta(days=days), q.tomorrow, m.group(0))
-    m = re.search(r"([一二两三四五六七八九十\d]+)(天|周|个星期|个月|年)前", q.text)
+    # From a number's first character only: tried from every digit of a long run, it was quadratic.
+    m = re.search(r"(?<![一二两三四五六七八九十\d])([一二两三四五六七八九十\d]+)(天|周|个星期|个月|年)前", q.text)
     if m:
         days = _ZH_UNIT_DAYS[m.group(2)] * min(_zh_number(m.group(1)), 100)
         return _days(today - dt.timedelta(days=days + 1), today - dt.timedelta(days=days - 2), m.group(0))

@@ -18,6 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
+from conversations.joberrors import job_error_record
 from conversations.models import Message, Subject
 from conversations.selectors import (
     message_previous_user_turn,
@@ -84,7 +85,7 @@ def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
         _gate_and_extract(batch)
         _embed(batch)
     except Exception as exc:
-        messages_mark_failed(message_ids=[m.pk for m in messages], error=repr(exc))
+        messages_mark_failed(message_ids=[m.pk for m in messages], error=job_error_record(exc))
         raise
     _apply(batch)
     for subject_id in batch.touched:
@@ -120,12 +121,18 @@ def messages_extract_now(*, message_ids: list[int]) -> None:
 
 
 def _gate_and_extract(batch: _Batch) -> None:
-    """The extractor's gate decision, candidates and commands for every message, in one call."""
-    views = [
-        MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at)
-        for m in batch.messages
-    ]
-    batch.outputs = get_extractor().extract(views)
+    """The extractor's gate decision, candidates and commands for every message: one call per subject.
+
+    A batch may hold several tenants' messages (the sweeper's, a redelivered task's); an extractor call (an LLM
+    prompt) never does: each subject's messages go alone, so no tenant's words reach a prompt about another.
+    """
+    extractor = get_extractor()
+    by_subject: dict[int, list[MessageView]] = {}
+    for m in batch.messages:
+        view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at)
+        by_subject.setdefault(m.subject_id, []).append(view)
+    for views in by_subject.values():
+        batch.outputs.update(extractor.extract(views))
 
 
 def _embed(batch: _Batch) -> None:
@@ -184,7 +191,7 @@ def _apply(batch: _Batch) -> None:
             ids, bad = _subject_apply_extraction(subject_id=subject_id, items=items)
         except Exception as exc:  # the whole transaction failed (the database went away, say)
             logger.exception("extraction failed for subject %s", subject_id)
-            messages_mark_failed(message_ids=[item.message.pk for item in items], error=repr(exc))
+            messages_mark_failed(message_ids=[item.message.pk for item in items], error=job_error_record(exc))
             batch.failed.extend(item.message.pk for item in items)
             continue
         for pk, error in bad.items():
@@ -240,7 +247,7 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
                     ids = _message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten)
             except Exception as exc:
                 logger.exception("extraction failed for message %s", item.message.pk)
-                errors[item.message.pk] = repr(exc)
+                errors[item.message.pk] = job_error_record(exc)
                 buffer.reset()
                 continue
             fact_ids.extend(ids)
@@ -281,7 +288,7 @@ def _finish(subject: Subject, item: _Extracted) -> MessageFinish:
         message_id=item.message.pk,
         state=ExtractionState.SKIPPED if paused else ExtractionState.DONE,
         finished_at=timezone.now(),
-        error=f"llm fallback: {output.fallback_reason}" if output.fallback_reason else "",
+        error=f"llm fallback: {output.fallback_reason}" if output.fallback_reason else output.dropped_reason,
         extractor=output.extractor,
         gate_decision="keep" if output.gate.keep else "skip",
         gate_reason="memory paused" if paused else output.gate.reason,

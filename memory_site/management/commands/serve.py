@@ -82,6 +82,7 @@ def _children(options: dict[str, Any]) -> list[Child]:
             "--bind", f"{options['host']}:{options['port']}",
             "--workers", str(options["web_workers"]), "--threads", "4",
             "--access-logfile", "-", "--graceful-timeout", "10",
+            "--logger-class", "memory_site.accesslog.QuietLogger",  # user ids hashed, no query words
         ]),
         Child("worker", [
             python, "-m", "celery", "-A", "memory_site", "worker", "--loglevel", "INFO",
