@@ -36,7 +36,7 @@ _EN_NEG_BEFORE = re.compile(r"\b(?:not|n't|no longer|never|if|would|could|might|
 _EN_TRAILING_JUNK = re.compile(r"(?:,? (?:of|de|la|&))+$")
 
 # Chinese: a value runs until punctuation or a particle that ends it.
-_ZH_VALUE = r"([\u4e00-\u9fffA-Za-z0-9#\-]{1,30}?)"
+_ZH_VALUE = r"了?([\u4e00-\u9fffA-Za-z0-9#\-]{1,30}?)"
 _ZH_STOP = r"(?=[，。！？,.!?；;、\s~～]|了|的|啦|呢|吧|呀|哦|那边|这边|附近|一带|那儿|这儿|那里|这里|去了|工作|上班|$)"
 # Someone other than the speaker is the clause's subject, or it is a question or a hypothesis.
 _ZH_OTHER_SUBJECT = re.compile(
@@ -105,7 +105,7 @@ _HOME_NOUN = r"(?:place|flat|apartment|house|home|condo|studio|bungalow|townhous
 _EN_RESIDENCE = [
     re.compile(
         r"\b(?i:i|we)(?i:'ve|'m|'re| have| am| are)?\s+(?i:just |finally |recently |now |currently |still |officially |"
-        r"actually |already )*(?i:live|living|lived|moved|moving|relocated|relocating|settled|settling|based)"
+        r"actually |already |been )*(?i:live|living|lived|moved|moving|relocated|relocating|settled|settling|based)"
         r"(?i: back| over| out| down| up)?(?i: in| to| into| at)\s+(?i:(?:a|an|the|our|my) (?:new |little |tiny |"
         r"bigger |small |nice |own )*" + _HOME_NOUN + r" (?:in|on|at) )?(?i:the )?" + _EN_PROPER
     ),
@@ -166,7 +166,10 @@ def residence_weak(text: str, zh: bool) -> FamilyMatch | None:
 
 # --- work: job title and employer ----------------------------------------------------------------------------------
 
-_EN_TITLE = r"([a-z][\w-]*(?: [a-z][\w-]*){0,3}?)(?= at\b| for\b| in\b| with\b| on\b|[.,!?;]| and\b| but\b| since\b| now\b|$)"
+_EN_TITLE = (
+    r"([a-z][\w-]*(?: [a-z][\w-]*){0,3}?)(?= at\b| for\b| in\b| with\b| on\b|[.,!?;]| and\b| but\b| since\b| now\b| these\b| this\b| last\b| "
+    r"next\b| again\b| full\b| part\b| from\b|$)"
+)
 _NOT_A_JOB = {"fan", "regular", "member", "customer", "mess", "bit", "lot", "little", "big fan", "huge fan", "wreck",
               "guest", "user", "subscriber", "patient", "client", "volunteer", "good", "bad"}  # fmt: skip
 _EN_JOB = [
@@ -212,7 +215,7 @@ _ZH_EMPLOYER = [
     re.compile(r"(?<![现正实存好自])在(?!在)" + _ZH_VALUE + r"(?:做|当)(?=[了过]?[\u4e00-\u9fff\d]{0,4}?" + _ZH_TITLE + ")"),
     re.compile(r"(?:跳槽到|跳槽去|跳到|入职了?|加入了?|去|进了|进入了?|拿到了?)" + _ZH_VALUE
                + r"(?:报到|报道|上班|工作|入职|的offer|的录用)"),
-    re.compile(r"(?:跳槽到|跳槽去|入职了?|加入了?)" + _ZH_VALUE + _ZH_STOP),
+    re.compile(r"(?:跳槽到|跳槽去|跳到|跳去|换到|转到|入职了?|加入了?)" + _ZH_VALUE + _ZH_STOP),
 ]
 _ZH_NOT_ORG = re.compile(r"^(?:家|家里|这|那|这里|那里|这边|那边|公司|单位|外面|外地|本地|哪|.*(?:大学|学院|中学|高中|小学)$)")
 
@@ -277,7 +280,7 @@ def school(text: str, zh: bool) -> FamilyMatch | None:
 _RELATIONSHIP: list[tuple[str, re.Pattern[str]]] = [
     ("single", re.compile(r"\bi'?m (?:now |still |happily )?(?:single|not (?:married|seeing anyone|dating))\b|"
                           r"\b(?:we|i)(?: just| finally)? (?:broke up|split up|split|called it quits|separated)\b|"
-                          r"\bi(?:'m| am) (?:no longer|not) (?:with|together with|dating) |单身|分手了?|(?:跟|和).{1,6}分了|"
+                          r"\bi(?:'m| am) (?:no longer|not) (?:with|together with|dating) |单身|分手了?|(?:跟|和).{1,6}分了|^我们?分了|"
                           r"没结婚|未婚", re.I)),  # fmt: skip
     ("divorced", re.compile(r"\bi(?:'m| am| got| just got|'ve been)? divorced\b|离婚了|离了婚|已离婚", re.I)),
     ("married", re.compile(r"\b(?:i|we)(?:'re| are|'m| am| just| got| finally)* (?:married|hitched|tied the knot)\b|结婚了|领证了?|已婚|我们结婚", re.I)),
@@ -315,8 +318,15 @@ def _closed(text: str, zh: bool, table: list[tuple[str, re.Pattern[str]]], predi
     return None
 
 
+_ZH_WITH_PARTNER = re.compile(r"(?:和|跟|与)(?:我的)?(?:男朋友|女朋友|男友|女友|老公|老婆|对象|前任|未婚夫|未婚妻|他|她)")
+
+
 def relationship_status(text: str, zh: bool) -> FamilyMatch | None:
-    return _closed(text, zh, _RELATIONSHIP, "relationship_status", "relationship")
+    """"我和女朋友分手了": the partner is the other half of the speaker's status, not another subject."""
+    found = _closed(text, zh, _RELATIONSHIP, "relationship_status", "relationship")
+    if found is None and zh and _ZH_WITH_PARTNER.search(text):
+        found = _closed(_ZH_WITH_PARTNER.sub("", text), zh, _RELATIONSHIP, "relationship_status", "relationship")
+    return found
 
 
 def diet(text: str, zh: bool) -> FamilyMatch | None:
