@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import re
 
-# Types that never describe the person durably: an open question, a remark the typer could not place.
+# Types that do not describe the person durably: an open question, a remark the typer could not place (unless
+# it has a time of its own: then it is an event).
 NOT_DURABLE_TYPES = frozenset({"inquiry", "other"})
 # Quote-form: "<speaker> said/asked/replied: ...", "<speaker>说：", "<speaker>问：".
 _QUOTE_RE = re.compile(
@@ -25,9 +26,11 @@ def is_quote(text: str) -> bool:
     return bool(_QUOTE_RE.search(text))
 
 
-def is_durable(*, text: str, type: str, allow_types: frozenset[str] = frozenset()) -> bool:
-    """True for a fact worth showing as durable knowledge about the person (see the module's docstring)."""
-    if type in NOT_DURABLE_TYPES and type not in allow_types:
+def is_durable(*, text: str, type: str, has_time: bool = False) -> bool:
+    """True for a fact worth showing as durable knowledge about the person (see the module's docstring).
+
+    A remark the typer left `other` that carries its own time ("前天拔了一颗智齿") is an event: it counts."""
+    if type == "inquiry" or (type in NOT_DURABLE_TYPES and not has_time):
         return False
     stripped = text.strip()
     return bool(stripped) and not is_quote(stripped) and not stripped.endswith(_QUESTION_END)

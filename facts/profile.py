@@ -53,12 +53,12 @@ def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[F
             tier=Fact.Tier.ACTIVE,
             valid_to__isnull=True,
         )
-        .exclude(Q(type__in=NOT_DURABLE_TYPES) & Q(pinned=False))
+        .exclude(Q(type__in=NOT_DURABLE_TYPES) & Q(pinned=False) & Q(event_time__isnull=True))
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
         .defer("embedding", "search_vector")
         .order_by("-pinned", "-importance", "-value_score", "-mention_count", "-valid_from", "-id")[:FACTS_FETCHED]
     )
-    durable = [f for f in rows if f.pinned or is_durable(text=f.text, type=f.type)]
+    durable = [f for f in rows if f.pinned or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)]
     durable.sort(key=lambda f: not f.predicate)  # stable: slot facts first, the order above kept otherwise
     return durable[:FACTS_CONSIDERED]
 

@@ -80,7 +80,11 @@ def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: in
         kwargs["api_key"] = api_key
     hits, _ = fact_selectors.fact_search(**kwargs)
     # Durable facts only (facts/durable.py): a quote of small talk costs tokens and tells the model nothing.
-    return [h for h in hits if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type)][:limit]
+    return [
+        h
+        for h in hits
+        if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type, has_time=bool(h.event_time))
+    ][:limit]
 
 
 def _session_for(subject: Subject, session_external_id: str | None) -> Session | None:
