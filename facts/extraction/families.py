@@ -30,7 +30,7 @@ class FamilyMatch:
 # --- shared pieces -------------------------------------------------------------------------------------------------
 
 # A capitalised place or organisation, optionally an address ("Flat 5, 9 Cheltenham Road, Bristol BS6").
-_EN_PROPER = r"((?:(?:Flat|Apt\.?|Unit) \d+\w?,? )?(?:\d+\w? )?[A-Z][\w'&.-]*(?:(?:,? |-)(?:[A-Z][\w'&.-]*|\d\w*|of|de|la|&))*)"
+_EN_PROPER = r"((?:(?:Flat|Apt\.?|Unit) \d+\w?,? )?(?:\d+\w? )?[A-Z\u4e00-\u9fff][\w'&.-]*(?:(?:,? |-)(?:[A-Z\u4e00-\u9fff][\w'&.-]*|\d\w*|of|de|la|&))*)"
 _EN_NEG_BEFORE = re.compile(r"\b(?:not|n't|no longer|never|if|would|could|might|whether|thinking (?:of|about))\W*"
                             r"(?:\w+\W+){0,2}$", re.I)  # fmt: skip
 _EN_TRAILING_JUNK = re.compile(r"(?:,? (?:of|de|la|&))+$")
@@ -367,19 +367,27 @@ def email(text: str, zh: bool) -> FamilyMatch | None:
     return FamilyMatch("email", m.group(0).lower().rstrip("."), "profile")
 
 
-# Order matters where cues overlap: contact ids first (exact), then school before employer ("started my master's at
-# Edinburgh"), then employer before job ("I start at Shopify as a developer": the employer is the firmer fact).
-FAMILIES: list[Callable[[str, bool], FamilyMatch | None]] = [
+# Order matters where cues overlap: contact ids first (exact), then school before work ("started my master's at
+# Edinburgh"). English says the role first ("I work as a nurse at Mercy Hospital": job); Chinese the employer
+# ("在华为做硬件工程师": employer), as the corpus labels them.
+FAMILIES_EN: list[Callable[[str, bool], FamilyMatch | None]] = [
+    email, phone, residence, school, job, employer, relationship_status, diet, residence_weak,
+]  # fmt: skip
+FAMILIES_ZH: list[Callable[[str, bool], FamilyMatch | None]] = [
     email, phone, residence, school, employer, job, relationship_status, diet, residence_weak,
 ]  # fmt: skip
 
 
 def family_of(text: str, zh: bool) -> FamilyMatch | None:
-    """The single-valued slot a sentence said by the speaker fills, if any."""
-    for reader in FAMILIES:
-        found = reader(text, zh)
-        if found is not None and found.value:
-            return found
+    """The single-valued slot a sentence said by the speaker fills, if any.
+
+    A Chinese sentence is read by the Chinese cues, then by the English ones ("I live in 朝阳区")."""
+    passes = [(FAMILIES_ZH, True), (FAMILIES_EN, False)] if zh else [(FAMILIES_EN, False)]
+    for readers, as_zh in passes:
+        for reader in readers:
+            found = reader(text, as_zh)
+            if found is not None and found.value:
+                return found
     return None
 
 
