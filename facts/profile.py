@@ -104,7 +104,11 @@ def profile_render(*, subject: Subject, facts: list[Fact], max_tokens: int = PRO
         lines.extend(_line(f) for f in chosen[key])
         sections[key] = [
             {
-                "id": f.pk, "text": f.text, "type": f.type, "status": f.status, "valid_from": _iso(f.valid_from),
+                "id": f.pk,
+                "text": f.text,
+                "type": f.type,
+                "status": f.status,
+                "valid_from": _iso(f.valid_from),
                 "event_time": _iso(f.event_time),
             }  # fmt: skip
             for f in chosen[key]

@@ -70,9 +70,7 @@ def _zh_clean(value: str) -> str:
     return re.sub(r"(?:那边|这边|附近|一带|这里|那里)$", "", value.strip())
 
 
-def _first(
-    patterns: list[re.Pattern[str]], text: str, accept: Callable[[re.Match[str]], bool]
-) -> re.Match[str] | None:
+def _first(patterns: list[re.Pattern[str]], text: str, accept: Callable[[re.Match[str]], bool]) -> re.Match[str] | None:
     for pattern in patterns:
         for m in pattern.finditer(text):
             if accept(m):
@@ -117,11 +115,16 @@ _EN_RESIDENCE = [
         r"\b(?i:bought|got the keys to|rented|renting|rent|own|moved into|closed on) (?i:a|an|our|my) (?i:new |first |"
         r"own )*" + _HOME_NOUN + r" (?i:in|on) (?i:the )?" + _EN_PROPER
     ),
-    re.compile(r"^(?i:it'?s |now it'?s |the new (?:one|address) is |(?:yes|no|yeah),? (?:it'?s )?)?" + _EN_ADDRESS
-               + r"(?i:,? now)?[.!]?$"),
+    re.compile(
+        r"^(?i:it'?s |now it'?s |the new (?:one|address) is |(?:yes|no|yeah),? (?:it'?s )?)?"
+        + _EN_ADDRESS
+        + r"(?i:,? now)?[.!]?$"
+    ),
 ]
 _EN_RESIDENCE_WEAK = re.compile(r"\b(?i:i'?m|i am) (?i:now |still )?in " + _EN_PROPER + r"(?i: now)?\b")
-_EN_TRIP = re.compile(r"\b(for the|this) (week|weekend|day|night)|\b(trip|holiday|vacation|visiting|conference)\b", re.I)
+_EN_TRIP = re.compile(
+    r"\b(for the|this) (week|weekend|day|night)|\b(trip|holiday|vacation|visiting|conference)\b", re.I
+)
 _ZH_RESIDENCE = [
     re.compile(
         r"(?:住在|住到|住进了?|家在|搬到了?|搬去了?|搬进了?|搬来了?|搬回了?|搬家到|定居在?|落户在?|安家在?|新家在|"
@@ -131,7 +134,9 @@ _ZH_RESIDENCE = [
 _ZH_ADDRESS = re.compile(
     r"^(?:地址是|地址[:：]|寄到|送到)?([\u4e00-\u9fff]{2,}(?:省|市|区|县)[\u4e00-\u9fffA-Za-z0-9\-#]*(?:路|街|道|号|小区|栋|楼|单元|室|\d))[。.]?$"
 )
-_ZH_RESIDENCE_WEAK = re.compile(r"我(?:现在|目前|还|人|已经)?在([\u4e00-\u9fff]{2,5}?)(?:这边|那边)?(?=[，。！？,.!?]|$)")
+_ZH_RESIDENCE_WEAK = re.compile(
+    r"我(?:现在|目前|还|人|已经)?在([\u4e00-\u9fff]{2,5}?)(?:这边|那边)?(?=[，。！？,.!?]|$)"
+)
 _ZH_NOT_HOME = re.compile(r"酒店|宾馆|民宿|医院|旅馆|青旅|一晚|几天|一周|一阵")
 
 
@@ -151,7 +156,7 @@ def residence(text: str, zh: bool) -> FamilyMatch | None:
 
 
 def residence_weak(text: str, zh: bool) -> FamilyMatch | None:
-    """"I'm in Vancouver", "我在广州": where the speaker is, which is often, not always, where they live."""
+    """ "I'm in Vancouver", "我在广州": where the speaker is, which is often, not always, where they live."""
     if zh:
         m = _ZH_RESIDENCE_WEAK.search(text)
         busy = r"家|公司|这|那|哪|路上|外面|忙|上班|读|学|实习|工作|出差|旅|玩|开会"
@@ -173,17 +178,23 @@ _EN_TITLE = (
 _NOT_A_JOB = {"fan", "regular", "member", "customer", "mess", "bit", "lot", "little", "big fan", "huge fan", "wreck",
               "guest", "user", "subscriber", "patient", "client", "volunteer", "good", "bad"}  # fmt: skip
 _EN_JOB = [
-    re.compile(r"\b(?i:i|i'm|i am|i've been|i have been) (?i:now |currently |still |just )?(?i:working |employed |"
-               r"hired |started |starting |start |began |work )?(?i:as) (?i:a |an |the )?" + _EN_TITLE),
-    re.compile(r"\b(?i:my) (?i:new |current )?(?i:job|role|position|title) (?i:is|'s) (?i:now )?(?i:as )?(?i:a |an )?"
-               + _EN_TITLE),
+    re.compile(
+        r"\b(?i:i|i'm|i am|i've been|i have been) (?i:now |currently |still |just )?(?i:working |employed |"
+        r"hired |started |starting |start |began |work )?(?i:as) (?i:a |an |the )?" + _EN_TITLE
+    ),
+    re.compile(
+        r"\b(?i:my) (?i:new |current )?(?i:job|role|position|title) (?i:is|'s) (?i:now )?(?i:as )?(?i:a |an )?"
+        + _EN_TITLE
+    ),
     re.compile(r"\b(?i:i'?m|i am) (?i:now |currently )?(?i:a|an) " + _EN_TITLE + r"(?= (?:at|for|in|with)\b)"),
-    re.compile(r"\b(?i:i'?m|i am) (?i:now |currently |still )?(?i:a|an) ((?:[a-z][\w-]* ){0,2}(?:engineer|developer|designer|"
-               r"teacher|nurse|doctor|lawyer|accountant|manager|consultant|analyst|scientist|programmer|architect|chef|"
-               r"writer|artist|musician|counsell?or|therapist|pharmacist|dentist|firefighter|pilot|mechanic|electrician|"
-               r"plumber|librarian|journalist|photographer|researcher|professor|lecturer|paramedic|vet|veterinarian|"
-               r"barista|cashier|driver|officer|editor|producer|freelancer|intern|coach|trainer|carpenter|cook|"
-               r"surgeon|midwife|social worker|software engineer))\b"),
+    re.compile(
+        r"\b(?i:i'?m|i am) (?i:now |currently |still )?(?i:a|an) ((?:[a-z][\w-]* ){0,2}(?:engineer|developer|designer|"
+        r"teacher|nurse|doctor|lawyer|accountant|manager|consultant|analyst|scientist|programmer|architect|chef|"
+        r"writer|artist|musician|counsell?or|therapist|pharmacist|dentist|firefighter|pilot|mechanic|electrician|"
+        r"plumber|librarian|journalist|photographer|researcher|professor|lecturer|paramedic|vet|veterinarian|"
+        r"barista|cashier|driver|officer|editor|producer|freelancer|intern|coach|trainer|carpenter|cook|"
+        r"surgeon|midwife|social worker|software engineer))\b"
+    ),
     re.compile(r"\b(?i:i(?:'ve| have)?(?: just)? (?:been )?(?:got |was )?promoted to) (?i:a |an |the )?" + _EN_TITLE),
 ]
 _EN_EMPLOYER = [
@@ -194,9 +205,13 @@ _EN_EMPLOYER = [
         r"(?:[\w' -]{0,40}?)? (?i:at|for|with|by|from|join) (?i:the )?" + _EN_PROPER
     ),
     re.compile(r"\b(?i:i|we) (?i:just |officially )?(?i:joined) (?i:the )?" + _EN_PROPER),
-    re.compile(r"(?:^|[,;:!] ?)(?i:just |finally )?(?i:started|starting|joined|working|work|interning)(?:[\w' -]{0,40}?)? "
-               r"(?i:at|for|with) (?i:the )?" + _EN_PROPER),
-    re.compile(r"\b(?i:my) (?i:new |current )?(?i:employer|company|job) (?i:is|'s) (?i:now )?(?i:at |with )?" + _EN_PROPER),
+    re.compile(
+        r"(?:^|[,;:!] ?)(?i:just |finally )?(?i:started|starting|joined|working|work|interning)(?:[\w' -]{0,40}?)? "
+        r"(?i:at|for|with) (?i:the )?" + _EN_PROPER
+    ),
+    re.compile(
+        r"\b(?i:my) (?i:new |current )?(?i:employer|company|job) (?i:is|'s) (?i:now )?(?i:at |with )?" + _EN_PROPER
+    ),
 ]
 _EN_STUDY_WORDS = re.compile(r"\b(master'?s|bachelor'?s|phd|degree|course|programme|program|mba|undergrad|semester|"
                              r"class(?:es)?|studies|uni|university|college|school)\b", re.I)  # fmt: skip
@@ -206,18 +221,28 @@ _ZH_TITLE = (
     r"师|员|家))"
 )
 _ZH_JOB = [
-    re.compile(r"(?:我是|我现在是|我目前是|我的工作是|我的职业是|当了|当上了?|担任|升职[为成]?了?|做)(?:一名|一个|个|名)?"
-               + _ZH_TITLE + _ZH_STOP),
+    re.compile(
+        r"(?:我是|我现在是|我目前是|我的工作是|我的职业是|当了|当上了?|担任|升职[为成]?了?|做)(?:一名|一个|个|名)?"
+        + _ZH_TITLE
+        + _ZH_STOP
+    ),
     re.compile(r"我是做" + _ZH_VALUE + r"的"),
 ]
 _ZH_EMPLOYER = [
     re.compile(r"(?<![现正实存好自])在(?!在)" + _ZH_VALUE + r"(?:工作(?!日)|上班|实习|任职|干活|打工|干了)"),
-    re.compile(r"(?<![现正实存好自])在(?!在)" + _ZH_VALUE + r"(?:做|当)(?=[了过]?[\u4e00-\u9fff\d]{0,4}?" + _ZH_TITLE + ")"),
-    re.compile(r"(?:跳槽到|跳槽去|跳到|入职了?|加入了?|去|进了|进入了?|拿到了?)" + _ZH_VALUE
-               + r"(?:报到|报道|上班|工作|入职|的offer|的录用)"),
+    re.compile(
+        r"(?<![现正实存好自])在(?!在)" + _ZH_VALUE + r"(?:做|当)(?=[了过]?[\u4e00-\u9fff\d]{0,4}?" + _ZH_TITLE + ")"
+    ),
+    re.compile(
+        r"(?:跳槽到|跳槽去|跳到|入职了?|加入了?|去|进了|进入了?|拿到了?)"
+        + _ZH_VALUE
+        + r"(?:报到|报道|上班|工作|入职|的offer|的录用)"
+    ),
     re.compile(r"(?:跳槽到|跳槽去|跳到|跳去|换到|转到|入职了?|加入了?)" + _ZH_VALUE + _ZH_STOP),
 ]
-_ZH_NOT_ORG = re.compile(r"^(?:家|家里|这|那|这里|那里|这边|那边|公司|单位|外面|外地|本地|哪|.*(?:大学|学院|中学|高中|小学)$)")
+_ZH_NOT_ORG = re.compile(
+    r"^(?:家|家里|这|那|这里|那里|这边|那边|公司|单位|外面|外地|本地|哪|.*(?:大学|学院|中学|高中|小学)$)"
+)
 
 
 def job(text: str, zh: bool) -> FamilyMatch | None:
@@ -250,17 +275,28 @@ _EN_SCHOOL = [
         r"graduated|enrolled|started|starting|start|doing|got into|got accepted|was accepted|been accepted|got an offer)"
         r"(?:[\w' -]{0,40}?)? (?i:at|to|from|into|in) (?i:the )?" + _EN_PROPER
     ),
-    re.compile(r"(?:^|[,;:!] ?)(?i:just |finally )?(?i:started|starting|doing|finished)(?:[\w' -]{0,40}?)? (?i:at|in) "
-               r"(?i:the )?" + _EN_PROPER),
-    re.compile(r"\b(?i:i'?m|i am) (?i:a |an )?(?:\w+ )?(?i:student|freshman|sophomore|undergrad|postgrad|phd candidate)"
-               r" (?i:at|in) (?i:the )?" + _EN_PROPER),
+    re.compile(
+        r"(?:^|[,;:!] ?)(?i:just |finally )?(?i:started|starting|doing|finished)(?:[\w' -]{0,40}?)? (?i:at|in) "
+        r"(?i:the )?" + _EN_PROPER
+    ),
+    re.compile(
+        r"\b(?i:i'?m|i am) (?i:a |an )?(?:\w+ )?(?i:student|freshman|sophomore|undergrad|postgrad|phd candidate)"
+        r" (?i:at|in) (?i:the )?" + _EN_PROPER
+    ),
 ]
 _EN_SCHOOL_NAME = re.compile(r"University|College|School|Academy|Institute|Polytechnic|\bUni\b|MIT|UCL|LSE", re.I)
 _ZH_SCHOOL_NAME = r"([\u4e00-\u9fffA-Za-z]{2,12}?(?:大学|学院|中学|高中|小学|学校|大))"
 _ZH_SCHOOL = [
-    re.compile(r"(?<![现正实存好自])在(?!在)" + _ZH_VALUE + r"(?:读书|上学|读研|读博|念书|读大学|上大学|读本科|读硕士|读研究生|上课|留学|读)"),
-    re.compile(r"(?:考上了?|考进了?|考到了?|被|拿到了?|收到了?|进了|毕业于|毕业自|我是)" + _ZH_SCHOOL_NAME
-               + r"(?:的offer|的录取|录取|的学生|的研究生|的本科生|毕业)?"),
+    re.compile(
+        r"(?<![现正实存好自])在(?!在)"
+        + _ZH_VALUE
+        + r"(?:读书|上学|读研|读博|念书|读大学|上大学|读本科|读硕士|读研究生|上课|留学|读)"
+    ),
+    re.compile(
+        r"(?:考上了?|考进了?|考到了?|被|拿到了?|收到了?|进了|毕业于|毕业自|我是)"
+        + _ZH_SCHOOL_NAME
+        + r"(?:的offer|的录取|录取|的学生|的研究生|的本科生|毕业)?"
+    ),
     re.compile(_ZH_SCHOOL_NAME + r"[\u4e00-\u9fff]{0,6}?(?:本科|硕士|博士|研究生|毕业)"),
 ]
 
@@ -305,7 +341,9 @@ _DIET: list[tuple[str, re.Pattern[str]]] = [
 _EN_FIRST_PERSON = re.compile(r"\b(i|i'm|i've|we|we're|my)\b", re.I)
 
 
-def _closed(text: str, zh: bool, table: list[tuple[str, re.Pattern[str]]], predicate: str, type_: str) -> FamilyMatch | None:
+def _closed(
+    text: str, zh: bool, table: list[tuple[str, re.Pattern[str]]], predicate: str, type_: str
+) -> FamilyMatch | None:
     if not zh and not _EN_FIRST_PERSON.search(text):
         return None
     for value, pattern in table:
@@ -318,11 +356,13 @@ def _closed(text: str, zh: bool, table: list[tuple[str, re.Pattern[str]]], predi
     return None
 
 
-_ZH_WITH_PARTNER = re.compile(r"(?:和|跟|与)(?:我的)?(?:男朋友|女朋友|男友|女友|老公|老婆|对象|前任|未婚夫|未婚妻|他|她)")
+_ZH_WITH_PARTNER = re.compile(
+    r"(?:和|跟|与)(?:我的)?(?:男朋友|女朋友|男友|女友|老公|老婆|对象|前任|未婚夫|未婚妻|他|她)"
+)
 
 
 def relationship_status(text: str, zh: bool) -> FamilyMatch | None:
-    """"我和女朋友分手了": the partner is the other half of the speaker's status, not another subject."""
+    """ "我和女朋友分手了": the partner is the other half of the speaker's status, not another subject."""
     found = _closed(text, zh, _RELATIONSHIP, "relationship_status", "relationship")
     if found is None and zh and _ZH_WITH_PARTNER.search(text):
         found = _closed(_ZH_WITH_PARTNER.sub("", text), zh, _RELATIONSHIP, "relationship_status", "relationship")

@@ -18,8 +18,8 @@ from conversations.models import Subject
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
 from facts.events import event_emit
 from facts.extraction.base import Candidate
-from facts.extraction.rules import VERSION as RULES_VERSION
 from facts.extraction.families import same_value
+from facts.extraction.rules import VERSION as RULES_VERSION
 from facts.extraction.slots import POLAR_PREFIXES, SINGLE_VALUED, states_a_change
 from facts.models import Actor, Conflict, Fact, FactHistory, FactSource
 from facts.services.writes import CURRENT, WriteBuffer

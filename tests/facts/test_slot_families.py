@@ -74,7 +74,9 @@ def test_a_sentence_about_someone_else_or_not_a_fact_fills_no_slot_of_the_speake
 
 
 def test_values_that_name_one_thing_are_one_value() -> None:
-    assert same_value("朝阳", "朝阳区") and same_value("Acme Ltd", "acme") and same_value("138 1234 5678", "13812345678")
+    assert (
+        same_value("朝阳", "朝阳区") and same_value("Acme Ltd", "acme") and same_value("138 1234 5678", "13812345678")
+    )
     assert not same_value("海淀区", "朝阳区") and not same_value("", "")
 
 

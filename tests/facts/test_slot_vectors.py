@@ -13,7 +13,9 @@ from facts.extraction.slot_vectors import slots_second_opinion
 
 
 def _candidates(content: str):  # type: ignore[no-untyped-def]
-    message = MessageView(id=1, role="user", name="", content=content, created_at=dt.datetime(2024, 5, 1, tzinfo=dt.UTC))
+    message = MessageView(
+        id=1, role="user", name="", content=content, created_at=dt.datetime(2024, 5, 1, tzinfo=dt.UTC)
+    )
     candidates = RuleExtractor().extract_one(message).candidates
     vectors = embedding.embed_texts([c.text for c in candidates])
     slots_second_opinion(content=content, speaker="User", candidates=candidates, vectors=list(vectors))
@@ -36,6 +38,8 @@ def test_a_home_said_in_words_the_rules_lack_is_adopted_by_the_vector() -> None:
     assert candidate.subject_entity == "User"
 
 
-@pytest.mark.parametrize("content", ["I'm travelling to Canada next month.", "我下个月去加拿大旅行。", "Did you move to Oslo?"])
+@pytest.mark.parametrize(
+    "content", ["I'm travelling to Canada next month.", "我下个月去加拿大旅行。", "Did you move to Oslo?"]
+)
 def test_no_slot_is_adopted_for_a_trip_a_question_or_chinese(content: str) -> None:
     assert all(c.predicate != "residence" for c in _candidates(content))
