@@ -1,4 +1,7 @@
-"""The profile: a short structured view (about 500 tokens) of a subject's current facts, by type.
+"""The profile: a short structured view (about 500 tokens) of a subject's current durable facts, by type.
+
+Durable (facts/durable.py): never quotes of small talk, bare questions, inquiries or typeless remarks. Within a
+section, facts that fill a slot (residence, employer, diet ...) come first: they are the person's current truth.
 
 Current means status active or conflicted (shown as disputed), tier active, not ended (valid_to unset) and
 not expired. Superseded, archived, expired and forgotten facts are never in it. The build is a pure function
@@ -16,11 +19,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.models import Subject
+from facts.durable import NOT_DURABLE_TYPES, is_durable
 from facts.models import Fact, FactType, Profile
 from facts.tokens import count_tokens
 
 PROFILE_TOKENS = 500
 FACTS_CONSIDERED = 300
+# Fetched before the durable filter, so a history of small talk still leaves FACTS_CONSIDERED to choose from.
+FACTS_FETCHED = 3 * FACTS_CONSIDERED
 # Section order is the order of importance when the budget runs short.
 SECTIONS: list[tuple[str, str, list[str]]] = [
     ("identity", "Identity", [FactType.PROFILE]),
@@ -40,21 +46,28 @@ REBUILD_TASK = "facts.context.tasks.profile_rebuild_task"
 def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[Fact]:
     """The subject's current facts, most important first."""
     now = now or timezone.now()
-    return list(
+    rows = (
         Fact.objects.filter(
             subject=subject,
             status__in=[Fact.Status.ACTIVE, Fact.Status.CONFLICTED],
             tier=Fact.Tier.ACTIVE,
             valid_to__isnull=True,
         )
+        .exclude(Q(type__in=NOT_DURABLE_TYPES) & Q(pinned=False) & Q(event_time__isnull=True))
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
-        .order_by("-pinned", "-importance", "-value_score", "-mention_count", "-valid_from", "-id")[:FACTS_CONSIDERED]
+        .defer("embedding", "search_vector")
+        .order_by("-pinned", "-importance", "-value_score", "-mention_count", "-valid_from", "-id")[:FACTS_FETCHED]
     )
+    durable = [f for f in rows if f.pinned or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)]
+    durable.sort(key=lambda f: not f.predicate)  # stable: slot facts first, the order above kept otherwise
+    return durable[:FACTS_CONSIDERED]
 
 
 def _line(fact: Fact) -> str:
-    when = fact.valid_from or fact.created_at
     disputed = " (disputed)" if fact.status == Fact.Status.CONFLICTED else ""
+    if fact.event_time is not None:  # an event: the day it happened
+        return f"- {fact.text}{disputed} [{fact.event_time:%Y-%m-%d}]"
+    when = fact.valid_from or fact.created_at
     return f"- {fact.text}{disputed} [since {when:%Y-%m-%d}]"
 
 
@@ -90,7 +103,14 @@ def profile_render(*, subject: Subject, facts: list[Fact], max_tokens: int = PRO
         lines.append(f"{title}:")
         lines.extend(_line(f) for f in chosen[key])
         sections[key] = [
-            {"id": f.pk, "text": f.text, "type": f.type, "status": f.status, "valid_from": _iso(f.valid_from)}
+            {
+                "id": f.pk,
+                "text": f.text,
+                "type": f.type,
+                "status": f.status,
+                "valid_from": _iso(f.valid_from),
+                "event_time": _iso(f.event_time),
+            }  # fmt: skip
             for f in chosen[key]
         ]
     text = "\n".join(lines) if sections else ""

@@ -41,6 +41,7 @@ class ContextApi(TenantApi):
             type = serializers.CharField()
             score = serializers.FloatField()
             valid_from = serializers.DateTimeField(allow_null=True)
+            event_time = serializers.DateTimeField(allow_null=True)
             created_at = serializers.DateTimeField()
             sources = SourceSerializer(many=True)
 

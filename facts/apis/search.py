@@ -46,6 +46,7 @@ class SearchApi(TenantApi):
             score = serializers.FloatField()
             matched_by = serializers.ListField(child=serializers.CharField())
             valid_from = serializers.DateTimeField(allow_null=True)
+            event_time = serializers.DateTimeField(allow_null=True)  # when the event happened, if said
             created_at = serializers.DateTimeField()
             sources = SourceSerializer(many=True)
 
@@ -87,6 +88,7 @@ def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:
                 "score": hit.score,
                 "matched_by": hit.matched_by,
                 "valid_from": hit.valid_from,
+                "event_time": hit.event_time,
                 "created_at": hit.created_at,
                 "sources": [
                     {

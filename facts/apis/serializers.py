@@ -30,6 +30,8 @@ class FactOutputSerializer(serializers.Serializer):
     last_accessed_at = serializers.DateTimeField(allow_null=True)
     valid_from = serializers.DateTimeField(allow_null=True)
     valid_to = serializers.DateTimeField(allow_null=True)
+    # When the event happened ("yesterday" said on 8 May -> 7 May), as the time queries read it; null if unsaid.
+    event_time = serializers.DateTimeField(allow_null=True)
     expires_at = serializers.DateTimeField(allow_null=True)
     tier = serializers.CharField()
     status = serializers.CharField()

@@ -17,6 +17,7 @@ from conversations.summarization.services import speaker_of
 from conversations.windows import RECENT_TURNS, WINDOW_TURNS
 from facts import selectors as fact_selectors
 from facts.context.packing import Item, pack
+from facts.durable import is_durable
 from facts.models import ContextCall
 from facts.profile import profile_current
 from facts.text import keywords
@@ -78,7 +79,12 @@ def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: in
     if "api_key" in params:
         kwargs["api_key"] = api_key
     hits, _ = fact_selectors.fact_search(**kwargs)
-    return [h for h in hits if getattr(h, "kind", "fact") == "fact"]
+    # Durable facts only (facts/durable.py): a quote of small talk costs tokens and tells the model nothing.
+    return [
+        h
+        for h in hits
+        if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type, has_time=bool(h.event_time))
+    ][:limit]
 
 
 def _session_for(subject: Subject, session_external_id: str | None) -> Session | None:
@@ -172,10 +178,12 @@ def _fact_item(hit: Any, rank: int) -> Item:
         "type": hit.type,
         "score": hit.score,
         "valid_from": hit.valid_from,
+        "event_time": hit.event_time,
         "created_at": hit.created_at,
         "sources": hit.sources,
     }
-    return Item("facts", f"- [{_when(hit.valid_from or hit.created_at)}] {hit.text}", payload, sort_key=rank)
+    when = hit.event_time or hit.valid_from or hit.created_at  # an event's own day, else when it was said
+    return Item("facts", f"- [{_when(when)}] {hit.text}", payload, sort_key=rank)
 
 
 def context_build(
@@ -192,7 +200,9 @@ def context_build(
     recent_rows = _recent_turns(session)
     search_query = (query or "").strip() or (recent_rows[0].content[:500] if recent_rows else "")
     limit = max(FACT_LIMIT_MIN, min(FACT_LIMIT_MAX, token_budget // FACTS_PER_TOKENS))
-    hits = _fact_search(subject, search_query, api_key, limit) if search_query else []
+    # Over-fetch: the durable filter may drop some of the hits.
+    hits = _fact_search(subject, search_query, api_key, min(FACT_LIMIT_MAX, 2 * limit)) if search_query else []
+    hits = hits[:limit]
     profile = profile_current(subject=subject)
     now = timezone.now()
     header = (

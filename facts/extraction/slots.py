@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from facts.extraction.families import family_of
 from facts.text import has_cjk, keywords
 
 # Predicates with one current value: a new value supersedes the old one.
@@ -20,6 +21,7 @@ class Slot:
     object_value: str
     type: str
     entity_kind: str = ""  # the kind of entity the object is, if any
+    weak: bool = False  # read from a cue with other senses: the embedding's second opinion may overrule it
 
 
 _PLACE = r"([A-Z\u4e00-\u9fff][\w'-]*(?:[ ,]+[A-Z][\w'-]*){0,3})"
@@ -28,48 +30,8 @@ _ZH_END = r"(?=[，。！？,.!?了的啦呢吧]|$)"
 
 _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"\bmy name is ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)", re.I), "name", "profile", "person"),
-    (
-        re.compile(r"\b(?i:i live|i'?m living|i now live|i currently live|i reside) in (?:the )?" + _PLACE),
-        "residence",
-        "profile",
-        "place",
-    ),
-    (
-        re.compile(r"\b(?i:i (?:just |recently )?(?:moved|relocated)) to (?:the )?" + _PLACE),
-        "residence",
-        "profile",
-        "place",
-    ),
     (re.compile(r"\b(?i:i'?m (?:originally )?from) (?:the )?" + _PLACE), "hometown", "profile", "place"),
-    (
-        re.compile(r"\bi (?:work|am working|'m working) (?:as an?|as the) ([\w -]{2,40}?)(?= at| for|[.,!?]|$)", re.I),
-        "job",
-        "profile",
-        "",
-    ),
-    (re.compile(r"\bi'?m an? ([a-z][\w -]{2,30}?) (?:at|for) ", re.I), "job", "profile", ""),
-    (
-        re.compile(
-            r"\b(?i:i (?:work|am working|'m working|started (?:a new job|working)|got a (?:new )?job) (?:at|for)) "
-            r"(?:the )?" + _PLACE
-        ),
-        "employer",
-        "profile",
-        "org",
-    ),
-    (
-        re.compile(r"\bi'?m (?:a |an )?(vegetarian|vegan|pescatarian|keto|gluten[- ]free)\b", re.I),
-        "diet",
-        "profile",
-        "",
-    ),
     (re.compile(r"\bi'?m (\d{1,3}) years? old\b", re.I), "age", "profile", ""),
-    (
-        re.compile(r"\bi'?m (single|married|engaged|divorced|dating someone)\b", re.I),
-        "relationship_status",
-        "relationship",
-        "",
-    ),
     (
         re.compile(r"\b(?:i )?(unsubscribed|cancell?ed my (?:subscription|membership|account))\b", re.I),
         "subscription",
@@ -79,54 +41,61 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b", re.I), "subscription", "event", ""),
 ]
 
-# When-words a Chinese sentence puts between 我 and its verb ("我上个月搬到了海淀区", "我现在在腾讯工作").
-_ZH_WHEN = (
-    r"(?:上个?月|下个?月|上周|上个?星期|昨天|前天|今天|去年|今年|最近|前不久|刚刚|刚|已经|现在|\d{1,4}年|\d{1,2}月)*"
-)
+# When-words a Chinese sentence puts between 我 and its verb ("我最近开始喜欢咖啡", "我现在不喝了").
+_ZH_WHEN = r"(?:上个?月|上周|最近|这阵子|这段时间|现在|如今|已经|其实|还是|也|都|又|开始|渐渐)*"
 
 _ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
-    (re.compile(r"我" + _ZH_WHEN + r"(?:住在|家在|住)" + _ZH_OBJ + _ZH_END), "residence", "profile", "place"),
-    (
-        re.compile(r"我" + _ZH_WHEN + r"(?:搬到了|搬到|搬去了|搬去)" + _ZH_OBJ + _ZH_END),
-        "residence",
-        "profile",
-        "place",
-    ),
     (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
-    (re.compile(r"我" + _ZH_WHEN + r"在" + _ZH_OBJ + r"(?:工作|上班)"), "employer", "profile", "org"),
-    (
-        re.compile(
-            r"我(?:的工作)?是(?:一名|一个|个)?([\u4e00-\u9fff]{1,8}?(?:师|员|生|家|经理|工程师|医生|老师|护士|司机))"
-        ),
-        "job",
-        "profile",
-        "",
-    ),
-    (re.compile(r"我(吃素|是素食者|不吃肉)"), "diet", "profile", ""),
     (re.compile(r"我今年(\d{1,3}|[一二三四五六七八九十]{1,3})岁"), "age", "profile", ""),
     (re.compile(r"(退订了|取消了订阅|取消订阅|退了会员)"), "subscription", "decision", ""),
     (re.compile(r"(刚下单|刚买了|订阅了|下单了)"), "subscription", "event", ""),
 ]
 
+# Words that say a view changed: the newer statement replaces the older one instead of contradicting it.
+_CHANGE_RE = re.compile(
+    r"\b(these days|nowadays|now|lately|recently|any ?more|no longer|used to|started|starting|begun|began|"
+    r"changed (?:my|his|her|their) mind|have come to|has come to|finally|since)\b"
+    r"|现在|最近|这阵子|这段时间|近来|如今|开始|不再|以前|已经不|后来|改成|变得|渐渐|慢慢|了$|了[。！!.]?$",
+    re.I,
+)
+
+
+def states_a_change(text: str) -> bool:
+    """True when a sentence says its view is new ("these days I want to try ...", "我最近开始吃辣了")."""
+    return bool(_CHANGE_RE.search(text))
+
+
 _EN_PREF_POS = re.compile(
-    r"\bi (?:really |absolutely |also |just )?(?:love|like|enjoy|adore|prefer|am into|'m into|want to try|"
-    r"can'?t get enough of) ([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
+    r"\bi(?:'ve| have)? ?(?:really |absolutely |also |just |now |actually |kind of |totally |been |started |begun )*"
+    r"(?:love|loving|like|liking|enjoy|enjoying|adore|prefer|am into|'m into|want to try|wanna try|'d like to try|"
+    r"would like to try|'m keen on|am keen on|'m keen to try|am keen to try|fancy|crave|'m craving|am craving|"
+    r"'m fond of|am fond of|'m (?:a )?(?:big |huge )?fan of|am (?:a )?(?:big |huge )?fan of|'m getting into|"
+    r"got into|can'?t get enough of) ([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
     re.I,
 )
 _EN_PREF_NEG = re.compile(
-    r"\bi (?:really )?(?:hate|dislike|can'?t stand|don'?t like|do not like|don'?t eat|do not eat|never eat|avoid) "
+    r"\bi ?(?:really |just |totally |absolutely |now |still )?(?:hate|dislike|can'?t stand|don'?t like|do not like|"
+    r"don'?t eat|do not eat|never eat|avoid|can'?t eat|don'?t drink|do not drink|never drink|stopped eating|"
+    r"stopped drinking|gave up|quit|'m not (?:a )?(?:big )?fan of|am not (?:a )?(?:big )?fan of|'m not into|"
+    r"am not into|no longer (?:eat|drink|like|enjoy)|don'?t (?:eat|drink|like|enjoy) (?:any|much)) "
     r"([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
     re.I,
 )
 _EN_FAVORITE = re.compile(r"\bmy fav(?:ou?rite|e) ([\w -]{2,30}?) is ([\w' -]{2,40}?)(?=[.,!?;]|$)", re.I)
 _ZH_PREF_POS = re.compile(
-    r"我(?:很|非常|特别|超级|也|最)?(?:喜欢|爱吃|爱喝|爱|想尝尝|想试试|想吃|想要)([\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
-    + _ZH_END
+    r"我"
+    + _ZH_WHEN
+    + r"(?:很|非常|特别|超级|也|最|还挺|挺|越来越|开始|又)?(?:喜欢|爱吃|爱喝|爱上了?|迷上了?|想尝尝|想尝试|"
+    r"想试试|想试一下|想吃|想要|馋|能吃|敢吃)([\u4e00-\u9fffA-Za-z0-9]{1,10}?)" + _ZH_END
 )
 _ZH_PREF_NEG = re.compile(
-    r"我(?:很|非常|特别|最|一点都|从来)?(?:不喜欢|讨厌|不吃|不能吃|不爱吃|不爱|受不了|不喝)"
-    r"([\u4e00-\u9fffA-Za-z0-9]{1,10}?)" + _ZH_END
+    r"我"
+    + _ZH_WHEN
+    + r"(?:很|非常|特别|最|一点都|一点也|从来|完全|根本|再也|已经)?(?:不喜欢|讨厌|不吃|不能吃|不爱吃|不爱|"
+    r"受不了|不喝|不碰|吃不了|不敢吃|戒了)([\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
+    + _ZH_END
+    + r"|我(?:一点|一口|从来)?([\u4e00-\u9fffA-Za-z]{1,6}?)(?:都|也|从来)?不(?:吃|碰|喝|沾)"
 )
 
 _ORDER_RE = re.compile(
@@ -245,6 +214,9 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
 
 def slot_of(sentence: str) -> Slot | None:
     """The slot a first-person sentence fills, if one is clear."""
+    family = family_of(sentence, has_cjk(sentence))
+    if family is not None:
+        return Slot(family.predicate, family.value, family.type, family.entity_kind, weak=family.weak)
     for pattern, predicate, type_, kind in (_ZH_SLOTS + _EN_SLOTS) if has_cjk(sentence) else _EN_SLOTS:
         m = pattern.search(sentence)
         if m:
@@ -268,7 +240,7 @@ def slot_of(sentence: str) -> Slot | None:
                               (_ZH_PREF_POS, "positive")):  # fmt: skip
         m = pattern.search(sentence)
         if m:
-            topic = _topic(m.group(1))
+            topic = _topic(next(g for g in m.groups() if g))
             if topic:
                 return Slot(f"preference:{topic}", polarity, "preference")
     m = _EN_FAVORITE.search(sentence)
@@ -292,6 +264,13 @@ _TOPIC_STRIP_EN = {
     "much",
     "lot",
     "lots",
+    "at",
+    "all",
+    "any",
+    "anymore",
+    "more",
+    "eating",
+    "drinking",
 }
 
 
@@ -300,6 +279,7 @@ def _topic(phrase: str) -> str:
     phrase = phrase.strip()
     if has_cjk(phrase):
         phrase = _TOPIC_STRIP_ZH.sub("", phrase) or phrase
+        phrase = re.sub(r"^(?:吃|喝|点|些|一些|一点)", "", phrase) or phrase
         return phrase[:8]
     words = [w for w in keywords(phrase) if w not in _TOPIC_STRIP_EN]
     if not words:

@@ -96,6 +96,7 @@ def _hit(score: float, key: tuple[str, int], matched_by: list[str], rows: Rows) 
             valid_from=row["valid_from"],
             created_at=row["created_at"],
             sources=row["sources"],
+            event_time=row.get("event_time"),
         )
     row = rows.messages[pk]
     source = {

@@ -17,3 +17,4 @@ class SearchHit:
     valid_from: Any
     created_at: Any
     sources: list[dict[str, Any]] = field(default_factory=list)
+    event_time: Any = None  # when the event happened, if the fact says ("yesterday" resolved at write time)

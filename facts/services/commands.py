@@ -24,6 +24,7 @@ from facts.exceptions import ConflictAlreadyResolved, FactNotFound, InvalidKeep,
 from facts.extraction.base import Candidate
 from facts.extraction.entities import entities_of
 from facts.extraction.slots import pet_slot, slot_of, type_of
+from facts.extraction.timeexpr import resolve_text
 from facts.models import Conflict, Fact, FactHistory
 from facts.profile import profile_schedule_rebuild
 from facts.services.reconcile import ReconcileResult, fact_reconcile, history_record
@@ -108,10 +109,17 @@ def candidate_from_text(
         confidence=confidence if confidence is not None else 0.9,
         importance=importance if importance is not None else 0.6,
         valid_from=valid_from or timezone.now(),
+        event_time=_event_time(text, valid_from or timezone.now()),
         expires_at=expires_at,
         language=detect_language(text),
         extractor=extractor,
     )
+
+
+def _event_time(text: str, ref: dt.datetime) -> dt.datetime | None:
+    """When a directly written fact says its event happened ("yesterday", "上周三"), relative to its valid_from."""
+    times = resolve_text(text, ref)[1]
+    return times[0].when if times else None
 
 
 def fact_create(

@@ -31,6 +31,7 @@ from facts import embedding as embedding_backend  # module import: safe when thr
 from facts.exceptions import ExtractionFailed
 from facts.extraction.base import Command, ExtractionOutput, MessageView
 from facts.extraction.llm import get_extractor
+from facts.extraction.slot_vectors import slots_second_opinion
 from facts.models import Actor, Fact, FactSource
 from facts.profile import profile_schedule_rebuild
 from facts.services.commands import fact_forget, fact_pin
@@ -150,6 +151,9 @@ def _embed(batch: _Batch) -> None:
         n = len(output.candidates)
         own = vectors[offset : offset + n]
         offset += n
+        # The vectors' second opinion on slots (facts/extraction/slot_vectors.py), before anything is applied.
+        slots_second_opinion(content=message.content, speaker=message.name or "User", candidates=output.candidates,
+                             vectors=own)  # fmt: skip
         vector = _mean_vector(own) if n else bare_vectors.get(message.pk)
         batch.by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
 

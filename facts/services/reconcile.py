@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from pgvector.django import CosineDistance
 
@@ -18,8 +18,9 @@ from conversations.models import Subject
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
 from facts.events import event_emit
 from facts.extraction.base import Candidate
+from facts.extraction.families import same_value
 from facts.extraction.rules import VERSION as RULES_VERSION
-from facts.extraction.slots import POLAR_PREFIXES, SINGLE_VALUED
+from facts.extraction.slots import POLAR_PREFIXES, SINGLE_VALUED, states_a_change
 from facts.models import Actor, Conflict, Fact, FactHistory, FactSource
 from facts.services.writes import CURRENT, WriteBuffer
 from facts.text import keywords as text_keywords
@@ -152,12 +153,15 @@ def _by_slot(incoming: _Incoming, current: QuerySet[Fact]) -> ReconcileResult | 
     """The same slot (predicate and entity) already holds a value: merge, supersede or conflict."""
     candidate = incoming.candidate
     same_slot = list(
-        current.filter(predicate=candidate.predicate, subject_entity__iexact=candidate.subject_entity)
+        current.filter(predicate=candidate.predicate)
+        .filter(_same_speaker(candidate.subject_entity))
         .defer("embedding")
         .order_by("-valid_from", "-created_at")[:5]
     )
     for old in same_slot:
-        if normalize(old.object_value) == normalize(candidate.object_value):
+        if normalize(old.object_value) == normalize(candidate.object_value) or same_value(
+            old.object_value, candidate.object_value
+        ):
             return ReconcileResult(_merge(old, incoming), "merged")
     if not same_slot:
         return None
@@ -165,8 +169,20 @@ def _by_slot(incoming: _Incoming, current: QuerySet[Fact]) -> ReconcileResult | 
     if candidate.predicate in SINGLE_VALUED or candidate.predicate.startswith(("order_status:", "favorite:")):
         return _supersede(incoming, old)
     if candidate.predicate.startswith(POLAR_PREFIXES):
+        if states_a_change(candidate.text):  # "these days I want to try ...", "我现在不喝咖啡了": the newer view holds
+            return _supersede(incoming, old)
         return _conflict(incoming, old, reason=f"{candidate.predicate}: opposite values")
     return None
+
+
+# The speaker of an unnamed user is "User" in English facts and "用户" in Chinese ones: one person, one slot.
+_UNNAMED_SPEAKER = {"user", "用户"}
+
+
+def _same_speaker(entity: str) -> Q:
+    if entity.casefold() in _UNNAMED_SPEAKER:
+        return Q(subject_entity__iexact="user") | Q(subject_entity="用户")
+    return Q(subject_entity__iexact=entity)
 
 
 def _by_vector(incoming: _Incoming, current: QuerySet[Fact], embedding: list[float]) -> ReconcileResult | None:

@@ -1,0 +1,105 @@
+"""Events carry their time in `event_time` (resolved against the message time, used by time queries, shown in
+facts, search and context); the profile and context's fact section hold durable facts only, in both languages."""
+
+from __future__ import annotations
+
+import pytest
+
+from conversations.models import Subject
+from facts.durable import is_durable, is_quote
+from facts.models import Fact
+from facts.profile import PROFILE_TOKENS, profile_build
+
+
+def _ingest(persona, *contents: str, when: str, **extra):  # type: ignore[no-untyped-def]
+    response = persona.ingest(*contents, created_at=when, **extra)
+    assert response.status_code == 200, response.json()
+    return response.json()["facts"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "day", "query"),
+    [
+        ("I finally ran my first half marathon yesterday, in 2 hours 5 minutes.", "2024-04-13", "half marathon"),
+        ("前天我去牙科诊所拔了一颗智齿。", "2024-04-12", "智齿"),
+    ],
+)
+def test_an_event_said_relative_to_the_message_lands_in_event_time(  # type: ignore[no-untyped-def]
+    alice, content: str, day: str, query: str
+) -> None:
+    facts = _ingest(alice, content, when="2024-04-14T18:30:00Z")
+    assert facts and facts[0]["event_time"].startswith(day)  # the field, not only the text
+    assert facts[0]["valid_from"].startswith("2024-04-14")  # when it was said
+    # Shown in search results, and used by a time filter on the day it happened (not the day it was said).
+    hit = alice.search(query).json()["results"][0]
+    assert hit["id"] == facts[0]["id"] and hit["event_time"].startswith(day)
+    on_the_day = alice.search(query, since=f"{day}T00:00:00Z", until=f"{day}T23:59:59Z").json()["results"]
+    assert facts[0]["id"] in [r["id"] for r in on_the_day]
+    said_day = alice.search(query, since="2024-04-14T00:00:00Z", until="2024-04-14T23:59:59Z").json()["results"]
+    assert facts[0]["id"] not in [r["id"] for r in said_day]
+    # The facts API shows it, and the context's fact line is dated by it.
+    assert alice.get(f"facts/{facts[0]['id']}").json()["event_time"].startswith(day)
+    context = alice.post("context", {"query": query}).json()
+    assert context["sections"]["facts"][0]["event_time"].startswith(day)
+    assert f"[{day}]" in context["context"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("text", "day"), [("I sold my old car two days ago.", "2024-04-12"), ("我昨天把旧车卖了。", "2024-04-13")]
+)
+def test_a_fact_written_by_the_api_resolves_its_event_time(alice, text: str, day: str) -> None:  # type: ignore[no-untyped-def]
+    response = alice.post("facts", {"text": text, "valid_from": "2024-04-14T10:00:00Z"})
+    assert response.status_code == 201, response.json()
+    assert response.json()["event_time"].startswith(day)
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "durable"),
+    [
+        ("Maya said: Long time no see.", "profile", False),
+        ("Tom asked: how have you been?", "relationship", False),
+        ("小王说：好久不见！", "profile", False),
+        ("Is the shop open on Sunday?", "event", False),
+        ("User asks whether the order ships to Canada.", "inquiry", False),
+        ("Maya is allergic to shellfish.", "health", True),
+        ("用户住在海淀区。", "profile", True),
+        ("Tom said he would repaint the fence by June.", "commitment", True),  # reported speech, not a quote
+    ],
+)
+def test_durable_facts(text: str, type_: str, durable: bool) -> None:
+    assert is_durable(text=text, type=type_) is durable
+
+
+def test_quote_form() -> None:
+    assert is_quote("B said: Great to hear from you.") and is_quote("用户说：谢谢")
+    assert not is_quote("Sarah said yes to the job offer in Leeds.")
+
+
+def _fact(subject: Subject, text: str, type_: str, importance: float = 0.9) -> Fact:
+    return Fact.objects.create(
+        tenant_id=subject.tenant_id, subject=subject, text=text, normalized_text=text.lower(), type=type_,
+        importance=importance,
+    )  # fmt: skip
+
+
+@pytest.mark.django_db
+def test_the_profile_holds_durable_facts_only_within_its_budget(alice) -> None:  # type: ignore[no-untyped-def]
+    _ingest(alice, "I'm allergic to shellfish.", "我住在海淀区。", when="2024-04-14T10:00:00Z")
+    subject = Subject.objects.get(external_id="alice")
+    # Quotes of small talk written before the gate, high importance and typed as if durable.
+    for i in range(40):
+        _fact(subject, f"Alice said: Great to hear from you ({i}).", "profile", importance=1.0)
+        _fact(subject, f"用户说：好久不见（{i}）", "relationship", importance=1.0)
+        _fact(subject, f"Bob asked: are you free on day {i}?", "event", importance=1.0)
+    for i in range(60):
+        _fact(subject, f"Alice volunteers at the food bank on route {i} every Saturday.", "event", importance=0.6)
+    profile = profile_build(subject)
+    assert "shellfish" in profile.text and "海淀区" in profile.text
+    assert "said:" not in profile.text and "说：" not in profile.text and "asked:" not in profile.text
+    assert profile.tokens <= PROFILE_TOKENS
+    # The context sends the same profile, and its fact section skips quotes too.
+    context = alice.post("context", {"query": "great to hear from you 好久不见"}).json()
+    assert "said:" not in context["sections"]["profile"]
+    assert all(not is_quote(f["text"]) for f in context["sections"]["facts"])
