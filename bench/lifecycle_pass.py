@@ -55,9 +55,9 @@ def prepare(total: int, fresh: bool) -> dict[str, Any]:
 
 
 def copy_database() -> str:
-    from bench.common import database_url_for
-
     import psycopg
+
+    from bench.common import database_url_for
 
     with psycopg.connect(database_url_for("postgres"), autocommit=True) as conn:
         conn.execute(f'DROP DATABASE IF EXISTS "{RUN_DB}" WITH (FORCE)')

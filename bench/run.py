@@ -297,7 +297,9 @@ def render_markdown(r: dict[str, Any]) -> str:
                   "| pass | facts/s | wall s | peak RSS MB | counts |", "|---|---:|---:|---:|---|"]  # fmt: skip
         for name in ("first_pass", "second_pass"):
             one = lc[name]
-            lines.append(f"| {name} | {one['facts_per_s']} | {one['wall_s']} | {one['peak_rss_mb']} | {one['counts']} |")
+            lines.append(
+                f"| {name} | {one['facts_per_s']} | {one['wall_s']} | {one['peak_rss_mb']} | {one['counts']} |"
+            )
         after = lc["search_after"]["search_ms"]
         lines += ["", f"Search right after (HTTP, 10k-fact subject): p50 {after['p50']} ms, p95 {after['p95']} ms."]
     for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "lifecycle"):

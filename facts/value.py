@@ -33,7 +33,9 @@ WEIGHTS = {"importance": 0.40, "mentions": 0.15, "reads": 0.20, "feedback": 0.25
 DEFAULT_HALF_LIFE_DAYS = 90.0
 
 
-def parts_sql(*, fact: str = "f", access: str = "a", half_life: str = "r.half_life", type_importance: str = "r.ti") -> str:
+def parts_sql(
+    *, fact: str = "f", access: str = "a", half_life: str = "r.half_life", type_importance: str = "r.ti"
+) -> str:
     """The SELECT list of the parts and the score, for a row `fact` left-joined to its reads `access`; `%(now)s`
     is the clock (a named parameter) and `half_life` / `type_importance` columns of the policy row."""
     w = WEIGHTS

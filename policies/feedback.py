@@ -39,14 +39,22 @@ def feedback_record(
         raise FactsNotFound(details={"fact_ids": missing})
     rows = [
         Feedback(
-            tenant_id=subject.tenant_id, subject=subject, call_type=call_type, call_id=call_id, fact_id=pk,
-            fact_id_rated=pk, useful=useful, api_key=api_key,
+            tenant_id=subject.tenant_id,
+            subject=subject,
+            call_type=call_type,
+            call_id=call_id,
+            fact_id=pk,
+            fact_id_rated=pk,
+            useful=useful,
+            api_key=api_key,
         )  # fmt: skip
         for useful, group in ((True, sorted(set(useful_ids))), (False, sorted(set(not_useful_ids))))
         for pk in group
     ]
     Feedback.objects.bulk_create(rows)
-    tiers.facts_rate(subject_id=subject.pk, useful_ids=sorted(set(useful_ids)), not_useful_ids=sorted(set(not_useful_ids)))
+    tiers.facts_rate(
+        subject_id=subject.pk, useful_ids=sorted(set(useful_ids)), not_useful_ids=sorted(set(not_useful_ids))
+    )
     return rows
 
 

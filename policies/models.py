@@ -20,7 +20,10 @@ from memory_site.models import TimeStampedModel
 DEFAULT_RETENTION: dict[str, dict[str, float | int | None]] = {
     FactType.INQUIRY: {"archive_after_days": 30, "min_value_to_keep": 0.0, "half_life_days": 30.0},
     FactType.COMPLAINT: {
-        "drop_vector_after_days": 90, "delete_after_days": 180, "min_value_to_keep": 0.0, "half_life_days": 90.0,
+        "drop_vector_after_days": 90,
+        "delete_after_days": 180,
+        "min_value_to_keep": 0.0,
+        "half_life_days": 90.0,
     },  # fmt: skip
     FactType.PREFERENCE: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
     FactType.PROFILE: {"min_value_to_keep": 0.1, "half_life_days": 365.0},

@@ -27,7 +27,9 @@ from facts.services.reconcile import _negated, history_record  # the write-time 
 
 logger = logging.getLogger(__name__)
 
-_HISTORY_COLUMNS = "tenant_id, subject_id, fact_id, fact_uid, event, actor, actor_id, before_text, after_text, data, created_at"
+_HISTORY_COLUMNS = (
+    "tenant_id, subject_id, fact_id, fact_uid, event, actor, actor_id, before_text, after_text, data, created_at"
+)
 
 
 def facts_rescore(scope: Scope) -> int:

@@ -128,7 +128,10 @@ def batch_pass(scope: due.Scope, *, dry_run: bool, report: PassReport) -> None:
 
 
 def _each(
-    items: Iterable[tuple[int, str]], dry_run: bool, apply: Callable[[Fact, str], bool], label: Callable[[str], str] = str
+    items: Iterable[tuple[int, str]],
+    dry_run: bool,
+    apply: Callable[[Fact, str], bool],
+    label: Callable[[str], str] = str,
 ) -> Counter[str]:
     """Apply a one-fact service to each (fact id, policy label); label -> facts it changed (would change, dry)."""
     done: Counter[str] = Counter()

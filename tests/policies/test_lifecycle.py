@@ -68,7 +68,9 @@ def run(days: float, *args: str) -> dict[str, int]:
 
 def has_vector(fact: Fact) -> bool:
     with connection.cursor() as cursor:
-        cursor.execute("SELECT embedding IS NOT NULL, embedding_bits IS NOT NULL FROM facts_fact WHERE id = %s", [fact.pk])
+        cursor.execute(
+            "SELECT embedding IS NOT NULL, embedding_bits IS NOT NULL FROM facts_fact WHERE id = %s", [fact.pk]
+        )
         vector, bits = cursor.fetchone()
     assert vector == bits  # the quantised copy follows the vector
     return bool(vector)
