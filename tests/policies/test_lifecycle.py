@@ -17,10 +17,13 @@ from conversations.services import subject_get_or_create
 from facts.embedding import embed_texts
 from facts.extraction.base import Candidate
 from facts.models import Fact, FactChange, FactHistory
+from facts.retrieval.access import flush_access_records
 from facts.services import fact_insert
 from policies.lifecycle.services import ACTIONS, lifecycle_run
 from policies.models import LifecycleRun, RetentionPolicy
-from tests.conftest import Persona
+from tests.conftest import Persona, wait_until
+
+worker = pytest.mark.usefixtures("celery_worker_process")
 
 # The clock every test judges by: the facts are made "now" (real time, a few seconds before), the runs are at
 # NOW + n days.
@@ -103,41 +106,34 @@ def test_an_inquiry_unread_for_31_days_is_archived_and_found_by_keyword_only_wit
     assert "vector" not in hits[0]["matched_by"]
 
 
-def test_a_search_that_finds_an_archived_fact_restores_it_re_embedded(
-    alice: Persona, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
-) -> None:
-    from celery import current_app
-
-    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+@worker
+@pytest.mark.django_db(transaction=True)
+def test_a_search_that_finds_an_archived_fact_restores_it_re_embedded_by_a_worker(alice: Persona) -> None:
     subject = subject_of(alice)
     keepers(subject, KEEPERS_ZH)
     inquiry = add_fact(subject, "请问杭州周日可以送货吗？", type="inquiry")
     assert run(31)["archived"] == 1
-    with django_capture_on_commit_callbacks(execute=True):
-        assert inquiry.pk in found(alice, "杭州 送货", include_archived=True)
-    inquiry.refresh_from_db()
-    assert inquiry.tier == Fact.Tier.ACTIVE
+    assert inquiry.pk in found(alice, "杭州 送货", include_archived=True)
+    flush_access_records()  # the web process's read records go to the worker now, not in a second
+    assert wait_until(lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=60)
     assert has_vector(inquiry)
     restored = FactHistory.objects.get(fact_uid=inquiry.uid, event=FactHistory.Event.RESTORED)
     assert restored.actor_id == "lifecycle:restore-on-search"
     assert inquiry.pk in found(alice, "杭州 送货")  # active again: found without include_archived
 
 
-def test_an_archived_fact_mentioned_again_comes_back(
-    alice: Persona, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks: Any
-) -> None:
-    from celery import current_app
-
-    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
+@worker
+@pytest.mark.django_db(transaction=True)
+def test_an_archived_fact_mentioned_again_comes_back_re_embedded(alice: Persona) -> None:
     subject = subject_of(alice)
     keepers(subject)
     inquiry = add_fact(subject, "Does the shop deliver to Hangzhou on Sundays?", type="inquiry")
-    run(31)
-    with django_capture_on_commit_callbacks(execute=True):
-        response = alice.post("facts", {"text": "Does the shop deliver to Hangzhou on Sundays?", "type": "inquiry"})
+    assert run(31)["archived"] == 1
+    response = alice.post("facts", {"text": "Does the shop deliver to Hangzhou on Sundays?", "type": "inquiry"})
     assert response.status_code in (200, 201), response.content
+    assert wait_until(lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=60)
     inquiry.refresh_from_db()
-    assert inquiry.tier == Fact.Tier.ACTIVE and inquiry.mention_count == 2 and has_vector(inquiry)
+    assert inquiry.mention_count == 2 and has_vector(inquiry)
     assert FactHistory.objects.filter(fact_uid=inquiry.uid, actor_id="lifecycle:restore-on-mentioned").exists()
 
 

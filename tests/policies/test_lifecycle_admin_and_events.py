@@ -54,7 +54,7 @@ def test_the_fact_admin_explains_the_value_score(operator: Client, alice: Person
     fact = add_fact(subject_of(alice), "I am allergic to penicillin.", type="health")
     page = operator.get(reverse("admin:facts_fact_change", args=[fact.pk]))
     assert page.status_code == 200
-    for part in (b"value score, explained", b"importance (fact and type)", b"mentions", b"reads", b"feedback",
+    for part in (b"Value score, explained", b"importance (fact and type)", b"mentions", b"reads", b"feedback",
                  b"time decay", b"default/health"):  # fmt: skip
         assert part in page.content
 
