@@ -78,7 +78,11 @@ def one_pass(url: str, now: str) -> dict[str, Any]:
         "'facts_scanned': run.facts_scanned, 'details': run.details, "
         f"'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}, open({str(out)!r}, 'w'))"
     )
-    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "memory_site.settings"}
+    from bench.common import BENCH_BROKER
+
+    # The pass asks for profile rebuilds by task: onto the bench's broker (no worker runs them during the pass).
+    env = {**os.environ, "DATABASE_URL": url, "DJANGO_SETTINGS_MODULE": "memory_site.settings",
+           "CELERY_BROKER_URL": BENCH_BROKER}  # fmt: skip
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, check=True)
     result = json.loads(out.read_text())
     out.unlink()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db import connection
@@ -41,11 +41,13 @@ class Scope:
     now: dt.datetime
     rules: Sequence[TypeRule]
     cold_start: int = 5
+    ids: tuple[int, ...] | None = None  # only these facts of the range (the writes, after the read)
 
     def params(self) -> dict[str, Any]:
         rules = list(self.rules)
         return {
             "tenant": self.tenant_id, "lo": self.lo, "hi": self.hi, "now": self.now, "cold": self.cold_start,
+            "ids": list(self.ids) if self.ids is not None else None,
             "r_type": [r.type for r in rules], "r_label": [r.label for r in rules],
             "r_archive": [r.archive_after_days for r in rules], "r_drop": [r.drop_vector_after_days for r in rules],
             "r_delete": [r.delete_after_days for r in rules], "r_min": [float(r.min_value_to_keep) for r in rules],
@@ -67,7 +69,8 @@ def rows_cte() -> str:
         "FROM facts_fact f JOIN r ON r.type = f.type "
         "JOIN conversations_subject s ON s.id = f.subject_id AND NOT s.memory_paused "
         "LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
-        "WHERE f.tenant_id = %(tenant)s AND f.id >= %(lo)s AND f.id < %(hi)s), "
+        "WHERE f.tenant_id = %(tenant)s AND f.id >= %(lo)s AND f.id < %(hi)s "
+        "AND (%(ids)s::bigint[] IS NULL OR f.id = ANY(%(ids)s::bigint[]))), "
         "warm AS (SELECT c.subject_id FROM facts_fact c WHERE c.subject_id IN (SELECT DISTINCT subject_id FROM x) "
         "AND c.tier = 'active' AND c.status IN ('active', 'conflicted') GROUP BY c.subject_id "
         "HAVING count(*) >= %(cold)s) "
@@ -105,25 +108,52 @@ def fact_id_bounds(*, tenant_id: int) -> tuple[int, int] | None:
     return None if row[0] is None else (int(row[0]), int(row[1]))
 
 
-def facts_due(scope: Scope, condition: str) -> list[tuple[int, str]]:
-    """(fact id, policy label) of the batch's facts meeting one action's condition, in id order."""
-    return [(int(pk), label) for pk, label in _fetch(f"{rows_cte()} SELECT x.id, x.label FROM x WHERE {condition} "
-                                                     "ORDER BY x.id", scope.params())]  # fmt: skip
+@dataclass
+class BatchDue:
+    """What one batch needs, read in one statement: fact ids (with their policy) per action, and the facts looked at."""
+
+    scanned: int = 0
+    expired: list[tuple[int, str]] = field(default_factory=list)
+    deleted: list[tuple[int, str]] = field(default_factory=list)
+    restored: list[tuple[int, str]] = field(default_factory=list)
+    rescored: list[tuple[int, str]] = field(default_factory=list)
+    vectors_dropped: list[tuple[int, str]] = field(default_factory=list)
+    archived: list[tuple[int, str]] = field(default_factory=list)
 
 
-def facts_due_counts(scope: Scope, condition: str) -> dict[str, int]:
-    """Policy label -> how many of the batch's facts meet the condition (the dry run of a bulk action)."""
-    sql = f"{rows_cte()} SELECT x.label, count(*) FROM x WHERE {condition} GROUP BY x.label"
-    return {label: int(n) for label, n in _fetch(sql, scope.params())}
+_FLAGS = {
+    "expired": EXPIRED, "deleted": DELETE_DUE, "restored": RESTORE_DUE, "rescored": RESCORE_DUE,
+    "vectors_dropped": DROP_VECTOR_DUE, "archived": ARCHIVE_DUE,
+}  # fmt: skip
 
 
-def batch_size(scope: Scope) -> int:
-    """The batch's facts of subjects not paused (what the pass looked at)."""
+def batch_due(scope: Scope) -> BatchDue:
+    """The batch's facts due for each action, from one read of its rows (a fact leaving is due for nothing else;
+    one archived is not also stripped of its vector, archiving drops it)."""
+    flags = ", ".join(f"({cond}) AS {name}" for name, cond in _FLAGS.items())
+    any_due = " OR ".join(f"({cond})" for cond in _FLAGS.values())
+    nothing = ", ".join(["false"] * len(_FLAGS))
     sql = (
-        "SELECT count(*) FROM facts_fact f JOIN conversations_subject s ON s.id = f.subject_id "
-        "AND NOT s.memory_paused WHERE f.tenant_id = %(tenant)s AND f.id >= %(lo)s AND f.id < %(hi)s"
+        f"{rows_cte()} SELECT x.id, x.label, {flags} FROM x WHERE {any_due} "
+        f"UNION ALL SELECT -1, count(*)::text, {nothing} FROM x ORDER BY 1"  # the first row: the facts looked at
     )
-    return int(_fetch(sql, scope.params())[0][0])
+    out = BatchDue()
+    rows = _fetch(sql, scope.params())
+    out.scanned = int(rows[0][1])
+    for pk, label, *due in rows[1:]:
+        flagged = dict(zip(_FLAGS, due, strict=True))
+        item = (int(pk), str(label))
+        if flagged["expired"]:
+            out.expired.append(item)
+        elif flagged["deleted"]:
+            out.deleted.append(item)
+        else:
+            for name in ("restored", "rescored", "archived"):
+                if flagged[name]:
+                    getattr(out, name).append(item)
+            if flagged["vectors_dropped"] and not flagged["archived"]:
+                out.vectors_dropped.append(item)
+    return out
 
 
 # --- consolidation: near-duplicate pairs among a subject's current facts ------------------------------------------

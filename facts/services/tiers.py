@@ -32,15 +32,15 @@ _HISTORY_COLUMNS = (
 )
 
 
-def facts_rescore(scope: Scope) -> int:
-    """Store the value score of the batch's facts whose score moved (rounded to 2 decimals); how many."""
+def facts_rescore(scope: Scope) -> Counter[str]:
+    """Store the value score of the batch's facts whose score moved (rounded to 2 decimals); policy -> how many."""
     sql = (
         f"{rows_cte()} UPDATE facts_fact f SET value_score = x.score FROM x WHERE f.id = x.id AND {RESCORE_DUE} "
-        "AND f.value_score = x.value_score"  # not rescored by a concurrent pass meanwhile
+        "AND f.value_score = x.value_score RETURNING x.label"  # not rescored by a concurrent pass meanwhile
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, scope.params())
-        return int(cursor.rowcount)
+        return Counter(str(r[0]) for r in cursor.fetchall())
 
 
 def _move(scope: Scope, *, set_sql: str, condition: str, event: str, change: str, job: str) -> Counter[str]:

@@ -14,7 +14,7 @@ import datetime as dt
 import logging
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.conf import settings
 from django.db.models import Max
@@ -109,22 +109,25 @@ def _last_pass_at(tenant: Tenant) -> dt.datetime | None:
 
 
 def batch_pass(scope: due.Scope, *, dry_run: bool, report: PassReport) -> None:
-    report.scanned += due.batch_size(scope)
-    expired = due.facts_due(scope, due.EXPIRED)
-    report.add("expired", _forget(expired, dry_run, reason="expired", label=lambda _: EXPIRY_LABEL))
-    gone = {pk for pk, _ in expired}
-    deletions = [(pk, label) for pk, label in due.facts_due(scope, due.DELETE_DUE) if pk not in gone]
-    report.add("deleted", _forget(deletions, dry_run, reason="retention policy", label=lambda label: label))
-    if dry_run:
-        report.add("rescored", due.facts_due_counts(scope, due.RESCORE_DUE))
-        report.add("vectors_dropped", due.facts_due_counts(scope, due.DROP_VECTOR_DUE))
-        report.add("archived", due.facts_due_counts(scope, due.ARCHIVE_DUE))
-    else:
-        report.add("rescored", {"value score": tiers.facts_rescore(scope)})
-        report.add("vectors_dropped", tiers.facts_drop_vectors(scope))
-        report.add("archived", tiers.facts_archive(scope))
-    restores = due.facts_due(scope, due.RESTORE_DUE)
-    report.add("restored", _each(restores, dry_run, lambda fact, _: _restore(fact, "lifecycle:read-while-archived")))
+    """One batch: one read of what is due, then one statement per bulk action that has work (the rows re-checked as
+    they are written), and the one-fact services for deletions and restores."""
+    todo = due.batch_due(scope)
+    report.scanned += todo.scanned
+    report.add("expired", _forget(todo.expired, dry_run, reason="expired", label=lambda _: EXPIRY_LABEL))
+    report.add("deleted", _forget(todo.deleted, dry_run, reason="retention policy", label=lambda label: label))
+    for action, write in (
+        ("rescored", tiers.facts_rescore), ("vectors_dropped", tiers.facts_drop_vectors),
+        ("archived", tiers.facts_archive),
+    ):  # fmt: skip
+        items: list[tuple[int, str]] = getattr(todo, action)
+        if not items:
+            continue
+        if dry_run:
+            report.add(action, Counter(label for _, label in items))
+        else:
+            report.add(action, write(replace(scope, ids=tuple(pk for pk, _ in items))))
+    restore = lambda fact, _: _restore(fact, "lifecycle:read-while-archived")  # noqa: E731
+    report.add("restored", _each(todo.restored, dry_run, restore))
 
 
 def _each(

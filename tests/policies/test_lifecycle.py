@@ -115,7 +115,9 @@ def test_a_search_that_finds_an_archived_fact_restores_it_re_embedded_by_a_worke
     assert run(31)["archived"] == 1
     assert inquiry.pk in found(alice, "杭州 送货", include_archived=True)
     flush_access_records()  # the web process's read records go to the worker now, not in a second
-    assert wait_until(lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=60)
+    assert wait_until(
+        lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=240
+    )  # the worker loads its model first
     assert has_vector(inquiry)
     restored = FactHistory.objects.get(fact_uid=inquiry.uid, event=FactHistory.Event.RESTORED)
     assert restored.actor_id == "lifecycle:restore-on-search"
@@ -131,7 +133,9 @@ def test_an_archived_fact_mentioned_again_comes_back_re_embedded(alice: Persona)
     assert run(31)["archived"] == 1
     response = alice.post("facts", {"text": "Does the shop deliver to Hangzhou on Sundays?", "type": "inquiry"})
     assert response.status_code in (200, 201), response.content
-    assert wait_until(lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=60)
+    assert wait_until(
+        lambda: Fact.objects.get(pk=inquiry.pk).tier == Fact.Tier.ACTIVE, timeout=240
+    )  # the worker loads its model first
     inquiry.refresh_from_db()
     assert inquiry.mention_count == 2 and has_vector(inquiry)
     assert FactHistory.objects.filter(fact_uid=inquiry.uid, actor_id="lifecycle:restore-on-mentioned").exists()
