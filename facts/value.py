@@ -69,12 +69,13 @@ def value_parts(*, fact_id: int, half_life_days: float, now: dt.datetime) -> dic
         found = cursor.fetchone()
         if found is None:
             return None
-        params = {"now": now, "half_life": half_life_days, "ti": TYPE_IMPORTANCE.get(found[0], 0.4), "id": fact_id}
+        type_importance = TYPE_IMPORTANCE.get(found[0], 0.4)
+        params: dict[str, Any] = {"now": now, "half_life": half_life_days, "ti": type_importance, "id": fact_id}
         cursor.execute(sql, params)
         row = cursor.fetchone()
         names = [c.name for c in cursor.description]
     parts = dict(zip(names, row, strict=True))
     parts["half_life_days"] = half_life_days
-    parts["type_importance"] = params["ti"]
+    parts["type_importance"] = type_importance
     parts["weights"] = WEIGHTS
     return parts

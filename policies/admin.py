@@ -88,7 +88,7 @@ admin.site.unregister(Fact)
 
 @admin.register(Fact)
 class FactAdmin(BaseFactAdmin):
-    readonly_fields = (*BaseFactAdmin.readonly_fields, "value_parts")
+    readonly_fields = (*BaseFactAdmin.readonly_fields, "value_parts")  # type: ignore[assignment]
 
     @admin.display(description="value score, explained")
     def value_parts(self, obj: Fact) -> str:

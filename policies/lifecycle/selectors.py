@@ -18,14 +18,21 @@ def default_rule(fact_type: str) -> TypeRule:
     """The shipped default for a fact type (docs/lifecycle.md has the table)."""
     values: dict[str, Any] = {"min_value_to_keep": 0.0, "half_life_days": DEFAULT_HALF_LIFE_DAYS}
     values.update(DEFAULT_RETENTION.get(fact_type, {}))
-    return TypeRule(type=fact_type, label=f"default/{fact_type}", **{k: values.get(k) for k in _FIELDS})
+    return _rule(fact_type, f"default/{fact_type}", values)
+
+
+def _rule(fact_type: str, label: str, values: dict[str, Any]) -> TypeRule:
+    days = {k: (int(values[k]) if values.get(k) is not None else None) for k in _FIELDS[:3]}
+    return TypeRule(
+        type=fact_type, label=label, archive_after_days=days["archive_after_days"],
+        drop_vector_after_days=days["drop_vector_after_days"], delete_after_days=days["delete_after_days"],
+        min_value_to_keep=float(values["min_value_to_keep"]), half_life_days=float(values["half_life_days"]),
+    )  # fmt: skip
 
 
 def policy_rule(policy: RetentionPolicy) -> TypeRule:
-    return TypeRule(
-        type=policy.fact_type, label=f"{policy.tenant.name}/{policy.fact_type}#{policy.pk}",
-        **{k: getattr(policy, k) for k in _FIELDS},
-    )  # fmt: skip
+    label = f"{policy.tenant.name}/{policy.fact_type}#{policy.pk}"
+    return _rule(policy.fact_type, label, {k: getattr(policy, k) for k in _FIELDS})
 
 
 def tenant_rules(*, tenant: Tenant) -> list[TypeRule]:
