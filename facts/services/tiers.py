@@ -15,7 +15,7 @@ from collections import Counter
 from typing import Any
 
 from django.db import connection, transaction
-from django.db.models import F
+from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.models import Subject
@@ -23,7 +23,9 @@ from facts.events import event_emit
 from facts.lifecycle import ARCHIVE_DUE, DROP_VECTOR_DUE, RESCORE_DUE, Scope, rows_cte
 from facts.models import Actor, Conflict, Fact, FactAccess, FactHistory, FactSource
 from facts.profile import profile_schedule_rebuild
+from facts.services.commands import fact_forget
 from facts.services.reconcile import _negated, history_record  # the write-time merge's negation rule
+from facts.services.subject_data import OWN_AFTER, history_texts_forget
 
 logger = logging.getLogger(__name__)
 
@@ -154,3 +156,73 @@ def facts_rate(*, subject_id: int, useful_ids: list[int], not_useful_ids: list[i
         if ids:
             rated += Fact.objects.filter(subject_id=subject_id, pk__in=ids).update(**{column: F(column) + 1})
     return rated
+
+
+# --- retention's deletions --------------------------------------------------------------------------------------
+
+
+def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
+    """Delete facts as `fact_forget(fingerprint=False)` does, many at a time: one transaction per subject holding
+    its row lock, a few statements for all of its facts. The history keeps each event and loses every wording of
+    the fact (wherever the subject's history quotes it); a FORGOTTEN event names the policy (`actor_ids`). A fact in
+    an open conflict goes through fact_forget itself (the conflict is closed). Returns the facts deleted."""
+    facts = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
+    ids = [f.pk for f in facts]
+    in_conflict = set(
+        Conflict.objects.filter(Q(fact_a_id__in=ids) | Q(fact_b_id__in=ids), state=Conflict.State.OPEN)
+        .values_list("fact_a_id", "fact_b_id")
+        .iterator()
+    )
+    conflicted = {pk for pair in in_conflict for pk in pair if pk is not None}
+    done = 0
+    by_subject: dict[int, list[Fact]] = {}
+    for fact in facts:
+        if fact.pk in conflicted:
+            fact_forget(fact=fact, actor=Actor.SYSTEM, actor_id=actor_ids[fact.pk], reason=reason, fingerprint=False)
+            done += 1
+        else:
+            by_subject.setdefault(fact.subject_id, []).append(fact)
+    for subject_id, group in sorted(by_subject.items()):
+        done += _subject_forget_many(subject_id, group, actor_ids, reason)
+    return done
+
+
+def _subject_forget_many(subject_id: int, group: list[Fact], actor_ids: dict[int, str], reason: str) -> int:
+    with transaction.atomic():
+        Subject.objects.select_for_update().filter(pk=subject_id).first()
+        group = list(Fact.objects.filter(pk__in=[f.pk for f in group]).only("id", "uid", "tenant_id", "subject_id",
+                                                                            "text"))  # fmt: skip
+        if not group:
+            return 0
+        uids = [f.uid for f in group]
+        history = FactHistory.objects.filter(subject_id=subject_id, fact_uid__in=uids)
+        texts = {f.text for f in group}
+        texts |= set(history.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("after_text", flat=True))
+        texts |= set(
+            history.filter(event=FactHistory.Event.CORRECTED)
+            .exclude(before_text="")
+            .values_list("before_text", flat=True)
+        )
+        history.update(before_text="", after_text="")
+        for row in history.filter(event=FactHistory.Event.CORRECTED, data__changed__has_key="text"):
+            row.data["changed"]["text"] = ""
+            row.save(update_fields=["data"])
+        history_texts_forget(subject_id=subject_id, texts=sorted(texts))
+        FactHistory.objects.bulk_create(
+            FactHistory(
+                tenant_id=f.tenant_id,
+                subject_id=subject_id,
+                fact=None,
+                fact_uid=f.uid,
+                event=FactHistory.Event.FORGOTTEN,
+                actor=Actor.SYSTEM,
+                actor_id=actor_ids[f.pk],
+                data={"reason": f"{reason} ({actor_ids[f.pk].removeprefix('policy:')})", "fact_id": f.pk},
+            )  # fmt: skip
+            for f in group
+        )
+        history.update(fact=None)
+        Fact.objects.filter(pk__in=[f.pk for f in group]).delete()
+        event_emit(tenant_id=group[0].tenant_id, subject_id=subject_id)
+        profile_schedule_rebuild(subject_id=subject_id)
+    return len(group)

@@ -148,17 +148,16 @@ def _each(
 
 
 def _forget(items: list[tuple[int, str]], dry_run: bool, *, reason: str, label: Callable[[str], str]) -> Counter[str]:
-    """Delete facts as retention does: the row, vector and history text go; no fingerprint (the user did not ask to
-    forget it, so saying it again is learnt again)."""
-
-    def forget(fact: Fact, policy: str) -> bool:
-        fact_services.fact_forget(
-            fact=fact, actor=Actor.SYSTEM, actor_id=f"policy:{label(policy)}", reason=f"{reason} ({label(policy)})",
-            fingerprint=False,
-        )  # fmt: skip
-        return True
-
-    return _each(items, dry_run, forget, label)
+    """Delete facts as retention does (facts_forget_many): the row, vector and history text go; no fingerprint (the
+    user did not ask to forget it, so saying it again is learnt again). Policy label -> facts deleted."""
+    if not items:
+        return Counter()
+    if not dry_run:
+        actor_ids = {pk: f"policy:{label(policy)}" for pk, policy in items}
+        tiers.facts_forget_many(fact_ids=sorted(actor_ids), actor_ids=actor_ids, reason=reason)
+        present = set(Fact.objects.filter(pk__in=list(actor_ids)).values_list("pk", flat=True))
+        items = [(pk, policy) for pk, policy in items if pk not in present]
+    return Counter(label(policy) for _, policy in items)
 
 
 def _restore(fact: Fact, actor_id: str) -> bool:
