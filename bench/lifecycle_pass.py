@@ -42,7 +42,10 @@ def prepare(total: int, fresh: bool) -> dict[str, Any]:
 
     call_command("migrate", interactive=False, verbosity=0)
     gen = search_latency.generate(total, fresh=fresh)
-    if gen.get("generated"):
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(DISTINCT type) FROM (SELECT type FROM facts_fact LIMIT 1000) s")
+        mixed = int(cursor.fetchone()[0]) > 1
+    if gen.get("generated") or not mixed:  # a generation interrupted before its mix is mixed now
         with connection.cursor() as cursor:
             cursor.execute(
                 "UPDATE facts_fact SET type = (%s::text[])[1 + (id %% 11)], "
