@@ -63,6 +63,16 @@ def run_scale(args: argparse.Namespace) -> dict[str, Any]:
     return data
 
 
+def run_lifecycle(args: argparse.Namespace) -> dict[str, Any]:
+    """One lifecycle pass over the scale data (a copy in a database of its own), then search latency."""
+    out = RESULTS_DIR / f".lifecycle-{os.getpid()}.json"
+    cmd = [sys.executable, "-m", "bench.lifecycle_pass", "--facts", str(args.scale_facts), "--out", str(out)]
+    subprocess.run(cmd, cwd=ROOT, check=True)
+    data = json.loads(out.read_text())
+    out.unlink()
+    return data
+
+
 def run_brokers(args: argparse.Namespace) -> dict[str, Any]:
     """Ingest throughput on `make run`'s default broker (the embedded Valkey) beside Redis: the same LoCoMo
     ingest through HTTP, each on a service of its own (subprocesses), in alternating rounds; target >= 0.9."""
@@ -102,6 +112,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--scale-facts", type=int, default=1_000_000, help="facts in the scale database")
     parser.add_argument("--fresh-scale", action="store_true", help="regenerate the scale database")
     parser.add_argument("--skip-locomo", action="store_true")
+    parser.add_argument("--skip-lifecycle", action="store_true", help="skip the lifecycle pass over the scale data")
     parser.add_argument(
         "--no-throughput", action="store_true", help="do not run bench.ingest_throughput (it always re-ingests)"
     )
@@ -151,6 +162,8 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         _step(results, "search_latency", lambda: run_scale(args))
     if not args.skip_load_faults:
         _step(results, "load_faults", lambda: run_load_faults(args))
+    if not args.skip_lifecycle:
+        _step(results, "lifecycle", lambda: run_lifecycle(args))
     results["finished_at"] = dt.datetime.now(dt.UTC).isoformat()
     path = write_json(args.name, results)
     md = render_markdown(results)
@@ -291,7 +304,18 @@ def render_markdown(r: dict[str, Any]) -> str:
                 f"Searches right after a write to the subject ({written['rounds']} rounds, the subject's facts held "
                 f"in memory stale each time): p50 {written['p50']} ms, p95 {written['p95']} ms.",
             ]
-    for key in ("ingest", "locomo_recall", "context_recall", "search_latency"):
+    lc = r.get("lifecycle")
+    if isinstance(lc, dict) and "first_pass" in lc:
+        lines += ["", f"## Lifecycle pass ({lc['facts']} facts; target {lc['target_facts_per_s']} facts/s)", "",
+                  "| pass | facts/s | wall s | peak RSS MB | counts |", "|---|---:|---:|---:|---|"]  # fmt: skip
+        for name in ("first_pass", "second_pass"):
+            one = lc[name]
+            lines.append(
+                f"| {name} | {one['facts_per_s']} | {one['wall_s']} | {one['peak_rss_mb']} | {one['counts']} |"
+            )
+        after = lc["search_after"]["search_ms"]
+        lines += ["", f"Search right after (HTTP, 10k-fact subject): p50 {after['p50']} ms, p95 {after['p95']} ms."]
+    for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "lifecycle"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
     return "\n".join(lines) + "\n"

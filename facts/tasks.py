@@ -13,8 +13,9 @@ from conversations.joberrors import job_error_record
 from conversations.selectors import messages_pending
 from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
-from facts.exceptions import ExtractionFailed
-from facts.services import messages_extract
+from facts.exceptions import ExtractionFailed, FactNotFound
+from facts.models import Actor, Fact
+from facts.services import fact_restore, messages_extract
 
 
 @worker_process_init.connect
@@ -70,6 +71,28 @@ def messages_sweep_task() -> int:
     schedule entry a database made before then may still hold.
     """
     return messages_requeue_stale()
+
+
+@shared_task(
+    name="facts.tasks.fact_restore_task",
+    acks_late=True,
+    autoretry_for=(OperationalError, InterfaceError, EmbedderUnavailable),
+    retry_backoff=True,
+    max_retries=5,
+)
+def fact_restore_task(fact_id: int, reason: str = "search") -> str:
+    """Bring an archived fact back to active, re-embedded: a search found it or it was mentioned again.
+
+    Idempotent: a fact already active (or forgotten meanwhile) is left as it is; the subject's paused memory too.
+    """
+    fact = Fact.objects.filter(pk=fact_id, subject__memory_paused=False).defer("embedding").first()
+    if fact is None or fact.tier != Fact.Tier.ARCHIVED:
+        return "skipped"
+    try:
+        fact_restore(fact=fact, actor=Actor.SYSTEM, actor_id=f"lifecycle:restore-on-{reason}")
+    except FactNotFound:  # forgotten since
+        return "skipped"
+    return "restored"
 
 
 # The read path's access counting task lives with retrieval; importing it here registers it with the worker.

@@ -257,8 +257,18 @@ CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {  # every minute: webhook deliveries d
     "schedule": 60.0,
 }
 # Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports,
-# the webhooks).
-CELERY_IMPORTS = ["facts.context.tasks", "policies.portal.tasks", "integrations.webhooks.tasks"]
+# the lifecycle jobs, the webhooks).
+CELERY_BEAT_SCHEDULE["lifecycle-nightly"] = {  # daily at 02:30 UTC: tiering, expiry, rescoring, consolidation
+    "task": "policies.lifecycle.tasks.lifecycle_nightly_task",
+    "schedule": crontab(hour=2, minute=30),
+}
+CELERY_IMPORTS = [
+    "facts.context.tasks", "policies.portal.tasks", "policies.lifecycle.tasks", "integrations.webhooks.tasks",
+]  # fmt: skip
+# Lifecycle (policies.lifecycle): the pass works on this many fact ids per batch (one short statement per action),
+# and a subject's facts are consolidated after this many new turns (besides nightly).
+LIFECYCLE_BATCH_IDS = env_int("LIFECYCLE_BATCH_IDS", 20_000)
+LIFECYCLE_CONSOLIDATE_EVERY_TURNS = env_int("LIFECYCLE_CONSOLIDATE_EVERY_TURNS", 50)
 
 # Webhooks (integrations.webhooks). The lower apps ask the function named here whether a tenant listens, before
 # they enqueue anything (memory_site.events).

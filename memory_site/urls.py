@@ -15,6 +15,7 @@ api_v1: list[URLPattern | URLResolver] = [
     path("", include("conversations.urls")),
     path("", include("facts.urls")),
     path("", include("policies.portal.api_urls")),
+    path("", include("policies.urls")),
     path("", include("integrations.webhooks.urls")),
     path("schema/", SpectacularAPIView.as_view(authentication_classes=[], permission_classes=[]), name="schema"),
     path(

@@ -1,9 +1,18 @@
 from __future__ import annotations
 
-from django.contrib import admin
-from django.http import HttpRequest
+import json
 
-from policies.models import PortalLink, RetentionPolicy, SubjectErasure
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest
+from django.utils.html import format_html, format_html_join
+
+from facts.admin import FactAdmin as BaseFactAdmin
+from facts.models import Fact
+from policies.feedback import contribution_rate
+from policies.lifecycle.selectors import fact_value_parts
+from policies.lifecycle.services import lifecycle_run
+from policies.models import Feedback, LifecycleRun, PortalLink, RetentionPolicy, SubjectErasure
 
 
 @admin.register(RetentionPolicy)
@@ -21,6 +30,85 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
         "half_life_days",
     )
     readonly_fields = ("created_at", "updated_at")
+    actions = ["dry_run"]
+
+    @admin.action(description="Dry run: what the lifecycle would do now under these tenants' policies")
+    def dry_run(self, request: HttpRequest, queryset: QuerySet[RetentionPolicy]) -> None:
+        for tenant in {p.tenant for p in queryset.select_related("tenant")}:
+            run = lifecycle_run(tenant=tenant, dry_run=True, trigger="admin")
+            mine = [r for r in run.details if str(r["policy"]).startswith(f"{tenant.name}/")]
+            others = sum(int(r["count"]) for r in run.details if r not in mine)
+            said = "; ".join(f"{r['policy']}: {r['action']} {r['count']}" for r in mine) or "nothing under its policies"
+            self.message_user(
+                request, f"{tenant.name} (dry run {run.pk}): {said}; {others} more under the defaults. "
+                f"Totals: {json.dumps(run.counts)}", messages.INFO,
+            )  # fmt: skip
+
+
+@admin.register(LifecycleRun)
+class LifecycleRunAdmin(admin.ModelAdmin):
+    """Runs of the lifecycle jobs, read-only: what each did per policy and action."""
+
+    list_display = ("id", "created_at", "tenant", "trigger", "dry_run", "state", "facts_scanned", "counts", "seconds")
+    list_filter = ("state", "dry_run", "trigger", "tenant")
+    fields = (
+        "tenant", "trigger", "dry_run", "state", "as_of", "counts", "details", "facts_scanned", "error",
+        "created_at", "started_at", "finished_at",
+    )  # fmt: skip
+    readonly_fields = fields
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False
+
+
+@admin.register(Feedback)
+class FeedbackAdmin(admin.ModelAdmin):
+    list_display = ("created_at", "tenant", "subject", "call_type", "call_id", "fact_id_rated", "useful")
+    list_filter = ("tenant", "useful", "call_type")
+    raw_id_fields = ("subject", "fact", "api_key")
+    readonly_fields = [f.name for f in Feedback._meta.fields]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict | None = None):  # type: ignore[no-untyped-def]
+        tenant_id = request.GET.get("tenant__id__exact")
+        if tenant_id and tenant_id.isdigit():
+            rate = contribution_rate(tenant_id=int(tenant_id))
+            self.message_user(request, f"Contribution rate: {rate['useful']} of {rate['rated']} rated facts helped.")
+        return super().changelist_view(request, extra_context)
+
+
+# The facts admin, with each fact's value score explained (the policies app owns the rules it is computed by).
+admin.site.unregister(Fact)
+
+
+@admin.register(Fact)
+class FactAdmin(BaseFactAdmin):
+    readonly_fields = (*BaseFactAdmin.readonly_fields, "value_parts")  # type: ignore[assignment]
+
+    @admin.display(description="value score, explained")
+    def value_parts(self, obj: Fact) -> str:
+        if obj.pk is None:
+            return "-"
+        parts = fact_value_parts(fact=obj)
+        if parts is None:
+            return "-"
+        rows = [
+            ("stored score", f"{parts['value_score']:.2f}"),
+            ("score now", f"{parts['score']:.2f}" + (" (pinned: remembered explicitly)" if parts["pinned"] else "")),
+            ("importance (fact and type)", f"{parts['p_importance']:.3f} x {parts['weights']['importance']}"),
+            ("mentions", f"{parts['p_mentions']:.3f} x {parts['weights']['mentions']}"),
+            ("reads", f"{parts['p_reads']:.3f} x {parts['weights']['reads']}"),
+            ("feedback", f"{parts['p_feedback']:.3f} x {parts['weights']['feedback']}"),
+            ("time decay", f"{parts['p_decay']:.3f} ({parts['age_days']:.0f} days, half-life "
+                           f"{parts['half_life_days']:.0f})"),
+            ("policy", str(parts["policy"])),
+        ]  # fmt: skip
+        return format_html("<table>{}</table>", format_html_join("", "<tr><th>{}</th><td>{}</td></tr>", rows))
 
 
 # --- The privacy portal: read-only views for operators (links are made by agents, receipts by erasures) --------

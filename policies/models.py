@@ -10,15 +10,30 @@ from django.db.models import Q
 from django.utils import timezone
 
 from conversations.models import ApiKey, Subject, Tenant
-from facts.models import FactType
+from facts.models import Fact, FactType
 from memory_site.models import TimeStampedModel
 
-# Shipped defaults, following field practice: inquiries go cold fast, complaints stay half a year.
+# Shipped defaults (docs/lifecycle.md has the table), used for a fact type the tenant has no policy for:
+# inquiries go cold after 30 days unread; complaints are kept half a year and lose their vector at 90 days;
+# what describes the person (preference, profile, relationship, health, legal) is kept while its value stays
+# above the threshold; events are archived after a year unread. Pinned facts are never archived or deleted.
 DEFAULT_RETENTION: dict[str, dict[str, float | int | None]] = {
-    FactType.INQUIRY: {"archive_after_days": 30, "drop_vector_after_days": 60, "delete_after_days": 180},
-    FactType.COMPLAINT: {"archive_after_days": 120, "drop_vector_after_days": 90, "delete_after_days": 180},
-    FactType.EVENT: {"archive_after_days": 180, "drop_vector_after_days": 365, "delete_after_days": None},
-    FactType.OTHER: {"archive_after_days": 90, "drop_vector_after_days": 180, "delete_after_days": 365},
+    FactType.INQUIRY: {"archive_after_days": 30, "min_value_to_keep": 0.0, "half_life_days": 30.0},
+    FactType.COMPLAINT: {
+        "drop_vector_after_days": 90,
+        "delete_after_days": 180,
+        "min_value_to_keep": 0.0,
+        "half_life_days": 90.0,
+    },  # fmt: skip
+    FactType.PREFERENCE: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
+    FactType.PROFILE: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
+    FactType.RELATIONSHIP: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
+    FactType.HEALTH: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
+    FactType.LEGAL: {"min_value_to_keep": 0.1, "half_life_days": 365.0},
+    FactType.EVENT: {"archive_after_days": 365, "min_value_to_keep": 0.0, "half_life_days": 180.0},
+    FactType.COMMITMENT: {"min_value_to_keep": 0.1, "half_life_days": 180.0},
+    FactType.DECISION: {"min_value_to_keep": 0.1, "half_life_days": 180.0},
+    FactType.OTHER: {"min_value_to_keep": 0.1, "half_life_days": 90.0},
 }
 
 
@@ -46,6 +61,76 @@ class RetentionPolicy(TimeStampedModel):
 
     def __str__(self) -> str:
         return f"{self.tenant} / {self.fact_type}"
+
+
+class Feedback(models.Model):
+    """One rating of a fact a search or context call returned: it helped (useful) or it did not."""
+
+    class CallType(models.TextChoices):
+        SEARCH = "search"
+        CONTEXT = "context"
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="feedback")
+    call_type = models.CharField(max_length=8, choices=CallType.choices, default=CallType.SEARCH)
+    call_id = models.CharField(max_length=64, blank=True, default="")
+    # The fact may be forgotten or merged since: the rating stays (contribution rate), its fact id with it.
+    fact = models.ForeignKey(Fact, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    fact_id_rated = models.BigIntegerField()
+    useful = models.BooleanField()
+    api_key = models.ForeignKey(ApiKey, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+        verbose_name_plural = "feedback"
+        constraints = [
+            models.CheckConstraint(condition=Q(call_type__in=["search", "context"]), name="feedback_call_type_valid")
+        ]
+        indexes = [models.Index(fields=["tenant", "created_at"], name="feedback_tenant_time")]
+
+    def __str__(self) -> str:
+        return f"fact {self.fact_id_rated} {'useful' if self.useful else 'not useful'}"
+
+
+class LifecycleRun(models.Model):
+    """One pass of the lifecycle jobs (tiering, expiry, consolidation, rescoring), with what it did per action."""
+
+    class State(models.TextChoices):
+        PENDING = "pending"
+        RUNNING = "running"
+        DONE = "done"
+        FAILED = "failed"
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, null=True, blank=True, related_name="+")
+    trigger = models.CharField(max_length=32, default="manual")  # nightly | command | admin | turns
+    dry_run = models.BooleanField(default=False)
+    state = models.CharField(max_length=16, choices=State.choices, default=State.PENDING)
+    as_of = models.DateTimeField()  # the clock the rules were applied at (`--now`)
+    counts = models.JSONField(default=dict, blank=True)  # action -> facts
+    details = models.JSONField(default=list, blank=True)  # [{"policy", "action", "count"}]
+    facts_scanned = models.PositiveBigIntegerField(default=0)
+    error = models.CharField(max_length=255, blank=True, default="")
+    created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(state__in=["pending", "running", "done", "failed"]), name="lifecycle_run_state_valid"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"lifecycle run {self.pk} ({self.state}{', dry run' if self.dry_run else ''})"
+
+    @property
+    def seconds(self) -> float | None:
+        if self.started_at is None or self.finished_at is None:
+            return None
+        return (self.finished_at - self.started_at).total_seconds()
 
 
 # --- The privacy portal and the data rights (export, erasure) -------------------------------------------------

@@ -111,11 +111,23 @@ def facts_record_accesses(*, records: list[AccessRecord]) -> None:
                     [last_read[k] for k in keys],
                 ],
             )
+    if counts:
+        _archived_restore_later(fact_ids=sorted({k[1] for k in counts}))
     # A subject erased since its search has no log to keep, and its rows would fail the whole batch at commit
     # (foreign key), retry after retry, losing every other subject's records with it.
     live = set(Subject.objects.filter(pk__in={r.subject_id for r in records}).values_list("pk", flat=True))
     AccessLog.objects.bulk_create([log for log in logs if log.subject_id in live])
     SearchCall.objects.bulk_create([call for call in calls if call.subject_id in live])
+
+
+RESTORE_TASK = "facts.tasks.fact_restore_task"
+
+
+def _archived_restore_later(*, fact_ids: list[int]) -> None:
+    """A search returned archived facts (include_archived): each comes back to active, re-embedded by a task."""
+    archived = Fact.objects.filter(pk__in=fact_ids, tier=Fact.Tier.ARCHIVED, subject__memory_paused=False)
+    for pk in archived.values_list("pk", flat=True):
+        transaction.on_commit(current_app.signature(RESTORE_TASK, args=[pk, "search"]).apply_async)
 
 
 def facts_schedule_access(*, record: AccessRecord) -> None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, transaction
+from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
 from conversations.joberrors import job_error_record
@@ -40,12 +40,15 @@ from facts.services.subject_data import forgotten_fingerprints, is_forgotten
 from facts.services.writes import CURRENT, WriteBuffer
 from facts.text import keywords as text_keywords
 from facts.text import normalize, search_text
+from memory_site.events import task_send_on_commit
 
 logger = logging.getLogger(__name__)
 
 ExtractionState = Message.ExtractionState
 # The pipeline embeds a task's sentences sorted by length, this many per batch (less padding than one batch).
 EMBED_CHUNK = 16
+# The lifecycle's consolidation of one subject (policies; enqueued by name: facts never imports policies).
+CONSOLIDATE_TASK = "policies.lifecycle.tasks.subject_consolidate_task"
 
 
 @dataclass
@@ -91,9 +94,25 @@ def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
     _apply(batch)
     for subject_id in batch.touched:
         profile_schedule_rebuild(subject_id=subject_id)
+    consolidation_schedule(subject_ids=sorted({m.subject_id for m in messages}))
     if batch.failed:
         raise ExtractionFailed(f"extraction failed for messages {batch.failed}")
     return batch.fact_ids
+
+
+def consolidation_schedule(*, subject_ids: list[int]) -> None:
+    """Ask the lifecycle (policies, by task name) to consolidate each subject with LIFECYCLE_CONSOLIDATE_EVERY_TURNS
+    new turns since its last consolidation; the task claims the turns, so asking twice merges once."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT s.id FROM conversations_subject s WHERE s.id = ANY(%s) AND NOT s.memory_paused AND "
+            "(SELECT count(*) FROM conversations_message m WHERE m.subject_id = s.id) "
+            "- s.last_consolidated_message_count >= %s",
+            [subject_ids, settings.LIFECYCLE_CONSOLIDATE_EVERY_TURNS],
+        )
+        due = [int(r[0]) for r in cursor.fetchall()]
+    for subject_id in due:
+        task_send_on_commit(CONSOLIDATE_TASK, subject_id)
 
 
 def messages_extract_now(*, message_ids: list[int]) -> None:

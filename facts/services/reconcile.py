@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from celery import current_app
+from django.db import transaction
 from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 from pgvector.django import CosineDistance
@@ -92,6 +94,16 @@ def history_record(
         row.save(force_insert=True)
     event_emit(tenant_id=fact.tenant_id, subject_id=fact.subject_id)  # webhooks read the row once this commits
     return row
+
+
+RESTORE_TASK = "facts.tasks.fact_restore_task"
+
+
+def fact_restore_later(*, fact_id: int, reason: str) -> None:
+    """Restore an archived fact (re-embedded) in a worker once this transaction commits; inline when tasks run
+    eagerly. `reason` names the job in its history (lifecycle:restore-on-<reason>)."""
+    signature = current_app.signature(RESTORE_TASK, args=[fact_id, reason])
+    transaction.on_commit(signature.apply_async)
 
 
 def fact_reconcile(
@@ -231,6 +243,8 @@ def _merge(existing: Fact, incoming: _Incoming) -> Fact:
         updates["confidence"] = candidate.confidence
     Fact.objects.filter(pk=existing.pk).update(**updates)
     existing.refresh_from_db()
+    if existing.tier == Fact.Tier.ARCHIVED:  # mentioned again: back to active, re-embedded off this transaction
+        fact_restore_later(fact_id=existing.pk, reason="mentioned")
     if candidate.message_id:
         if incoming.buffer is not None:
             incoming.buffer.sources.append(

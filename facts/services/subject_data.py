@@ -30,7 +30,7 @@ from facts.models import (
 from memory_site.deletion import rows_delete
 
 # History events whose texts are the fact's own (a supersede's or a conflict's name the other fact's text).
-_OWN_AFTER = (FactHistory.Event.CREATED, FactHistory.Event.MERGED, FactHistory.Event.CORRECTED)
+OWN_AFTER = (FactHistory.Event.CREATED, FactHistory.Event.MERGED, FactHistory.Event.CORRECTED)
 
 
 def subject_key_of(subject: Subject) -> str:
@@ -70,7 +70,7 @@ def fact_own_texts(fact: Fact) -> list[str]:
     """Every wording the fact had: its text, the texts merged into it, and its text before each correction."""
     rows = FactHistory.objects.filter(subject_id=fact.subject_id, fact_uid=fact.uid)
     texts = [fact.text]
-    texts += rows.filter(event__in=_OWN_AFTER).exclude(after_text="").values_list("after_text", flat=True)
+    texts += rows.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("after_text", flat=True)
     texts += (
         rows.filter(event=FactHistory.Event.CORRECTED).exclude(before_text="").values_list("before_text", flat=True)
     )

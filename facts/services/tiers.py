@@ -1,0 +1,228 @@
+"""Writes of the lifecycle jobs: rescoring, dropping vectors and archiving a range of facts in one statement each,
+and merging one near-duplicate into the fact it repeats.
+
+Race: the bulk statements lock only the rows they change, for one statement (no subject lock, no long transaction),
+and re-check each row's condition as they update it, so a fact read, mentioned or pinned meanwhile is judged as it
+is then. Every move writes a history event in the same statement, naming the policy (`actor_id`); the fact change
+log (facts_factchange, a trigger) tells search's in-memory state of every web process. Each is idempotent: a second
+run finds nothing left to do.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import Counter
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from conversations.models import Subject
+from facts.events import event_emit
+from facts.lifecycle import ARCHIVE_DUE, DROP_VECTOR_DUE, RESCORE_DUE, Scope, rows_cte
+from facts.models import Actor, Conflict, Fact, FactAccess, FactHistory, FactSource
+from facts.profile import profile_schedule_rebuild
+from facts.services.commands import fact_forget
+from facts.services.reconcile import _negated, history_record  # the write-time merge's negation rule
+from facts.services.subject_data import OWN_AFTER, history_texts_forget
+
+logger = logging.getLogger(__name__)
+
+_HISTORY_COLUMNS = (
+    "tenant_id, subject_id, fact_id, fact_uid, event, actor, actor_id, before_text, after_text, data, created_at"
+)
+
+
+def facts_rescore(scope: Scope) -> Counter[str]:
+    """Store the value score of the batch's facts whose score moved (rounded to 2 decimals); policy -> how many."""
+    sql = (
+        f"{rows_cte()} UPDATE facts_fact f SET value_score = x.score FROM x WHERE f.id = x.id AND {RESCORE_DUE} "
+        "AND f.value_score = x.value_score RETURNING x.label"  # not rescored by a concurrent pass meanwhile
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, scope.params())
+        return Counter(str(r[0]) for r in cursor.fetchall())
+
+
+def _move(scope: Scope, *, set_sql: str, condition: str, event: str, change: str, job: str) -> Counter[str]:
+    """Update the batch's rows meeting `condition` and log one history event each; policy label -> facts moved."""
+    sql = (
+        f"{rows_cte()}, moved AS (UPDATE facts_fact f SET {set_sql}, updated_at = clock_timestamp() FROM x "
+        f"WHERE f.id = x.id AND {condition} AND f.tier = x.tier AND f.pinned = x.pinned "
+        "RETURNING f.id, f.uid, f.tenant_id, f.subject_id, f.text, x.label) "
+        f"INSERT INTO facts_facthistory ({_HISTORY_COLUMNS}) SELECT m.tenant_id, m.subject_id, m.id, m.uid, "
+        f"%(event)s, %(actor)s, 'policy:' || m.label, '', m.text, jsonb_build_object('policy', m.label, "
+        "'job', %(job)s, 'change', %(change)s), clock_timestamp() FROM moved m RETURNING subject_id, actor_id"
+    )
+    params = {**scope.params(), "event": event, "actor": Actor.SYSTEM, "job": job, "change": change}
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+        for subject_id in sorted({int(r[0]) for r in rows}):
+            event_emit(tenant_id=scope.tenant_id, subject_id=subject_id)
+            profile_schedule_rebuild(subject_id=subject_id)
+    return Counter(str(r[1]).removeprefix("policy:") for r in rows)
+
+
+def facts_drop_vectors(scope: Scope) -> Counter[str]:
+    """Drop the vector (and its quantised copy, a generated column) of the batch's facts past drop_vector_after_days:
+    still active, found by keyword, entity and fields."""
+    return _move(
+        scope, set_sql="embedding = NULL, embedding_model = ''", condition=DROP_VECTOR_DUE,
+        event=FactHistory.Event.UPDATED, change="vector_dropped", job="lifecycle.tiering",
+    )  # fmt: skip
+
+
+def facts_archive(scope: Scope) -> Counter[str]:
+    """Move the batch's facts unread past archive_after_days, or valued below min_value_to_keep, to the archived
+    tier: vector dropped, found only by keyword, entity and fields with include_archived."""
+    return _move(
+        scope, set_sql="tier = 'archived', embedding = NULL, embedding_model = ''", condition=ARCHIVE_DUE,
+        event=FactHistory.Event.ARCHIVED, change="archived", job="lifecycle.tiering",
+    )  # fmt: skip
+
+
+# --- consolidation ----------------------------------------------------------------------------------------------
+
+
+def fact_absorb(*, keep_id: int, duplicate_id: int, actor_id: str, data: dict[str, Any]) -> bool:
+    """Merge a near-duplicate into the fact it repeats: its sources, mentions, reads and ratings join the kept fact,
+    its history is kept (re-attached to the kept fact, marked with where it came from), then its row goes.
+
+    Under the subject's row lock, re-reading both; False (nothing done) when either is gone, no longer current,
+    or one negates the other.
+    """
+    with transaction.atomic():
+        facts = {f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding")}
+        if len(facts) != 2:
+            return False
+        Subject.objects.select_for_update().get(pk=facts[keep_id].subject_id)
+        facts = {f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding")}
+        keep, dup = facts.get(keep_id), facts.get(duplicate_id)
+        if keep is None or dup is None or keep.subject_id != dup.subject_id:
+            return False
+        if keep.status != Fact.Status.ACTIVE or dup.status != Fact.Status.ACTIVE:
+            return False
+        if _negated(keep.text) != _negated(dup.text):
+            return False
+        _absorb_rows(keep, dup)
+        Fact.objects.filter(pk=keep.pk).update(
+            mention_count=F("mention_count") + dup.mention_count, useful_count=F("useful_count") + dup.useful_count,
+            not_useful_count=F("not_useful_count") + dup.not_useful_count, pinned=keep.pinned or dup.pinned,
+            importance=max(keep.importance, dup.importance), confidence=max(keep.confidence, dup.confidence),
+            updated_at=timezone.now(),
+        )  # fmt: skip
+        keep.refresh_from_db()
+        history_record(
+            fact=keep, event=FactHistory.Event.MERGED, actor=Actor.SYSTEM, actor_id=actor_id, before_text=dup.text,
+            after_text=keep.text, data={**data, "merged_fact": str(dup.uid), "merged_fact_id": dup.pk,
+                                        "mention_count": keep.mention_count},
+        )  # fmt: skip
+        Fact.objects.filter(pk=dup.pk).delete()
+        profile_schedule_rebuild(subject_id=keep.subject_id)
+    return True
+
+
+def _absorb_rows(keep: Fact, dup: Fact) -> None:
+    """The duplicate's sources, reads, history and conflicts now belong to the kept fact."""
+    have = set(FactSource.objects.filter(fact=keep).values_list("message_id", flat=True))
+    FactSource.objects.filter(fact=dup).exclude(message_id__in=have).update(fact=keep)
+    dup_access = FactAccess.objects.filter(fact=dup).first()
+    if dup_access is not None:
+        access, _ = FactAccess.objects.get_or_create(fact=keep)
+        access.access_count += dup_access.access_count
+        if dup_access.last_accessed_at and (
+            access.last_accessed_at is None or dup_access.last_accessed_at > access.last_accessed_at
+        ):
+            access.last_accessed_at = dup_access.last_accessed_at
+        access.save()
+    for row in FactHistory.objects.filter(fact_uid=dup.uid):
+        row.data = {**row.data, "merged_from": str(dup.uid)}
+        row.fact_id, row.fact_uid = keep.pk, keep.uid
+        row.save(update_fields=["fact", "fact_uid", "data"])
+    Conflict.objects.filter(fact_a=dup).update(fact_a=keep)
+    Conflict.objects.filter(fact_b=dup).update(fact_b=keep)
+
+
+# --- feedback ---------------------------------------------------------------------------------------------------
+
+
+def facts_rate(*, subject_id: int, useful_ids: list[int], not_useful_ids: list[int]) -> int:
+    """Count ratings on the subject's facts (useful_count / not_useful_count, which the value score reads); the
+    number of facts rated. Only the subject's own facts are touched."""
+    rated = 0
+    for ids, column in ((useful_ids, "useful_count"), (not_useful_ids, "not_useful_count")):
+        if ids:
+            rated += Fact.objects.filter(subject_id=subject_id, pk__in=ids).update(**{column: F(column) + 1})
+    return rated
+
+
+# --- retention's deletions --------------------------------------------------------------------------------------
+
+
+def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
+    """Delete facts as `fact_forget(fingerprint=False)` does, many at a time: one transaction per subject holding
+    its row lock, a few statements for all of its facts. The history keeps each event and loses every wording of
+    the fact (wherever the subject's history quotes it); a FORGOTTEN event names the policy (`actor_ids`). A fact in
+    an open conflict goes through fact_forget itself (the conflict is closed). Returns the facts deleted."""
+    facts = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
+    ids = [f.pk for f in facts]
+    in_conflict = set(
+        Conflict.objects.filter(Q(fact_a_id__in=ids) | Q(fact_b_id__in=ids), state=Conflict.State.OPEN)
+        .values_list("fact_a_id", "fact_b_id")
+        .iterator()
+    )
+    conflicted = {pk for pair in in_conflict for pk in pair if pk is not None}
+    done = 0
+    by_subject: dict[int, list[Fact]] = {}
+    for fact in facts:
+        if fact.pk in conflicted:
+            fact_forget(fact=fact, actor=Actor.SYSTEM, actor_id=actor_ids[fact.pk], reason=reason, fingerprint=False)
+            done += 1
+        else:
+            by_subject.setdefault(fact.subject_id, []).append(fact)
+    for subject_id, group in sorted(by_subject.items()):
+        done += _subject_forget_many(subject_id, group, actor_ids, reason)
+    return done
+
+
+def _subject_forget_many(subject_id: int, group: list[Fact], actor_ids: dict[int, str], reason: str) -> int:
+    with transaction.atomic():
+        Subject.objects.select_for_update().filter(pk=subject_id).first()
+        group = list(Fact.objects.filter(pk__in=[f.pk for f in group]).only("id", "uid", "tenant_id", "subject_id",
+                                                                            "text"))  # fmt: skip
+        if not group:
+            return 0
+        uids = [f.uid for f in group]
+        history = FactHistory.objects.filter(subject_id=subject_id, fact_uid__in=uids)
+        texts = {f.text for f in group}
+        texts |= set(history.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("after_text", flat=True))
+        texts |= set(
+            history.filter(event=FactHistory.Event.CORRECTED)
+            .exclude(before_text="")
+            .values_list("before_text", flat=True)
+        )
+        history.update(before_text="", after_text="")
+        for row in history.filter(event=FactHistory.Event.CORRECTED, data__changed__has_key="text"):
+            row.data["changed"]["text"] = ""
+            row.save(update_fields=["data"])
+        history_texts_forget(subject_id=subject_id, texts=sorted(texts))
+        FactHistory.objects.bulk_create(
+            FactHistory(
+                tenant_id=f.tenant_id,
+                subject_id=subject_id,
+                fact=None,
+                fact_uid=f.uid,
+                event=FactHistory.Event.FORGOTTEN,
+                actor=Actor.SYSTEM,
+                actor_id=actor_ids[f.pk],
+                data={"reason": f"{reason} ({actor_ids[f.pk].removeprefix('policy:')})", "fact_id": f.pk},
+            )  # fmt: skip
+            for f in group
+        )
+        history.update(fact=None)
+        Fact.objects.filter(pk__in=[f.pk for f in group]).delete()
+        event_emit(tenant_id=group[0].tenant_id, subject_id=subject_id)
+        profile_schedule_rebuild(subject_id=subject_id)
+    return len(group)
