@@ -252,13 +252,22 @@ CELERY_BEAT_SCHEDULE["exports-purge"] = {  # hourly: drop the privacy portal's e
     "task": "policies.portal.tasks.exports_purge_task",
     "schedule": 3600.0,
 }
+CELERY_BEAT_SCHEDULE["console-usage-aggregate"] = {  # every 10 minutes: the dashboard's figures of today and yesterday
+    "task": "policies.console.tasks.usage_aggregate_task",
+    "schedule": 600.0,
+}
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {  # every minute: webhook deliveries due (long retries, lost tasks)
     "task": "integrations.webhooks.tasks.deliveries_sweep_task",
     "schedule": 60.0,
 }
 # Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports,
 # the webhooks).
-CELERY_IMPORTS = ["facts.context.tasks", "policies.portal.tasks", "integrations.webhooks.tasks"]
+CELERY_IMPORTS = [
+    "facts.context.tasks",
+    "policies.portal.tasks",
+    "policies.console.tasks",
+    "integrations.webhooks.tasks",
+]
 
 # Webhooks (integrations.webhooks). The lower apps ask the function named here whether a tenant listens, before
 # they enqueue anything (memory_site.events).
