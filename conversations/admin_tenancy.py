@@ -76,13 +76,3 @@ class TenantScopedAdmin(admin.ModelAdmin):
     def history_view(self, request: HttpRequest, object_id: str, extra_context: dict[str, Any] | None = None) -> Any:
         self._in_scope_or_404(request, object_id)
         return super().history_view(request, object_id, extra_context)
-
-
-class TenantScopedInline(admin.TabularInline):
-    """An inline whose foreign-key choices stay within the operator's tenant."""
-
-    def formfield_for_foreignkey(self, db_field: ForeignKey, request: HttpRequest, **kwargs: Any) -> ModelChoiceField:
-        related: type[Model] = db_field.related_model  # type: ignore[assignment]
-        if is_scoped(request) and any(f.name == "tenant" for f in related._meta.get_fields()):
-            kwargs["queryset"] = tenant_scope(related._default_manager.all(), request)
-        return super().formfield_for_foreignkey(db_field, request, **kwargs)  # type: ignore[return-value]

@@ -13,11 +13,13 @@ from django.contrib import admin, messages
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.urls import URLPattern, path
+from django.utils.html import format_html
+from django.utils.safestring import mark_safe
 
-from conversations.admin_tenancy import TenantScopedAdmin, TenantScopedInline
-from facts import services
+from conversations.admin_tenancy import TenantScopedAdmin
+from facts import selectors, services
 from facts.admin_review import conflict_review_view
-from facts.models import AccessLog, Actor, Conflict, ContextCall, Fact, FactHistory, FactSource, Profile, SearchCall
+from facts.models import AccessLog, Actor, Conflict, ContextCall, Fact, FactHistory, Profile, SearchCall
 from facts.text import normalize
 
 # Never read for a list or a change page: the vector alone is 1.5 KB a row.
@@ -41,29 +43,6 @@ class _ReadOnlyAdmin(TenantScopedAdmin):
         return False
 
 
-class FactSourceInline(TenantScopedInline):
-    model = FactSource
-    extra = 0
-    raw_id_fields = ("message",)
-    readonly_fields = ("message", "span_start", "span_end", "created_at")
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
-class FactHistoryInline(admin.TabularInline):
-    model = FactHistory
-    extra = 0
-    fk_name = "fact"
-    fields = ("created_at", "event", "actor", "actor_id", "before_text", "after_text")
-    readonly_fields = fields
-    can_delete = False
-
-    def has_add_permission(self, request: HttpRequest, obj: object = None) -> bool:
-        return False
-
-
 @admin.register(Fact)
 class FactAdmin(TenantScopedAdmin):
     list_display = (
@@ -75,7 +54,6 @@ class FactAdmin(TenantScopedAdmin):
     search_fields = ("text", "subject__external_id", "object_value")
     search_help_text = "Text, object value or user id; an entity (name, place) matches exactly."
     raw_id_fields = ("subject",)
-    inlines = [FactSourceInline, FactHistoryInline]
     actions = ["archive", "restore", "pin", "unpin", "reembed", "merge"]
     # A correction may change these; everything else is derived by the services and shown read-only.
     correctable = ("text", "type", "expires_at", "pinned", "metadata")
@@ -93,10 +71,32 @@ class FactAdmin(TenantScopedAdmin):
     def get_fields(self, request: HttpRequest, obj: Fact | None = None) -> list[str]:  # type: ignore[override]
         if obj is None:
             return ["subject", "text", "type", "expires_at"]
-        return ["uid", "subject", *self.correctable, *self.derived]
+        return ["uid", "subject", *self.correctable, "said_in", "history_events", *self.derived]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Fact | None = None) -> list[str]:  # type: ignore[override]
-        return [] if obj is None else ["uid", "subject", *self.derived]
+        return [] if obj is None else ["uid", "subject", "said_in", "history_events", *self.derived]
+
+    # Sources and history are shown, never edited: plain lists, not inline formsets (nothing to post back).
+    @admin.display(description="said in")
+    def said_in(self, obj: Fact) -> str:
+        sources, _ = selectors.conflict_sides(fact_ids=[obj.pk])
+        items = [
+            format_html("<li>{} · message #{}: {}</li>", s.message.created_at.strftime("%Y-%m-%d %H:%M"),
+                        s.message.pk, s.message.content[:300])
+            for s in sources.get(obj.pk, [])
+        ]  # fmt: skip
+        return format_html("<ul>{}</ul>", mark_safe("".join(items))) if items else "written directly"  # noqa: S308
+
+    @admin.display(description="history")
+    def history_events(self, obj: Fact) -> str:
+        rows = FactHistory.objects.filter(fact_uid=obj.uid).order_by("created_at", "id")
+        items = [
+            format_html("<li>{} · {} by {} {} {}</li>", h.created_at.strftime("%Y-%m-%d %H:%M"), h.event,
+                        h.get_actor_display(), h.actor_id, f"({h.before_text} → {h.after_text})"
+                        if h.before_text or h.after_text else "")
+            for h in rows
+        ]  # fmt: skip
+        return format_html("<ul>{}</ul>", mark_safe("".join(items)))  # noqa: S308 (each item escaped above)
 
     def get_search_results(self, request: HttpRequest, queryset: QuerySet[Fact], search_term: str) -> Any:
         results, duplicates = super().get_search_results(request, queryset, search_term)

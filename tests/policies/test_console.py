@@ -30,15 +30,24 @@ def superuser(db: None, django_user_model) -> Client:  # type: ignore[no-untyped
     return client
 
 
-def _activity(alice: Persona, carol: Persona) -> None:
+@pytest.fixture
+def activity(
+    alice: Persona, carol: Persona, monkeypatch: pytest.MonkeyPatch, django_capture_on_commit_callbacks
+) -> None:  # type: ignore[no-untyped-def]
+    """Ingest, direct writes (a conflict), searches and a context call in tenant A; a little in tenant B."""
+    from celery import current_app
+
+    # Searches are recorded (SearchCall) on commit, in batches sent to the worker; here, at once in-process.
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
     alice.ingest("Hi!", "I live in Beijing and I have a corgi named 豆包.", "我对花生过敏。", "Thanks!")
     alice.post("facts", {"text": "User doesn't like coffee."})
     alice.post("facts", {"text": "User loves coffee."})
-    for query in ("Where do I live?", "corgi", "quantum chromodynamics"):
-        alice.search(query)
-    alice.post("context", {"query": "What am I allergic to?"})
-    carol.ingest("I work at a bakery in Lyon.")
-    carol.search("bakery")
+    with django_capture_on_commit_callbacks(execute=True):
+        for query in ("Where do I live?", "corgi", "quantum chromodynamics"):
+            assert alice.search(query).status_code == 200
+        assert alice.post("context", {"query": "What am I allergic to?"}).status_code == 200
+        carol.ingest("I work at a bakery in Lyon.")
+        assert carol.search("bakery").status_code == 200
 
 
 def test_the_dashboard_renders_with_no_data(superuser: Client) -> None:
@@ -49,18 +58,17 @@ def test_the_dashboard_renders_with_no_data(superuser: Client) -> None:
 
 
 def test_the_job_counts_what_happened_and_the_page_only_reads_its_rows(
-    superuser: Client, alice: Persona, carol: Persona
+    superuser: Client, alice: Persona, activity: None
 ) -> None:
-    _activity(alice, carol)
     assert usage_aggregate(days=2) >= 2
     assert usage_aggregate(days=2) >= 2  # idempotent: the same rows again
     row = UsageDaily.objects.get(tenant=alice.tenant, day__gte=UsageDaily.objects.latest("day").day)
     assert row.messages == Message.objects.filter(tenant=alice.tenant).count() == 4
     assert row.messages_skipped >= 2 and row.messages_kept >= 1  # "Hi!" and "Thanks!" are dropped by the gate
     assert row.gate_reasons and sum(row.gate_reasons.values()) == row.messages_skipped
-    assert (row.searches, row.context_calls) == (3, 1)
+    assert (row.searches, row.context_calls) == (4, 1)  # the context call's query is a search too
     assert row.search_hits == SearchCall.objects.filter(tenant=alice.tenant, result_count__gt=0).count()
-    assert sum(row.latency_histogram) == 3 and row.latency_p95_ms is not None
+    assert sum(row.latency_histogram) == 4 and row.latency_p95_ms is not None
     assert row.conflicts_opened == 1 and row.full_history_tokens >= row.context_tokens > 0
     held = sum(n for by_type in row.facts_by_tier_type.values() for n in by_type.values())
     assert held == Fact.objects.filter(tenant=alice.tenant).count()
@@ -72,22 +80,20 @@ def test_the_job_counts_what_happened_and_the_page_only_reads_its_rows(
     assert "facts_fact" not in tables and "facts_searchcall" not in tables and "conversations_message" not in tables
     html = page.content.decode()
     assert f'data-testid="facts-total">{Fact.objects.count()}<' in html
-    assert 'data-testid="searches">4<' in html
+    assert 'data-testid="searches">5<' in html
 
 
-def test_an_operator_sees_only_its_tenant_on_the_dashboard(alice: Persona, carol: Persona) -> None:
-    _activity(alice, carol)
+def test_an_operator_sees_only_its_tenant_on_the_dashboard(alice: Persona, carol: Persona, activity: None) -> None:
     usage_aggregate(days=1)
     operator, _ = make_operator("tenant-a", "ops-a")
     html = operator.get(DASHBOARD).content.decode()
     assert f'data-testid="facts-total">{Fact.objects.filter(tenant=alice.tenant).count()}<' in html
-    assert 'data-testid="searches">3<' in html and "tenant-b" not in html
+    assert 'data-testid="searches">4<' in html and "tenant-b" not in html
     assert operator.get(f"{DASHBOARD}?tenant={carol.tenant.pk}").status_code == 404
     assert operator.get(f"{DASHBOARD}?tenant={alice.tenant.pk}&days=7").status_code == 200
 
 
-def test_a_superuser_picks_a_tenant_and_a_period(superuser: Client, alice: Persona, carol: Persona) -> None:
-    _activity(alice, carol)
+def test_a_superuser_picks_a_tenant_and_a_period(superuser: Client, carol: Persona, activity: None) -> None:
     usage_aggregate(days=1)
     html = superuser.get(f"{DASHBOARD}?tenant={carol.tenant.pk}&days=90").content.decode()
     assert 'data-testid="searches">1<' in html and "last 90 days" in html
