@@ -60,10 +60,10 @@ def _messages(rows: dict[Key, dict[str, Any]], since: dt.datetime) -> None:
         .annotate(n=Count("id"))
         .order_by("-n")
     )
-    for g in reasons:
-        found = rows[(g["tenant_id"], g["day"])]["gate_reasons"]
+    for r in reasons:
+        found = rows[(r["tenant_id"], r["day"])]["gate_reasons"]
         if len(found) < TOP_GATE_REASONS:
-            found[g["gate_reason"] or "(no reason given)"] = g["n"]
+            found[r["gate_reason"] or "(no reason given)"] = r["n"]
     # Plug point: the gate's decision records (a later table with the gate's scores) and the LLM extractor's token
     # usage fill `gate_reasons` and `llm_tokens` here once they exist; until then reasons come from the messages.
 
@@ -106,9 +106,9 @@ def _calls(rows: dict[Key, dict[str, Any]], since: dt.datetime) -> None:
         .values("tenant_id", "day")
         .annotate(n=Count("id"), tokens=Sum("tokens"), full=Sum("full_history_tokens"))
     )
-    for g in contexts:
-        rows[(g["tenant_id"], g["day"])].update(
-            context_calls=g["n"], context_tokens=g["tokens"] or 0, full_history_tokens=g["full"] or 0
+    for c in contexts:
+        rows[(c["tenant_id"], c["day"])].update(
+            context_calls=c["n"], context_tokens=c["tokens"] or 0, full_history_tokens=c["full"] or 0
         )
     _latency(rows, since)
 
@@ -122,9 +122,9 @@ def _facts_and_conflicts(rows: dict[Key, dict[str, Any]], since: dt.datetime, to
     )
     for g in created:
         rows[(g["tenant_id"], g["day"])]["facts_created"] = g["n"]
-    for g in Fact.objects.values("tenant_id", "tier", "type").annotate(n=Count("id")).order_by():
-        by_tier = rows[(g["tenant_id"], today)]["facts_by_tier_type"].setdefault(g["tier"], {})
-        by_tier[g["type"]] = g["n"]
+    for f in Fact.objects.values("tenant_id", "tier", "type").annotate(n=Count("id")).order_by():
+        by_tier = rows[(f["tenant_id"], today)]["facts_by_tier_type"].setdefault(f["tier"], {})
+        by_tier[f["type"]] = f["n"]
     opened = (
         Conflict.objects.filter(created_at__gte=since)
         .annotate(day=TruncDate("created_at", tzinfo=dt.UTC))
@@ -139,9 +139,9 @@ def _facts_and_conflicts(rows: dict[Key, dict[str, Any]], since: dt.datetime, to
         .values("tenant_id", "day", "state")
         .annotate(n=Count("id"))
     )
-    for g in settled:
-        key = "conflicts_auto_resolved" if g["state"] == Conflict.State.AUTO_RESOLVED else "conflicts_resolved"
-        rows[(g["tenant_id"], g["day"])][key] += g["n"]
+    for c in settled:
+        key = "conflicts_auto_resolved" if c["state"] == Conflict.State.AUTO_RESOLVED else "conflicts_resolved"
+        rows[(c["tenant_id"], c["day"])][key] += c["n"]
     # Plug point: the lifecycle's Feedback rows (useful / returned) fill feedback_useful and feedback_total here.
 
 

@@ -46,7 +46,7 @@ def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
     assert wait_until(lambda: not any("process_request_thread" in t.name for t in threading.enumerate()), 30)
 
 
-def _load_locomo_slice(alice: Persona) -> str:
+def _load_locomo_slice(alice: Persona, monkeypatch: pytest.MonkeyPatch) -> str:
     if not LOCOMO_PATH.exists():
         pytest.fail(f"the LoCoMo dev file is missing at {LOCOMO_PATH}")
     conv = load_locomo()[0]
@@ -55,6 +55,10 @@ def _load_locomo_slice(alice: Persona) -> str:
         response = alice.post("messages?wait=true", session_payload(conv, number, turns), user=user)
         assert response.status_code == 200, response.content
     stored = {t.dia_id for _, _, turns in conv.sessions[:SESSIONS] for t in turns}
+    from celery import current_app
+
+    # Searches are recorded (SearchCall) in batches a worker writes; here, at once in-process.
+    monkeypatch.setitem(current_app.conf, "task_always_eager", True)
     for qa in [q for q in conv.qa if set(q.evidence) <= stored][:QUESTIONS]:
         assert alice.post("search", {"query": qa.question, "limit": 5}, user=user).status_code == 200
     for qa in conv.qa[:3]:
@@ -64,8 +68,10 @@ def _load_locomo_slice(alice: Persona) -> str:
     return user
 
 
-def test_dashboard_and_conflict_queue_in_chromium(alice: Persona, live_server, browser, django_user_model) -> None:  # type: ignore[no-untyped-def]
-    user = _load_locomo_slice(alice)
+def test_dashboard_and_conflict_queue_in_chromium(  # type: ignore[no-untyped-def]
+    alice: Persona, live_server, browser, django_user_model, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    user = _load_locomo_slice(alice, monkeypatch)
     usage_aggregate(days=1)
     facts = Fact.objects.filter(tenant=alice.tenant).count()
     conflict = Conflict.objects.get(subject__external_id=user, state="open", fact_a__text__contains="coffee")
