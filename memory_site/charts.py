@@ -73,7 +73,7 @@ def columns(
 ) -> SafeString:  # fmt: skip
     """Stacked columns, one per label (day), one colour per series."""
     totals = [sum(s[i] for s in series.values()) for i in range(len(labels))]
-    top = _nice_max(max(totals, default=0))
+    top = _nice_max(max([*totals, 4]))  # counts: at least 0..4, so small days get whole-number ticks
     inner_w, inner_h = width - _LEFT - _RIGHT, height - _TOP - _BOTTOM
     step = inner_w / max(len(labels), 1)
     bar = max(step * 0.7, 1.0)

@@ -97,7 +97,7 @@ def test_dashboard_and_conflict_queue_in_chromium(  # type: ignore[no-untyped-de
     card.wait_for()
     assert "coffee" in card.inner_text()
     page.screenshot(path=str(SHOTS / "11-conflicts.png"), full_page=True)
-    card.get_by_role("button", name="Keep B").click()
+    card.get_by_role("button", name="Keep B", exact=True).click()
     card.wait_for(state="detached")
     conflict.refresh_from_db()
     assert conflict.state == "resolved" and conflict.resolution == f"keep:{conflict.fact_b_id}"
