@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -145,6 +146,8 @@ class Message(TimeStampedModel):
             models.Index(fields=["subject", "created_at"], name="message_subject_time"),
             models.Index(fields=["session", "created_at"], name="message_session_time"),
             models.Index(fields=["extraction_state", "received_at"], name="message_state_received"),
+            # The console's daily job counts a day's ingest by arrival time (created_at may be the client's).
+            models.Index(fields=["received_at"], name="message_received_at"),
             GinIndex(fields=["search_vector"], name="message_search_gin"),
             # No vector index: a subject's messages are searched by an exact scan (facts/retrieval/candidates/vector.py);
             # an HNSW index over every message was upkeep on each extracted message with no query to use it.
@@ -209,3 +212,22 @@ class ContextSnapshot(TimeStampedModel):
         constraints = [
             models.UniqueConstraint(fields=["session", "event_count"], name="snapshot_unique_per_count"),
         ]
+
+
+# --- Operators: a staff user tied to one tenant ----------------------------------------------------------------
+
+
+class OperatorMembership(TimeStampedModel):
+    """A staff user who operates one tenant: every admin page, action and the dashboard show only its rows.
+
+    A staff user without a membership who is not a superuser sees no tenant's rows at all; superusers see all.
+    """
+
+    user = models.OneToOneField(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="operator_membership")
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="operators")
+
+    class Meta:
+        ordering = ["tenant", "user"]
+
+    def __str__(self) -> str:
+        return f"{self.user} operates {self.tenant}"

@@ -11,7 +11,7 @@ from django.db import connection
 from django.db.models import Model, Q, QuerySet
 from django.http import Http404
 
-from conversations.models import ApiKey, Message, Session, Subject, Tenant
+from conversations.models import ApiKey, Message, OperatorMembership, Session, Subject, Tenant
 
 M = TypeVar("M", bound=Model)
 
@@ -151,3 +151,17 @@ def extraction_oldest_waiting() -> dt.datetime | None:
     ]
     times = [t for t in (qs.first() for qs in waiting) if t is not None]
     return min(times) if times else None
+
+
+def operator_tenant_ids(*, user: Any) -> list[int] | None:
+    """The tenants whose rows a staff user may see: None for a superuser (all), [] for staff without a membership."""
+    if not getattr(user, "is_active", False) or not getattr(user, "is_staff", False):
+        return []
+    if user.is_superuser:
+        return None
+    from_cache = getattr(user, "_operator_tenant_ids", None)
+    if from_cache is not None:
+        return list(from_cache)
+    ids = list(OperatorMembership.objects.filter(user_id=user.pk).values_list("tenant_id", flat=True))
+    user._operator_tenant_ids = ids  # one lookup per request: the user object lives as long as the request
+    return ids

@@ -3,18 +3,30 @@
 from __future__ import annotations
 
 import datetime as dt
+import secrets
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
 from celery import current_app
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group, Permission
 from django.db import connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
-from conversations.models import ApiKey, ContextSnapshot, Message, Session, Subject, Summary, Tenant
+from conversations.models import (
+    ApiKey,
+    ContextSnapshot,
+    Message,
+    OperatorMembership,
+    Session,
+    Subject,
+    Summary,
+    Tenant,
+)
 from memory_site.deletion import rows_delete
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
@@ -293,3 +305,45 @@ def subject_erase(*, subject: Subject) -> dict[str, int]:
             for label, n in rows_delete(queryset).items():
                 counts[label] = counts.get(label, 0) + n
     return counts
+
+
+# --- operators ---------------------------------------------------------------------------------------------------
+
+# What a tenant's operator may do, per app: every model of the apps below except those named here, whose
+# rows span tenants (Tenant: view only) or grant access (OperatorMembership: superusers only).
+OPERATOR_APPS = ("conversations", "facts", "policies", "integrations")
+OPERATOR_VIEW_ONLY = {("conversations", "tenant")}
+OPERATOR_FORBIDDEN = {("conversations", "operatormembership")}
+OPERATOR_GROUP = "Tenant operators"
+
+
+def operator_group_sync() -> Group:
+    """The group every tenant operator belongs to, with the permissions above (created or brought up to date)."""
+    group, _ = Group.objects.get_or_create(name=OPERATOR_GROUP)
+    perms = Permission.objects.filter(content_type__app_label__in=OPERATOR_APPS).select_related("content_type")
+    allowed = [
+        p
+        for p in perms
+        if (p.content_type.app_label, p.content_type.model) not in OPERATOR_FORBIDDEN
+        and (
+            (p.content_type.app_label, p.content_type.model) not in OPERATOR_VIEW_ONLY or p.codename.startswith("view_")
+        )
+    ]
+    group.permissions.set(allowed)
+    return group
+
+
+@transaction.atomic
+def operator_create(*, tenant: Tenant, username: str) -> tuple[Any, str]:
+    """Create a staff user who operates `tenant` only; return it and its password (shown once, stored hashed).
+
+    ValueError when the username is taken.
+    """
+    user_model = get_user_model()
+    if user_model.objects.filter(username=username).exists():
+        raise ValueError(f"user {username!r} exists already")
+    password = secrets.token_urlsafe(18)
+    user = user_model.objects.create_user(username=username, password=password, is_staff=True)
+    user.groups.add(operator_group_sync())
+    OperatorMembership.objects.create(user=user, tenant=tenant)
+    return user, password

@@ -8,10 +8,11 @@ from collections.abc import Callable
 from functools import partial
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import Count, QuerySet
+from django.db.models.functions import TruncDate
 
 from conversations.models import ApiKey, Subject
-from facts.models import Fact, FactHistory
+from facts.models import Fact, FactHistory, FactSource
 from facts.retrieval import access, rows
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 from facts.retrieval.search import run_search
@@ -103,3 +104,37 @@ def fact_search(
         else:
             schedule()
     return outcome.hits, took_ms
+
+
+# --- the operator's conflict review queue ----------------------------------------------------------------------
+
+
+def conflict_sides(*, fact_ids: list[int]) -> tuple[dict[int, list[Any]], dict[int, list[FactHistory]]]:
+    """Each fact's source messages (content and time, no vectors) and history events, oldest first."""
+    sources: dict[int, list[Any]] = {}
+    for source in (
+        FactSource.objects.filter(fact_id__in=fact_ids)
+        .select_related("message")
+        .only("fact_id", "span_start", "span_end", "message__id", "message__content", "message__created_at",
+              "message__role", "message__name")
+        .order_by("message__created_at", "pk")
+    ):  # fmt: skip
+        sources.setdefault(source.fact_id, []).append(source)
+    history: dict[int, list[FactHistory]] = {}
+    for event in FactHistory.objects.filter(fact_id__in=fact_ids).order_by("created_at", "id"):
+        history.setdefault(event.fact_id or 0, []).append(event)
+    return sources, history
+
+
+def conflicts_resolved_by_day(*, conflicts: QuerySet[Any], since: dt.datetime) -> dict[dt.date, dict[str, int]]:
+    """Conflicts settled per day since `since`, by how (resolved by a person, auto-resolved by the rules)."""
+    rows = (
+        conflicts.filter(resolved_at__gte=since)
+        .annotate(day=TruncDate("resolved_at"))
+        .values("day", "state")
+        .annotate(n=Count("id"))
+    )
+    days: dict[dt.date, dict[str, int]] = {}
+    for row in rows:
+        days.setdefault(row["day"], {})[row["state"]] = row["n"]
+    return days

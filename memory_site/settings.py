@@ -252,18 +252,23 @@ CELERY_BEAT_SCHEDULE["exports-purge"] = {  # hourly: drop the privacy portal's e
     "task": "policies.portal.tasks.exports_purge_task",
     "schedule": 3600.0,
 }
+CELERY_BEAT_SCHEDULE["console-usage-aggregate"] = {  # every 10 minutes: the dashboard's figures of today and yesterday
+    "task": "policies.console.tasks.usage_aggregate_task",
+    "schedule": 600.0,
+}
 CELERY_BEAT_SCHEDULE["webhooks-sweep"] = {  # every minute: webhook deliveries due (long retries, lost tasks)
     "task": "integrations.webhooks.tasks.deliveries_sweep_task",
     "schedule": 60.0,
 }
 # Task modules outside an app's tasks.py that the worker must import (profile rebuilds, the portal's exports,
-# the lifecycle jobs, the webhooks).
+# the lifecycle jobs, the console's daily figures, the webhooks).
 CELERY_BEAT_SCHEDULE["lifecycle-nightly"] = {  # daily at 02:30 UTC: tiering, expiry, rescoring, consolidation
     "task": "policies.lifecycle.tasks.lifecycle_nightly_task",
     "schedule": crontab(hour=2, minute=30),
 }
 CELERY_IMPORTS = [
-    "facts.context.tasks", "policies.portal.tasks", "policies.lifecycle.tasks", "integrations.webhooks.tasks",
+    "facts.context.tasks", "policies.portal.tasks", "policies.lifecycle.tasks", "policies.console.tasks",
+    "integrations.webhooks.tasks",
 ]  # fmt: skip
 # Lifecycle (policies.lifecycle): the pass works on this many fact ids per batch (one short statement per action),
 # and a subject's facts are consolidated after this many new turns (besides nightly).

@@ -28,6 +28,7 @@ api_v1: list[URLPattern | URLResolver] = [
 urlpatterns = [
     path("healthz", healthz, name="healthz"),
     path("admin/health/", health_details, name="health-details"),
+    path("admin/dashboard/", include("policies.console.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/", include(api_v1)),
     path("", TemplateView.as_view(template_name="home.html"), name="home"),

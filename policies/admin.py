@@ -1,3 +1,5 @@
+"""Operator views of retention policies, the portal's links and erasure receipts, and the dashboard's daily rows."""
+
 from __future__ import annotations
 
 import json
@@ -7,21 +9,24 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html, format_html_join
 
+from conversations.admin_tenancy import TenantScopedAdmin, tenant_scope
+from conversations.models import Tenant
 from facts.admin import FactAdmin as BaseFactAdmin
 from facts.models import Fact
 from policies.feedback import contribution_rate
 from policies.lifecycle.selectors import fact_value_parts
 from policies.lifecycle.services import lifecycle_run
-from policies.models import Feedback, LifecycleRun, PortalLink, RetentionPolicy, SubjectErasure
+from policies.models import Feedback, LifecycleRun, PortalLink, RetentionPolicy, SubjectErasure, UsageDaily
 
 
 @admin.register(RetentionPolicy)
-class RetentionPolicyAdmin(admin.ModelAdmin):
+class RetentionPolicyAdmin(TenantScopedAdmin):
     list_display = (
         "tenant", "fact_type", "archive_after_days", "drop_vector_after_days", "delete_after_days",
         "min_value_to_keep", "half_life_days",
     )  # fmt: skip
     list_filter = ("tenant", "fact_type")
+    list_select_related = ("tenant",)
     list_editable = (
         "archive_after_days",
         "drop_vector_after_days",
@@ -46,7 +51,7 @@ class RetentionPolicyAdmin(admin.ModelAdmin):
 
 
 @admin.register(LifecycleRun)
-class LifecycleRunAdmin(admin.ModelAdmin):
+class LifecycleRunAdmin(TenantScopedAdmin):
     """Runs of the lifecycle jobs, read-only: what each did per policy and action."""
 
     list_display = ("id", "created_at", "tenant", "trigger", "dry_run", "state", "facts_scanned", "counts", "seconds")
@@ -65,7 +70,7 @@ class LifecycleRunAdmin(admin.ModelAdmin):
 
 
 @admin.register(Feedback)
-class FeedbackAdmin(admin.ModelAdmin):
+class FeedbackAdmin(TenantScopedAdmin):
     list_display = ("created_at", "tenant", "subject", "call_type", "call_id", "fact_id_rated", "useful")
     list_filter = ("tenant", "useful", "call_type")
     raw_id_fields = ("subject", "fact", "api_key")
@@ -76,7 +81,10 @@ class FeedbackAdmin(admin.ModelAdmin):
 
     def changelist_view(self, request: HttpRequest, extra_context: dict | None = None):  # type: ignore[no-untyped-def]
         tenant_id = request.GET.get("tenant__id__exact")
-        if tenant_id and tenant_id.isdigit():
+        allowed = (
+            tenant_id and tenant_id.isdigit() and tenant_scope(Tenant.objects.filter(pk=int(tenant_id)), request, "pk")
+        )
+        if allowed and tenant_id:
             rate = contribution_rate(tenant_id=int(tenant_id))
             self.message_user(request, f"Contribution rate: {rate['useful']} of {rate['rated']} rated facts helped.")
         return super().changelist_view(request, extra_context)
@@ -114,7 +122,7 @@ class FactAdmin(BaseFactAdmin):
 # --- The privacy portal: read-only views for operators (links are made by agents, receipts by erasures) --------
 
 
-class _ReadOnly(admin.ModelAdmin):
+class _ReadOnly(TenantScopedAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
@@ -126,6 +134,7 @@ class _ReadOnly(admin.ModelAdmin):
 class PortalLinkAdmin(_ReadOnly):
     list_display = ("jti", "tenant", "subject", "created_at", "expires_at", "used_at", "refused_count", "ended_at")
     list_filter = ("tenant",)
+    list_select_related = ("tenant", "subject")
     fields = list_display
     raw_id_fields = ("subject",)
 
@@ -136,4 +145,25 @@ class SubjectErasureAdmin(_ReadOnly):
 
     list_display = ("uid", "tenant", "actor", "actor_id", "created_at")
     list_filter = ("tenant", "actor")
+    list_select_related = ("tenant",)
     fields = ("uid", "tenant", "subject_key", "actor", "actor_id", "counts", "created_at")
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # the proof of an erasure is kept
+
+
+# --- The operator's console: the dashboard's daily figures (counted by policies.console.services) -------------
+
+
+@admin.register(UsageDaily)
+class UsageDailyAdmin(_ReadOnly):
+    list_display = (
+        "day", "tenant", "messages", "messages_kept", "messages_skipped", "facts_created", "searches", "search_hits",
+        "latency_p50_ms", "latency_p95_ms", "context_calls", "conflicts_opened", "aggregated_at",
+    )  # fmt: skip
+    list_filter = ("tenant",)
+    list_select_related = ("tenant",)
+    date_hierarchy = "day"
+
+    def has_delete_permission(self, request: HttpRequest, obj: object = None) -> bool:
+        return False  # recounted by the job; deleting a row only hides a day until the next run

@@ -237,3 +237,56 @@ class SubjectErasure(models.Model):
 
     def __str__(self) -> str:
         return f"erasure {str(self.uid)[:8]} at {self.created_at:%Y-%m-%d %H:%M}"
+
+
+# --- The operator's console: daily figures per tenant (policies.console) ---------------------------------------
+
+# Upper bounds (ms) of the search latency histogram's buckets; the last bucket is everything slower. Percentiles
+# of a period are read from the summed histograms (a day's exact p50/p95 are kept beside them).
+LATENCY_BUCKETS_MS = (2, 4, 6, 8, 10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150, 200, 300, 500, 1000, 2000, 5000)
+
+
+class UsageDaily(models.Model):
+    """One tenant's figures of one UTC day, written by the console's periodic job, read by the dashboard.
+
+    The dashboard never scans facts, messages or calls on a page view: it sums these rows. `facts_by_tier_type`
+    is a snapshot taken when the row was last aggregated ({tier: {type: n}}).
+    """
+
+    tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="+")
+    day = models.DateField()
+    messages = models.PositiveIntegerField(default=0)
+    messages_kept = models.PositiveIntegerField(default=0)
+    messages_skipped = models.PositiveIntegerField(default=0)
+    messages_failed = models.PositiveIntegerField(default=0)
+    messages_waiting = models.PositiveIntegerField(default=0)
+    extracted_by_rules = models.PositiveIntegerField(default=0)
+    extracted_by_llm = models.PositiveIntegerField(default=0)
+    gate_reasons = models.JSONField(default=dict, blank=True)
+    llm_tokens = models.PositiveBigIntegerField(default=0)
+    facts_created = models.PositiveIntegerField(default=0)
+    facts_by_tier_type = models.JSONField(default=dict, blank=True)
+    searches = models.PositiveIntegerField(default=0)
+    search_hits = models.PositiveIntegerField(default=0)
+    search_results = models.PositiveBigIntegerField(default=0)
+    latency_histogram = models.JSONField(default=list, blank=True)
+    latency_p50_ms = models.FloatField(null=True, blank=True)
+    latency_p95_ms = models.FloatField(null=True, blank=True)
+    context_calls = models.PositiveIntegerField(default=0)
+    context_tokens = models.PositiveBigIntegerField(default=0)
+    full_history_tokens = models.PositiveBigIntegerField(default=0)
+    conflicts_opened = models.PositiveIntegerField(default=0)
+    conflicts_resolved = models.PositiveIntegerField(default=0)
+    conflicts_auto_resolved = models.PositiveIntegerField(default=0)
+    feedback_useful = models.PositiveIntegerField(default=0)
+    feedback_total = models.PositiveIntegerField(default=0)
+    aggregated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["tenant", "day"]
+        verbose_name_plural = "usage (daily)"
+        constraints = [models.UniqueConstraint(fields=["tenant", "day"], name="usage_daily_unique")]
+        indexes = [models.Index(fields=["day", "tenant"], name="usage_daily_day")]
+
+    def __str__(self) -> str:
+        return f"{self.tenant_id} on {self.day:%Y-%m-%d}"

@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 from django.http import HttpRequest
 from django.utils.html import format_html
 
+from conversations.admin_tenancy import TenantScopedAdmin
 from integrations.webhooks import services
 from integrations.webhooks.models import Event, WebhookDelivery, WebhookEndpoint
 from integrations.webhooks.targets import TargetRefused, url_check
@@ -35,10 +36,11 @@ class EndpointForm(forms.ModelForm):
 
 
 @admin.register(WebhookEndpoint)
-class WebhookEndpointAdmin(admin.ModelAdmin):
+class WebhookEndpointAdmin(TenantScopedAdmin):
     form = EndpointForm
     list_display = ("url", "tenant", "event_list", "enabled", "consecutive_failures", "last_success_at", "created_at")
     list_filter = ("enabled", "tenant")
+    list_select_related = ("tenant",)
     search_fields = ("url", "description", "tenant__name")
     readonly_fields = (
         "disabled_reason", "disabled_at", "consecutive_failures", "last_success_at", "last_failure_at", "created_at",
@@ -84,7 +86,7 @@ class WebhookEndpointAdmin(admin.ModelAdmin):
 
 
 @admin.register(WebhookDelivery)
-class WebhookDeliveryAdmin(admin.ModelAdmin):
+class WebhookDeliveryAdmin(TenantScopedAdmin):
     """The delivery log: what was sent where, each attempt's outcome. Read-only (written by the workers)."""
 
     list_display = (
