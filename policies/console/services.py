@@ -19,7 +19,7 @@ from django.utils import timezone
 
 from conversations.models import Message, Tenant
 from facts.models import Conflict, ContextCall, Fact, SearchCall
-from policies.models import LATENCY_BUCKETS_MS, UsageDaily
+from policies.models import LATENCY_BUCKETS_MS, Feedback, UsageDaily
 
 TOP_GATE_REASONS = 12  # per day; the dashboard shows the period's top few
 Key = tuple[int, dt.date]
@@ -142,7 +142,15 @@ def _facts_and_conflicts(rows: dict[Key, dict[str, Any]], since: dt.datetime, to
     for c in settled:
         key = "conflicts_auto_resolved" if c["state"] == Conflict.State.AUTO_RESOLVED else "conflicts_resolved"
         rows[(c["tenant_id"], c["day"])][key] += c["n"]
-    # Plug point: the lifecycle's Feedback rows (useful / returned) fill feedback_useful and feedback_total here.
+    rated = (
+        Feedback.objects.filter(created_at__gte=since)
+        .annotate(day=TruncDate("created_at", tzinfo=dt.UTC))
+        .values("tenant_id", "day")
+        .annotate(n=Count("id"), useful=Count("id", filter=Q(useful=True)))
+    )
+    for g in rated:  # the contribution rate: results rated useful over results rated (policies.Feedback)
+        row = rows[(g["tenant_id"], g["day"])]
+        row["feedback_useful"], row["feedback_total"] = g["useful"], g["n"]
 
 
 def _empty_row() -> dict[str, Any]:

@@ -144,3 +144,19 @@ def test_period_percentiles_come_from_the_summed_histograms() -> None:
     assert histogram_percentile(histogram, 0.95) == 30.0
     assert histogram_percentile(histogram, 0.99) == float("inf")
     assert histogram_percentile([0] * len(histogram), 0.5) is None
+
+
+def test_the_contribution_rate_counts_the_agents_ratings(superuser: Client, alice: Persona, carol: Persona) -> None:
+    helped = alice.post("facts", {"text": "I am allergic to peanuts."}).json()["id"]
+    useless = alice.post("facts", {"text": "我喜欢喝美式咖啡。"}).json()["id"]
+    mine = carol.post("facts", {"text": "I work at a bakery in Lyon."}).json()["id"]
+    assert alice.post("feedback", {"helped": [helped], "not_helped": [useless]}).status_code == 204
+    assert alice.post("feedback", {"fact_ids": [helped], "useful": True, "call_type": "context"}).status_code == 204
+    assert carol.post("feedback", {"not_helped": [mine]}).status_code == 204
+    usage_aggregate(days=1)
+    row = UsageDaily.objects.get(tenant=alice.tenant, day=UsageDaily.objects.latest("day").day)
+    assert (row.feedback_useful, row.feedback_total) == (2, 3)
+    html = superuser.get(f"{DASHBOARD}?tenant={alice.tenant.pk}").content.decode()
+    assert 'data-testid="contribution-rate">67%<' in html
+    html = superuser.get(f"{DASHBOARD}?tenant={carol.tenant.pk}").content.decode()
+    assert 'data-testid="contribution-rate">0%<' in html
