@@ -9,7 +9,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('conversations', '0006_operators_and_message_received_at'),
-        ('policies', '0002_portal_links_exports_erasure_receipts'),
+        ('policies', '0003_lifecycle_runs_and_feedback'),
     ]
 
     operations = [
