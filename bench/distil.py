@@ -31,8 +31,42 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
 _QUOTE_RE = re.compile(r"^\s*\S+(?: \S+)? (?:said|asked|says|asks)\s*[:：]|^\s*\S{1,12}(?:说|问)[:：]", re.I)
 # Turns that are nothing but a greeting, thanks or a sign-off (independent of the gate's own patterns).
 _CHATTER_WORDS = frozenset(
-    "hi hey hello hiya yo thanks thank you so much a lot again bye goodbye see ya later soon take care good night "
-    "morning evening afternoon talk cheers have great nice day weekend catch".split()
+    [
+        "hi",
+        "hey",
+        "hello",
+        "hiya",
+        "yo",
+        "thanks",
+        "thank",
+        "you",
+        "so",
+        "much",
+        "a",
+        "lot",
+        "again",
+        "bye",
+        "goodbye",
+        "see",
+        "ya",
+        "later",
+        "soon",
+        "take",
+        "care",
+        "good",
+        "night",
+        "morning",
+        "evening",
+        "afternoon",
+        "talk",
+        "cheers",
+        "have",
+        "great",
+        "nice",
+        "day",
+        "weekend",
+        "catch",
+    ]
 )
 _WORD_RE = re.compile(r"[a-z']+")
 
@@ -55,7 +89,9 @@ def _corpus_views(turns: list[Any]) -> list[Any]:
     views = []
     for i, t in enumerate(turns):
         name = t.speaker if t.register == "friends" else ""
-        before = turns[i - 1] if i and turns[i - 1].dialogue == t.dialogue and turns[i - 1].role == "assistant" else None
+        before = (
+            turns[i - 1] if i and turns[i - 1].dialogue == t.dialogue and turns[i - 1].role == "assistant" else None
+        )
         views.append(MessageView(id=i + 1, role=t.role, name=name, content=t.text, created_at=start,
                                  previous_assistant_content=before.text if before else ""))  # fmt: skip
     return views

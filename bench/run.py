@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--scale-facts", type=int, default=1_000_000, help="facts in the scale database")
     parser.add_argument("--fresh-scale", action="store_true", help="regenerate the scale database")
     parser.add_argument("--skip-locomo", action="store_true")
+    parser.add_argument("--skip-distil", action="store_true", help="skip the value gate's figures (bench.distil)")
     parser.add_argument(
         "--no-throughput", action="store_true", help="do not run bench.ingest_throughput (it always re-ingests)"
     )
@@ -134,6 +135,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             context = _optional("bench.context_recall")
             if context is not None:
                 _step(results, "context_recall", lambda: context.run(ctx))
+    if not args.skip_distil:
+        from bench import distil
+
+        _step(results, "distil", lambda: distil.run())
     if not args.skip_brokers:
         _step(results, "ingest_brokers", lambda: run_brokers(args))
     if not args.skip_scale:
@@ -181,6 +186,10 @@ def render_markdown(r: dict[str, Any]) -> str:
             "",
         ]  # noqa: E501
     lines += _brokers_markdown(r.get("ingest_brokers"))
+    if isinstance(r.get("distil"), dict) and "holdout" in r["distil"]:
+        from bench.distil import markdown as distil_markdown
+
+        lines += distil_markdown(r["distil"])
     loc = r.get("locomo_recall")
     if isinstance(loc, dict) and "modes" in loc:
         lines += [
@@ -278,7 +287,7 @@ def render_markdown(r: dict[str, Any]) -> str:
                 f"Searches right after a write to the subject ({written['rounds']} rounds, the subject's facts held "
                 f"in memory stale each time): p50 {written['p50']} ms, p95 {written['p95']} ms.",
             ]
-    for key in ("ingest", "locomo_recall", "context_recall", "search_latency"):
+    for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "distil"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
     return "\n".join(lines) + "\n"

@@ -13,7 +13,6 @@ import hashlib
 import os
 import threading
 from dataclasses import dataclass
-
 from pathlib import Path
 
 import numpy as np
@@ -131,6 +130,7 @@ def training_vectors(texts: list[str]) -> np.ndarray | None:
         pass
     vectors = embed(texts)
     if vectors is not None:
+        vectors = vectors.astype(np.float32).astype(np.float64)  # as read back from disk: one fit everywhere
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
@@ -231,6 +231,4 @@ def _score_with(m: Model, texts: list[str]) -> list[Score] | None:
     keep = m.keep_probability(vectors)
     probs = m.type_probabilities(vectors)
     best = probs.argmax(axis=1)
-    return [
-        Score(float(k), m.types[int(i)], float(p[int(i)])) for k, i, p in zip(keep, best, probs, strict=True)
-    ]
+    return [Score(float(k), m.types[int(i)], float(p[int(i)])) for k, i, p in zip(keep, best, probs, strict=True)]

@@ -22,7 +22,7 @@ _PIECES: dict[str, str] = {
     r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢",
     "thanks": r"thanks?( (you|so much|a lot|a bunch|again|for (your|the|all)( \w+){0,4}))*|thank you( (so|very) much)?"
     r"( for (your|the|all|sorting|helping)( \w+){0,4})?|thx|ty|cheers|(i )?(really )?appreciate (it|that|you)|"
-    r"much appreciated|谢谢(你|您|啦|了)?|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
+    r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
     "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
     r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
     r"weekend)|catch you later|ttyl|later|that'?s all|no,? that'?s all|safe travels|再见|拜拜|晚安|回头聊|下次聊|"
@@ -46,7 +46,9 @@ _REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES
 _ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
 _PIECE_RE = re.compile(rf"(?:{_ALL_PIECES})(?=$|[\s,，.。!！?？~～、…;；:)\-]|[\U0001F300-\U0001FAFF])", re.I)
 _SEP_RE = re.compile(r"^[\s,，.。!！?？~～、…;；:()\-\"'x]*|^[\U0001F300-\U0001FAFF\u2600-\u27BF]+", re.I)
-_NAME_RE = re.compile(r"^(?:[A-Z][a-z]+|宝|亲|兄弟|姐妹|哥们|老铁|老周|亲爱的)(?=$|[\s,，.。!！?？~～])")
+_NAME_RE = re.compile(
+    r"^(?:[A-Z][a-z]+|(?i:mate|buddy|dude|pal|man|babe|hun|guys|all)|宝|亲|兄弟|姐妹|哥们|老铁|老周|亲爱的)(?=$|[\s,，.。!！?？~～])"
+)
 
 _FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|our|us)\b|我", re.I)
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
@@ -62,7 +64,7 @@ _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
     r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl)\b|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
-    r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮",
+    r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
     re.I,
 )
 
@@ -95,7 +97,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"stopped working|doesn'?t work|not working|won'?t (turn on|charge|start)|wrong (item|size|order)|"
             r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund)\b|投诉|坏了|坏掉|不出|不转|"
             r"不亮|用不了|不能用|没法用|故障|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
-            r"质量(太)?差|质量问题|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣",
+            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣",
             re.I,
         ),
     ),
@@ -123,7 +125,12 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("decision", re.compile(r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled)\b|决定|选了|换成|取消了", re.I)),
+    (
+        "decision",
+        re.compile(
+            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled)\b|决定|选了|换成|取消了", re.I
+        ),
+    ),
     (
         "preference",
         re.compile(
@@ -210,7 +217,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(strip_chatter(bare)))
     signal = strong_signal(text)
     if is_question(text) and not has_slot:
-        if _SERVICE_RE.search(text) and (first or _SECOND_PERSON_RE.search(bare)):
+        if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
         if not first or not signal:
             return Verdict(False, "empty_question")

@@ -227,7 +227,14 @@ def _name_marks(out: str, name: str) -> str:
         tail = ("the user" if unnamed else name) + tail[len(_MARK) :]
     out = head + tail
     out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}@", "them")
-    return out.replace(_MARK, "they" if unnamed else name)
+    if unnamed:
+        for singular, plural in ((" is", " are"), (" was", " were"), (" has", " have"), (" does", " do")):
+            out = out.replace(_MARK + singular, "they" + plural)
+        return out.replace(_MARK, "the user")
+    return out.replace(_MARK, name)
+
+
+_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家"
 
 
 def third_person_zh(sentence: str, name: str) -> str:
@@ -248,4 +255,5 @@ def third_person_zh(sentence: str, name: str) -> str:
     else:
         tail = name + tail
     tail = tail.replace(f"{_MARK}们", "他们" if not unnamed else "两人").replace(f"{_MARK}的", "自己的")
+    tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
     return head + tail.replace(_MARK, "自己" if unnamed else name)

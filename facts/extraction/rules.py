@@ -10,15 +10,15 @@ from __future__ import annotations
 import datetime as dt
 import re
 
-from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
-from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
-from facts.extraction.entities import entities_of
 from facts.extraction import classifier
+from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
+from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
+from facts.extraction.entities import entities_of
 from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
-from facts.extraction.typer import slot_family, type_of
 from facts.extraction.timeexpr import resolve_text
+from facts.extraction.typer import slot_family, type_of
 from facts.text import detect_language, has_cjk, keywords
 
 VERSION = "rules-2.0"
@@ -139,7 +139,9 @@ class RuleExtractor:
             return self._command_output(message, command)
         confirmed = self._confirmation(message)
         if confirmed is not None:
-            return ExtractionOutput(gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed])
+            return ExtractionOutput(
+                gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed]
+            )
         candidates, reasons = self.gated_candidates(message, message.content, offset=0)
         if not candidates:
             return ExtractionOutput(gate=GateDecision(False, _drop_reason(reasons)), candidates=[])
@@ -189,7 +191,9 @@ class RuleExtractor:
                 shared.append(self._shared(message, caption, offset + shares.start(), offset + shares.end(), speaker))
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)]
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
-        verdicts = [rule_verdict(c, has_slot=slot is not None) for (c, _s, _e), slot in zip(clauses, slots, strict=True)]
+        verdicts = [
+            rule_verdict(c, has_slot=slot is not None) for (c, _s, _e), slot in zip(clauses, slots, strict=True)
+        ]
         open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
         scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
         by_index = dict(zip(open_, scores or [None] * len(open_), strict=True))
@@ -257,7 +261,9 @@ class RuleExtractor:
         family = slot_family(slot, sentence)
         type_ = type_of(sentence, slot, family, predicted)
         resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)
-        text = third_person(resolved, speaker, zh=lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence))
+        text = third_person(
+            resolved, speaker, zh=lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
+        )
         if framed and text == resolved:  # no first person in it: frame it, never quote it
             text = frame(resolved, speaker, type_=type_, question=question)
             if not text:
@@ -305,7 +311,9 @@ def third_person(sentence: str, speaker: str, *, zh: bool) -> str:
     return third_person_zh(sentence, speaker) if zh else third_person_en(sentence, speaker)
 
 
-_ASK_EN = re.compile(r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I)
+_ASK_EN = re.compile(
+    r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I
+)
 
 
 def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
@@ -334,7 +342,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
-_COMMON_FIRST = re.compile(r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all)\b", re.I)
+_COMMON_FIRST = re.compile(
+    r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all)\b", re.I
+)
 
 
 def _open_clauses(content: str) -> list[str]:

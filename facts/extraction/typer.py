@@ -22,32 +22,60 @@ _FAMILY_TYPE = {
     "relationship_status": "relationship", "subscription": "decision", "order_status": "complaint",
 }  # fmt: skip
 _KIN = [
-    ("partner", r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象"),
+    (
+        "partner",
+        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象",
+    ),
     ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|孩子|宝宝"),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹"),
     ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
 ]
 _KIN_RE = [
-    (slot, re.compile(rf"\b(?:my|our|his|her) (?:{words})\b|^(?:[^a-z]*\b)?(?:he|she)(?:'s| is)\b|(?:{words})", re.I))
+    (
+        slot,
+        re.compile(
+            rf"\b(?:my|our|his|her) (?:{words})\b|(?:{'|'.join(w for w in words.split('|') if re.match(r'[^a-z]', w))})",
+            re.I,
+        ),
+    )
     for slot, words in _KIN
 ]
 # Slot families the slot rules do not name, recognised by their values' shapes.
 _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")),
     ("phone", re.compile(r"\b1[3-9]\d{9}\b|\b0\d{4} ?\d{6}\b|\bmy (?:phone )?number\b|手机号|号码是", re.I)),
-    ("residence", re.compile(
-        r"\b\d+[a-z]? [A-Z][a-z]+ (?:Road|Street|St|Grove|Avenue|Ave|Lane|Close|Drive|Way|Place)\b|\bFlat \d+|"
-        r"(?:市|区|镇).{0,12}(?:路|街|号|小区|栋|单元|号楼)|住(?:在)?[\u4e00-\u9fff]{2,6}(?:那边|区)|搬(?:到|去)了?[\u4e00-\u9fff]{2,4}"
-    )),  # fmt: skip
-    ("age", re.compile(r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁")),
+    (
+        "residence",
+        re.compile(
+            r"\b\d+[a-z]? [A-Z][a-z]+ (?:Road|Street|St|Grove|Avenue|Ave|Lane|Close|Drive|Way|Place)\b|\bFlat \d+|"
+            r"(?:市|区|镇).{0,12}(?:路|街|号|小区|栋|单元|号楼)|住(?:在)?[\u4e00-\u9fff]{2,6}(?:那边|区)|搬(?:到|去)了?[\u4e00-\u9fff]{2,4}"
+        ),
+    ),  # fmt: skip
+    (
+        "age",
+        re.compile(
+            r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
+        ),
+    ),
     ("name", re.compile(r"\b(?:it'?s under|my name'?s|call me) [A-Z]|我叫|名字是|就是我本人|是本人", re.I)),
     ("language", re.compile(r"\bi (?:speak|am fluent in)\b|普通话|粤语|会说", re.I)),
     ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
-    ("pet", re.compile(r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)", re.I)),
-    ("employer", re.compile(r"\b(?:i start at|i'?m joining|i work at|i work for)\b|跳槽|入职|在[\u4e00-\u9fffA-Za-z]{2,8}(?:工作|上班)", re.I)),
+    (
+        "pet",
+        re.compile(r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)", re.I),
+    ),
+    (
+        "employer",
+        re.compile(
+            r"\b(?:i start at|i'?m joining|i work at|i work for)\b|跳槽|入职|在[\u4e00-\u9fffA-Za-z]{2,8}(?:工作|上班)",
+            re.I,
+        ),
+    ),
     ("school", re.compile(r"\b(?:i study at|i'?m studying at|offer from)\b|大学的offer|读研|读博|入学", re.I)),
 ]
-_STATUS_RE = re.compile(r"\b(got engaged|proposed|broke up|split up|single|got married|divorced)\b|求婚|订婚|分手|单身|离婚", re.I)
+_STATUS_RE = re.compile(
+    r"\b(got engaged|proposed|broke up|split up|single|got married|divorced)\b|求婚|订婚|分手|单身|离婚", re.I
+)
 _BIRTH_RE = re.compile(r"\b(was born|gave birth|had a baby)\b|出生了|生了(个|一个)", re.I)
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
 _PAST_EVENT_RE = re.compile(
@@ -99,9 +127,9 @@ _FUTURE_RE = re.compile(
 def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type rules are sure of, or ""."""
     signal = strong_signal(sentence)
-    if is_question(sentence) and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}:
-        if not _DECISION_RE.search(sentence):
-            return "inquiry"
+    service = is_question(sentence) and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
+    if service and not _DECISION_RE.search(sentence):
+        return "inquiry"
     if _BIRTH_RE.search(sentence):
         return "event"
     if _DECISION_RE.search(sentence):
