@@ -243,10 +243,8 @@ _DATED_RE = re.compile(
 
 def value_gate(content: str) -> GateDecision:
     """The whole message by the rules alone (no classifier): kept when any sentence is not certainly chatter."""
-    from facts.extraction.rules import split_sentences
-
     reasons: list[str] = []
-    for sentence, _start, _end in split_sentences(content):
+    for sentence in re.findall(r"[^.!?。！？\n;；]+[.!?。！？;；]*", content):
         verdict = rule_verdict(sentence)
         if verdict.keep is not False:
             return GateDecision(True, verdict.reason)

@@ -196,7 +196,8 @@ class RuleExtractor:
         ]
         open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
         scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
-        by_index = dict(zip(open_, scores or [None] * len(open_), strict=True))
+        listed: list[classifier.Score | None] = list(scores) if scores else [None] * len(open_)
+        by_index = dict(zip(open_, listed, strict=True))
         reasons: list[str] = [v.reason for v in verdicts if v.keep is False]
         kept: list[tuple[float, Candidate]] = []
         for i in open_:
