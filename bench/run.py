@@ -113,6 +113,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--fresh-scale", action="store_true", help="regenerate the scale database")
     parser.add_argument("--skip-locomo", action="store_true")
     parser.add_argument("--skip-lifecycle", action="store_true", help="skip the lifecycle pass over the scale data")
+    parser.add_argument("--skip-distil", action="store_true", help="skip the value gate's figures (bench.distil)")
     parser.add_argument(
         "--no-throughput", action="store_true", help="do not run bench.ingest_throughput (it always re-ingests)"
     )
@@ -156,6 +157,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             context = _optional("bench.context_recall")
             if context is not None:
                 _step(results, "context_recall", lambda: context.run(ctx))
+    if not args.skip_distil:
+        from bench import distil
+
+        _step(results, "distil", lambda: distil.run())
     if not args.skip_brokers:
         _step(results, "ingest_brokers", lambda: run_brokers(args))
     if not args.skip_scale:
@@ -207,6 +212,10 @@ def render_markdown(r: dict[str, Any]) -> str:
             "",
         ]  # noqa: E501
     lines += _brokers_markdown(r.get("ingest_brokers"))
+    if isinstance(r.get("distil"), dict) and "holdout" in r["distil"]:
+        from bench.distil import markdown as distil_markdown
+
+        lines += distil_markdown(r["distil"])
     loc = r.get("locomo_recall")
     if isinstance(loc, dict) and "modes" in loc:
         lines += [
@@ -315,7 +324,7 @@ def render_markdown(r: dict[str, Any]) -> str:
             )
         after = lc["search_after"]["search_ms"]
         lines += ["", f"Search right after (HTTP, 10k-fact subject): p50 {after['p50']} ms, p95 {after['p95']} ms."]
-    for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "lifecycle"):
+    for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "lifecycle", "distil"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
     return "\n".join(lines) + "\n"

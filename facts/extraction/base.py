@@ -17,6 +17,8 @@ class MessageView:
     content: str
     created_at: dt.datetime
     previous_user_content: str = ""
+    # The assistant's turn just before this one in the same session, if any (a user's "Yes." may confirm it).
+    previous_assistant_content: str = ""
 
 
 @dataclass

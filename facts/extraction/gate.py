@@ -1,223 +1,275 @@
-"""The value gate: greetings, thanks, small talk and resolved trivia yield no fact; the rest is kept.
+"""The value gate's rules: what a sentence of a user's turn certainly is not worth keeping, and what certainly is.
 
-The gate works per message (the decision is recorded on it) and per sentence (a greeting inside an
-informative message is dropped, the informative sentences are kept). It errs on keeping: a turn with
-names, places, dates or two content words is worth a fact, because recall depends on it.
+`rule_verdict(sentence)` answers keep (a slot or a strong signal: health, a relative, an amount, an id, a
+complaint, a commitment with a content...), drop with a reason code (greeting, thanks, sign_off, agreement,
+reaction, compliment, filler, empty_question, hypothetical, about_other) or undecided; the rule extractor lets
+the classifier over the sentence's vector settle the undecided ones and confirm the kept ones. The reason codes
+are what the message's `gate_reason` records, so a dashboard can count the drops by reason.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
-from facts.text import has_cjk, keywords
+from facts.text import keywords
 
-_GREETING_WORDS = (
-    r"hi|hello|hey|hiya|yo|thanks( so much| a lot| a bunch)?|thank you( so much| very much)?|thx|ty|ok|okay|k|cool|great|nice|awesome|wow|"
-    r"sure|yes|yeah|yep|no|nope|lol|haha|hahaha|bye|goodbye|see you( later| soon)?|take care|good (morning|night|"
-    r"evening|afternoon)|you'?re welcome|no problem|np|sounds good|got it|me too|same here|of course|"
-    r"sounds (great|good|fun|amazing|awesome|lovely|cool|wonderful|exciting|interesting)|so (cool|true|fun)|for sure|"
-    r"you too|totally|absolutely|exactly|definitely|indeed|congrats|congratulations|good luck|i agree|i know|right|"
-    r"that'?s (so )?(great|true|amazing|awesome|wonderful|lovely|cool|exciting|interesting|impressive)|"
-    r"how (cool|nice|awesome|sweet|fun)|"
-    r"good to see you|nice to meet you|nice to see you|good to hear|glad to hear( that)?|that'?s great|"
-    r"that'?s (so )?(cool|nice|awesome|amazing)|"
-    r"你好|您好|谢谢|多谢|感谢|好的|好|嗯|嗯嗯|哈哈|哈哈哈|再见|拜拜|早上好|早安|晚安|下午好|晚上好|"
-    r"不客气|没问题|收到|好吧|对|是的|行|可以|明白了|知道了|太好了|真棒|好久不见"
-)
-_SMALL_TALK_RE = re.compile(
-    r"^\s*((" + _GREETING_WORDS + r")[\s!.,。！，~、?？]*)+(\s*[a-z]{2,12}[\s!.,。！，~]*)?$", re.IGNORECASE
-)
-_TRIVIAL_QUESTION_RE = re.compile(
-    r"^\s*(how are you( doing)?( today)?|how have you been|how'?s it going|what'?s up( with you)?|"
-    r"anything new|what time is it|what'?s the time|what day is it( today)?|how about you|and you|you\?|"
-    r"what'?s the weather( like)?( today)?|"
-    r"你好吗|最近怎么样|最近好吗|怎么样|现在几点了?|几点了|今天星期几|今天天气怎么样|你呢|在吗)[\s!.,。！，~?？]*$",
-    re.IGNORECASE,
+# Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
+_PIECES: dict[str, str] = {
+    "greeting": r"hi+|hello+|hey+|heyy+|hiya|yo|howdy|morning|good (morning|afternoon|evening)|long time no see|"
+    r"hey stranger|heyy+ stranger|how'?ve you been|how have you been|how are you( doing)?|how'?s it going|"
+    r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢",
+    "thanks": r"thanks?( (you|so much|a lot|a bunch|again|for (your|the|all)( \w+){0,4}))*|thank you( (so|very) much)?"
+    r"( for (your|the|all|sorting|helping)( \w+){0,4})?|thx|ty|cheers|(i )?(really )?appreciate (it|that|you)|"
+    r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
+    "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
+    r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
+    r"weekend)|catch you later|ttyl|later|that'?s all|no,? that'?s all|safe travels|再见|拜拜|晚安|回头聊|下次聊|"
+    r"先这样|先这样吧|就这样|没有了|没别的了|回聊|改天聊",
+    "agreement": r"ok+|okay|k|sure|yes|yeah|yep|yup|ya|deal|fair( enough)?|right|exactly|totally|absolutely|agreed|"
+    r"of course|for sure|sounds (good|great|like a plan)|works( for me)?|will do|got it|noted|me too|same( here)?|"
+    r"no problem|np|you too|i agree|makes sense|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
+    r"明白|明白了|知道了|记住了|必须的|当然|一言为定|同意|ok没问题",
+    "reaction": r"wow+|whoa|oh+|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
+    r"awesome|amazing|incredible|brilliant|perfect|lovely|congrats|congratulations|good luck|wishing you( the best)?|"
+    r"that'?s (so |really )?(great|amazing|awesome|wonderful|cool|nice|exciting|impressive|sweet|fun|sad|tough|"
+    r"hard|rough|brutal)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
+    r"glad to hear( that)?|good to hear|sorry to hear( that)?|that sucks|ugh|oof|yikes|damn|"
+    r"哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
+    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜",
+    "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
+    r"good job|nice work|你真棒|你太好了|你最好了",
+    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|嗯嗯|那个|这个嘛|我想想|等一下",
+}
+_REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES.items()}
+_ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
+_PIECE_RE = re.compile(rf"(?:{_ALL_PIECES})(?=$|[\s,，.。!！?？~～、…;；:)\-]|[\U0001F300-\U0001FAFF])", re.I)
+_SEP_RE = re.compile(r"^[\s,，.。!！?？~～、…;；:()\-\"'x]*|^[\U0001F300-\U0001FAFF\u2600-\u27BF]+", re.I)
+_NAME_RE = re.compile(
+    r"^(?:[A-Z][a-z]+|(?i:mate|buddy|dude|pal|man|babe|hun|guys|all)|宝|亲|兄弟|姐妹|哥们|老铁|老周|亲爱的)(?=$|[\s,，.。!！?？~～])"
 )
 
-# Signals that a turn holds something worth keeping, with the reason recorded on the message.
-_SIGNALS: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "complaint",
-        re.compile(
-            r"\b(order|refund|broken|complain\w*|never arrived|late|damaged|wrong item)\b"
-            r"|订单|退款|投诉|没收到|坏了|破损|退货|差评",
-            re.I,
-        ),
-    ),
+_FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|our|us)\b|我", re.I)
+_SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
+_SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
+_QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)")
+_HYPOTHETICAL_RE = re.compile(
+    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)",
+    re.I,
+)
+# Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
+_SERVICE_RE = re.compile(
+    r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
+    r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
+    r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl)\b|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
+    r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
+    re.I,
+)
+
+# Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
+_STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "health",
         re.compile(
-            r"\b(allerg\w*|doctor|hospital|medic\w*|diagnos\w*|surgery|pregnan\w*|sick|pain|therap\w*)"
-            r"\b|过敏|医生|医院|吃药|生病|手术|怀孕|血压|糖尿病|感冒",
+            r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
+            r"pressure|medication|prescri\w*|\d+ ?mg|therap(y|ist)|physio\w*|injur\w*|tore my|broke my (arm|leg|"
+            r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
+            r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|"
+            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b",
             re.I,
         ),
     ),
     (
         "legal",
         re.compile(
-            r"\b(lawyer|court|contract|lawsuit|divorce|visa|lease|custody)\b|律师|法院|合同|起诉|离婚|签证", re.I
-        ),
-    ),
-    # (?<!\d): a number is tried from its first digit only (from every digit, a long run was quadratic).
-    ("amount", re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(\.\d+)?\s?(dollars|usd|rmb|yuan|euros?|元|块|万|%)", re.I)),
-    (
-        "date",
-        re.compile(
-            r"\d{1,4}[-/年月日号]|\b(yesterday|tomorrow|last|next|ago|monday|tuesday|wednesday|thursday|"
-            r"friday|saturday|sunday|january|february|march|april|june|july|august|september|october|"
-            r"november|december)\b|昨天|明天|前天|后天|上周|下周|上个月|下个月|去年|明年|周[一二三四五六日]",
+            r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|court|custody|divorce|"
+            r"insurance|policy number|blue card|residence permit)\b|房贷|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"保险|保单|居留|户口",
             re.I,
         ),
     ),
     (
-        "commitment",
+        "complaint",
         re.compile(
-            r"\b(i'?ll|i will|i promise|i'?m going to|i plan|we'?ll|planning)\b"
-            r"|我会|答应|保证|打算|计划|准备",
-            re.I,
-        ),
-    ),
-    ("decision", re.compile(r"\b(decided|decide|chose|choose|going with|settled on)\b|决定|选择了|定了", re.I)),
-    (
-        "preference",
-        re.compile(
-            r"\b(love|like|enjoy|prefer|hate|dislike|favou?rite|can'?t stand|into)\b"
-            r"|喜欢|爱吃|讨厌|最爱|不吃|偏好|想尝",
+            r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
+            r"stopped working|doesn'?t work|not working|won'?t (turn on|charge|start)|wrong (item|size|order)|"
+            r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund)\b|投诉|坏了|坏掉|不出|不转|"
+            r"不亮|用不了|不能用|没法用|故障|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣",
             re.I,
         ),
     ),
     (
         "relationship",
         re.compile(
-            r"\b(wife|husband|son|daughter|mom|mother|dad|father|sister|brother|friend|partner|"
-            r"boyfriend|girlfriend|kids?|children|family|grandma|grandpa)\b"
-            r"|老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|朋友|孩子|家人",
+            r"\b(my|our) (wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|"
+            r"baby|mum|mom|mother|dad|father|parents|brother|sister|siblings?|grandma|grandpa|grandmother|"
+            r"grandfather|aunt|uncle|cousin|niece|nephew|in-laws)\b|\b(got engaged|proposed|broke up|split up|"
+            r"got married|getting married|got divorced|we'?re expecting|gave birth|was born)\b|"
+            r"(我|我们)(的)?(老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|求婚|订婚|分手|结婚|离婚|出生了|生了",
             re.I,
         ),
     ),
-    ("pet", re.compile(r"\b(dog|cat|puppy|kitten|pet|corgi|hamster|parrot)s?\b|狗|猫|宠物|柯基", re.I)),
-    ("personal", re.compile(r"\b(i|my|i'?m|i'?ve|i'?d|me)\b|我", re.I)),
+    (
+        "amount",
+        re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)", re.I),
+    ),
+    ("id", re.compile(r"\b[A-Z]{1,4}-?\d{4,}\b|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|[\w.+-]+@[\w-]+\.[\w.]+")),
+]
+_KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
+    (
+        "commitment",
+        re.compile(
+            r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|"
+            r"i signed up|i booked|i'?ve booked|i promise)\b|我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了",
+            re.I,
+        ),
+    ),
+    (
+        "decision",
+        re.compile(
+            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled)\b|决定|选了|换成|取消了", re.I
+        ),
+    ),
+    (
+        "preference",
+        re.compile(
+            r"\b(i (really )?(love|like|enjoy|prefer|hate|dislike|adore)|i'?m (obsessed with|into|a fan of)|"
+            r"favou?rite|can'?t stand|vegan|vegetarian)\b|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想",
+            re.I,
+        ),
+    ),
 ]
 
 
-_INTERJECTIONS = frozenset(
-    [
-        "wow",
-        "awesome",
-        "great",
-        "amazing",
-        "cool",
-        "nice",
-        "so",
-        "that's",
-        "thats",
-        "yay",
-        "oh",
-        "aw",
-        "aww",
-        "haha",
-        "lol",
-        "totally",
-        "congrats",
-        "sounds",
-        "how",
-        "what",
-        "thanks",
-        "thank",
-        "yes",
-        "yeah",
-        "you",
-        "good",
-        "love",
-        "glad",
-        "hope",
-        "wishing",
-        "enjoy",
-        "have",
-    ]
-)
+@dataclass(frozen=True)
+class Verdict:
+    """keep: True (a rule is sure it is worth keeping), False (sure it is not), None (the classifier decides)."""
+
+    keep: bool | None
+    reason: str
 
 
-def is_small_talk(text: str) -> bool:
-    return bool(_SMALL_TALK_RE.match(text))
+def small_talk_reason(sentence: str) -> str:
+    """The reason code when the sentence is nothing but greetings, thanks, sign-offs, reactions..., else ""."""
+    rest = sentence.strip()
+    reasons: list[str] = []
+    for _ in range(12):
+        rest = _SEP_RE.sub("", rest, count=1).strip()
+        if not rest:
+            break
+        m = _PIECE_RE.match(rest)
+        if m and m.group(0):
+            piece = m.group(0)
+            reasons.append(next((r for r, p in _REASON_OF.items() if p.match(piece)), "reaction"))
+            rest = rest[m.end() :]
+            continue
+        name = _NAME_RE.match(rest)
+        if name and reasons:
+            rest = rest[name.end() :]
+            continue
+        return ""
+    if rest or not reasons:
+        return ""
+    return _main_reason(reasons)
 
 
-def is_trivial_question(text: str) -> bool:
-    return bool(_TRIVIAL_QUESTION_RE.match(text))
+def _main_reason(reasons: list[str]) -> str:
+    for preferred in ("thanks", "sign_off", "greeting", "compliment", "agreement", "reaction", "filler"):
+        if preferred in reasons:
+            return preferred
+    return reasons[0]
 
 
-_QUESTION_START_RE = re.compile(
-    r"^\s*(what|who|when|where|why|how|which|is|are|can|could|do|does|did)\b|[吗呢？?]\s*$", re.IGNORECASE
-)
-_PERSON_RE = re.compile(r"\b(i|my|me|we|our|you|your)\b|我|你|您", re.IGNORECASE)
+def is_question(sentence: str) -> bool:
+    return bool(_QUESTION_RE.search(sentence.strip()))
 
 
-def _is_impersonal_question(text: str) -> bool:
-    """A general-knowledge question ("what's the capital of France?"): nothing about the user in it."""
-    return (
-        text.rstrip().endswith(("?", "？", "吗"))
-        and bool(_QUESTION_START_RE.search(text))
-        and not _PERSON_RE.search(text)
-    )
-
-
-def _has_slot(text: str) -> bool:
-    from facts.extraction.slots import pet_slot, slot_of
-
-    return slot_of(text) is not None or pet_slot(text) is not None
-
-
-def signal_of(text: str) -> str:
-    for name, pattern in _SIGNALS:
-        if pattern.search(text):
+def strong_signal(sentence: str) -> str:
+    for name, pattern in _STRONG:
+        if pattern.search(sentence):
             return name
     return ""
 
 
-def sentence_worth_keeping(sentence: str) -> bool:
-    """A sentence inside a kept message: drop greetings and trivia, keep anything with content."""
-    if is_small_talk(sentence) or is_trivial_question(sentence):
-        return False
-    words = keywords(sentence)
-    plain = sentence.strip()
-    first = plain.split(" ", 1)[0].lower().strip(",!")
-    short_exclamation = (
-        plain.endswith("!")
-        and len(plain.split()) <= 4
-        and not re.search(r"\d|\s[A-Z]", plain)
-        and first in _INTERJECTIONS
-    )
-    if short_exclamation and not has_cjk(plain):
-        return False
-    if _has_slot(sentence):
-        return True
-    if len(words) >= 2:
-        return True
-    # One content word is enough when it is a name, a number or a signal ("I'm allergic.")
-    return bool(words) and (
-        bool(re.search(r"\d|[A-Z][a-z]+", sentence[1:])) or signal_of(sentence) not in {"", "personal"}
-    )
+def keep_hint(sentence: str) -> str:
+    for name, pattern in _KEEP_HINTS:
+        if pattern.search(sentence):
+            return name
+    return ""
+
+
+def has_first_person(sentence: str) -> bool:
+    return bool(_FIRST_PERSON_RE.search(sentence))
+
+
+def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
+    """What the rules say of one sentence of a user's turn."""
+    text = sentence.strip()
+    if not text or not re.search(r"\w", text):
+        return Verdict(False, "empty")
+    chatter = small_talk_reason(text)
+    if chatter:
+        return Verdict(False, chatter)
+    if _HYPOTHETICAL_RE.search(text):
+        return Verdict(False, "hypothetical")
+    bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
+    first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(strip_chatter(bare)))
+    signal = strong_signal(text)
+    if is_question(text) and not has_slot:
+        if _SERVICE_RE.search(text):
+            return Verdict(True, "inquiry")
+        if not first or not signal:
+            return Verdict(False, "empty_question")
+        return Verdict(True, signal)
+    if second and not first and not has_slot:
+        return Verdict(False, "about_other")
+    if has_slot:
+        return Verdict(True, "slot")
+    if signal:
+        return Verdict(True, signal)
+    if len(keywords(text)) < 2 and not re.search(r"\d", text):
+        return Verdict(False, "filler")
+    hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
+    return Verdict(None, hint or ("personal" if first else "content"))
+
+
+_DATED_RE = re.compile(
+    r"\b(yesterday|last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"\d+ (?:days|weeks|months|years) ago|this morning|in (?:19|20)\d\d)\b|昨天|前天|上周|上个月|去年|上周末|今天早上|\d{4}年",
+    re.I,
+)
 
 
 def value_gate(content: str) -> GateDecision:
-    """Decide whether a message may hold a fact worth keeping, and say why."""
-    text = content.strip()
-    if not text:
-        return GateDecision(False, "empty")
-    if is_small_talk(text):
-        return GateDecision(False, "greeting, thanks or small talk")
-    if is_trivial_question(text):
-        return GateDecision(False, "trivial question")
-    signal = signal_of(text)
-    if not signal and _is_impersonal_question(text):
-        return GateDecision(False, "trivial question")
-    words = keywords(text)
-    if _has_slot(text):
-        return GateDecision(True, "personal detail" if signal in {"", "personal"} else signal)
-    if signal and signal != "personal" and words:
-        return GateDecision(True, signal)
-    if len(words) < 2:
-        return GateDecision(False, "no content words")
-    return GateDecision(True, "personal detail" if signal == "personal" else "content")
+    """The whole message by the rules alone (no classifier): kept when any sentence is not certainly chatter."""
+    reasons: list[str] = []
+    for sentence in re.findall(r"[^.!?。！？\n;；]+[.!?。！？;；]*", content):
+        verdict = rule_verdict(sentence)
+        if verdict.keep is not False:
+            return GateDecision(True, verdict.reason)
+        reasons.append(verdict.reason)
+    return GateDecision(False, _main_reason(reasons) if reasons else "empty")
+
+
+_LEAD_RE = re.compile(
+    r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|no|nah|nope|well|so|and|but|anyway|honestly|actually|okay|ok|also|"
+    r"btw|by the way|speaking of (?:which|changes)|guess what|big news(?: on my end)?|fun fact|save the date|"
+    r"real question|oh and|对了|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"好的|可以|宝|兄弟)(?:[\s,，.。!！~～:：;；]+|$))+",
+    re.I,
+)
+
+
+def strip_chatter(sentence: str) -> str:
+    """The sentence without leading interjections and discourse words ("Oh and I'm..." -> "I'm...")."""
+    rest = sentence.strip()
+    for _ in range(4):
+        m = _LEAD_RE.match(rest)
+        if not m or not m.group(0) or m.end() >= len(rest):
+            break
+        rest = rest[m.end() :].lstrip()
+    return rest[:1].upper() + rest[1:] if rest[:1].isalpha() and not rest[:1].isupper() and rest[:2] != "i " else rest

@@ -163,48 +163,97 @@ def _conjugate(verb: str) -> str:
 _I_RE = re.compile(r"\b(I)(?:'m|’m| am\b)|\b(I)(?:'ve|’ve)|\b(I)(?:'d|’d)|\b(I)(?:'ll|’ll)|\bI\b(?: (\w+(?:'t)?))?")
 
 
+_MARK = "\x01"
+_UNNAMED = {"User", "用户", ""}
+
+
 def third_person_en(sentence: str, name: str) -> str:
-    """Rewrite first person about `name`: I -> name, my -> name's, me -> name, with verb agreement."""
+    """Rewrite first person about `name` in natural third person, with verb agreement.
+
+    The first mention is the name ("I fixed my bike" -> "Priya fixed their bike"); later possessives are
+    "their", later objects "them". An unnamed user gets no subject at all ("I live in Leeds" -> "Lives in
+    Leeds"), never "User's". A sentence without first person is returned as it is (the caller frames it).
+    """
+    sentence = re.sub(r"\bi(?=(?:'|’|\s))", "I", sentence)
+    sentence = re.sub(r"\b(im|Im)\b", "I'm", sentence)
 
     def repl_i(m: re.Match[str]) -> str:
         whole = m.group(0)
         if m.group(1):
-            return f"{name} is"
+            return f"{_MARK} is"
         if m.group(2):
-            return f"{name} has"
+            return f"{_MARK} has"
         if m.group(3):
-            return (
-                f"{name} had"
-                if re.search(r"\b(been|gone|done|had|seen)\b", sentence[m.end() : m.end() + 30])
-                else (f"{name} would")
-            )
+            after = sentence[m.end() : m.end() + 30]
+            return f"{_MARK} had" if re.search(r"\b(been|gone|done|had|seen)\b", after) else f"{_MARK} would"
         if m.group(4):
-            return f"{name} will"
+            return f"{_MARK} will"
         verb = m.group(5)
         if verb is None:
-            return name
+            return _MARK
         if verb.lower() in _ADVERBS or verb.lower().endswith("ly"):
             following = re.match(r" (\w+(?:'t)?)", sentence[m.end() :])
             if following:  # "I really love" -> "Priya really loves": conjugate the next word later
-                return f"{name} {verb}\x00"
-            return f"{name} {verb}"
-        return f"{name} {_conjugate(verb)}" if whole[1:].strip() else name
+                return f"{_MARK} {verb}\x00"
+            return f"{_MARK} {verb}"
+        return f"{_MARK} {_conjugate(verb)}" if whole[1:].strip() else _MARK
 
     out = _I_RE.sub(repl_i, sentence)
     out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _conjugate(m.group(1)), out)
     out = out.replace("\x00", "")
-    out = re.sub(r"\b[Mm]y\b", f"{name}'s", out)
-    out = re.sub(r"\b[Mm]ine\b", f"{name}'s", out)
-    out = re.sub(r"\b[Mm]yself\b", name, out)
-    out = re.sub(r"(?<=\w )me\b", name, out)
-    if not out.startswith(name) and name not in out[: len(name) + 40]:
-        out = f"{name} said: {out}" if not out.endswith("?") else f"{name} asked: {out}"
-    return out
+    out = re.sub(r"\b[Mm]y\b", f"{_MARK}'s", out)
+    out = re.sub(r"\b[Mm]ine\b", f"{_MARK}'s", out)
+    out = re.sub(r"\b[Mm]yself\b", "themselves", out)
+    out = re.sub(r"(?<=\w )me\b", f"{_MARK}@", out)
+    if _MARK not in out:
+        return sentence
+    return _name_marks(out, name)
+
+
+def _name_marks(out: str, name: str) -> str:
+    """The first mark becomes the name (or nothing, for an unnamed user); later ones their / them."""
+    unnamed = name in _UNNAMED
+    first = out.index(_MARK)
+    head, tail = out[:first], out[first:]
+    if tail.startswith(f"{_MARK}'s"):
+        lead = "Their" if unnamed and not head.strip() else ("their" if unnamed else f"{name}'s")
+        tail = lead + tail[len(_MARK) + 2 :]
+    elif tail.startswith(f"{_MARK}@"):
+        tail = ("them" if unnamed else name) + tail[len(_MARK) + 1 :]
+    elif unnamed and not head.strip():
+        rest = tail[len(_MARK) :].lstrip()
+        tail = rest[:1].upper() + rest[1:]
+    else:
+        tail = ("the user" if unnamed else name) + tail[len(_MARK) :]
+    out = head + tail
+    out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}@", "them")
+    if unnamed:
+        for singular, plural in ((" is", " are"), (" was", " were"), (" has", " have"), (" does", " do")):
+            out = out.replace(_MARK + singular, "they" + plural)
+        return out.replace(_MARK, "the user")
+    return out.replace(_MARK, name)
+
+
+_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家"
 
 
 def third_person_zh(sentence: str, name: str) -> str:
-    out = sentence.replace("我们", f"{name}和家人" if name == "用户" else f"{name}他们")
-    out = out.replace("我的", f"{name}的").replace("我", name)
-    if name not in out:
-        out = f"{name}说：{out}" if not out.endswith(("?", "？")) else f"{name}问：{out}"
-    return out
+    """我 -> the speaker's name at its first mention (no subject for an unnamed user: "我对花生过敏" ->
+    "对花生过敏"), later 我的 -> 自己的; a sentence without 我 is returned as it is."""
+    if "我" not in sentence:
+        return sentence
+    unnamed = name in _UNNAMED
+    out = sentence.replace("我们", f"{_MARK}们")
+    out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)
+    first = out.index(_MARK)
+    head, tail = out[:first], out[first + 1 :]
+    if tail.startswith("们"):
+        tail = ("两人" if unnamed else f"{name}他们") + tail[1:]
+    elif unnamed:
+        at_start = not head.strip(" ，,")
+        tail = (tail[1:] if tail.startswith("的") else tail) if at_start else "用户" + tail
+    else:
+        tail = name + tail
+    tail = tail.replace(f"{_MARK}们", "他们" if not unnamed else "两人").replace(f"{_MARK}的", "自己的")
+    tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
+    return head + tail.replace(_MARK, "自己" if unnamed else name)

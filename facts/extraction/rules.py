@@ -10,15 +10,25 @@ from __future__ import annotations
 import datetime as dt
 import re
 
+from facts.extraction import classifier
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
+from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
 from facts.extraction.entities import entities_of
-from facts.extraction.gate import sentence_worth_keeping, value_gate
+from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
-from facts.extraction.slots import pet_slot, slot_of, type_of
+from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
+from facts.extraction.typer import slot_family, type_of
 from facts.text import detect_language, has_cjk, keywords
 
-VERSION = "rules-1.0"
+VERSION = "rules-2.0"
+# A sentence a rule keeps needs this keep probability from the classifier; an undecided one needs the second.
+KEEP_CONFIRM = 0.2
+KEEP_UNDECIDED = 0.65
+KEEP_PERSONAL = 0.5  # a first person without a hint
+KEEP_HINTED = 0.35  # a first person with a hint of a commitment, decision, preference or dated event
+# At most this many facts from one turn (the most likely to be worth keeping).
+MAX_PER_TURN = 2
 
 # A sentence starts only where a run of sentence characters starts, and takes the run whole (possessive): the
 # old pattern retried every suffix of a run ending in a newline (quadratic). Same matches, linear time.
@@ -37,6 +47,11 @@ _FORGET_RE = re.compile(
     r"|^\s*(?:请|麻烦)?(?:帮我)?(?:忘掉|忘记|忘了|删掉|删除|别记)(?:我)?(?:刚才|刚刚|之前)?(?:说的|讲的)?(?:那句话|那个|这个)?[：:，,]?\s*(.*)$",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+def split_sentences(text: str) -> list[tuple[str, int, int]]:
+    """The sentences of a text with their spans."""
+    return _sentences(text)
 
 
 def _sentences(text: str) -> list[tuple[str, int, int]]:
@@ -114,23 +129,46 @@ class RuleExtractor:
     version = VERSION
 
     def extract(self, messages: list[MessageView]) -> dict[int, ExtractionOutput]:
+        texts = [self._speaker(m, m.content, 0)[1] for m in messages if m.role == "user"]
+        classifier.prime([c for text in texts for c in _open_clauses(text)])
         return {m.id: self.extract_one(m) for m in messages}
 
     def extract_one(self, message: MessageView) -> ExtractionOutput:
         if message.role == "system":
             return ExtractionOutput(gate=GateDecision(False, "system message"), candidates=[])
         if message.role == "assistant" and not message.name:
-            return ExtractionOutput(gate=GateDecision(False, "assistant turn"), candidates=[])
+            return ExtractionOutput(gate=GateDecision(False, "assistant"), candidates=[])
         command = find_command(message.content)
         if command is not None:
             return self._command_output(message, command)
-        gate = value_gate(message.content)
-        if not gate.keep:
-            return ExtractionOutput(gate=gate, candidates=[])
-        candidates = self.candidates(message, message.content, offset=0)
+        confirmed = self._confirmation(message)
+        if confirmed is not None:
+            return ExtractionOutput(
+                gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed]
+            )
+        candidates, reasons = self.gated_candidates(message, message.content, offset=0)
         if not candidates:
-            return ExtractionOutput(gate=GateDecision(False, "no informative sentence"), candidates=[])
-        return ExtractionOutput(gate=gate, candidates=candidates)
+            return ExtractionOutput(gate=GateDecision(False, _drop_reason(reasons)), candidates=[])
+        kept = sorted(dict.fromkeys(c.type for c in candidates))
+        dropped = sorted(dict.fromkeys(r for r in reasons if r))
+        reason = "keep: " + ", ".join(kept) + (f" (dropped: {', '.join(dropped)})" if dropped else "")
+        return ExtractionOutput(gate=GateDecision(True, reason), candidates=candidates)
+
+    def _confirmation(self, message: MessageView) -> Candidate | None:
+        """The assistant's read-back the user's bare "Yes." / "对" confirms, as a fact of the user's turn."""
+        if message.role != "user" or not message.previous_assistant_content:
+            return None
+        speaker, content, offset = self._speaker(message, message.content, 0)
+        question = readback(message.previous_assistant_content) if is_confirmation(content) else ""
+        if not question:
+            return None
+        candidate = self._candidate(message, question, offset, offset + len(content), speaker, None, None, framed=False)
+        if candidate is None:
+            return None
+        candidate.text = confirmed_fact(question, speaker)
+        candidate.keywords = keywords(candidate.text)
+        candidate.confidence = 0.8
+        return candidate
 
     def _command_output(self, message: MessageView, command: Command) -> ExtractionOutput:
         gate = GateDecision(True, f"explicit command: {command.kind}")
@@ -145,17 +183,9 @@ class RuleExtractor:
         # A "remember X" with its own content pins X; nothing from the previous message.
         return ExtractionOutput(gate=gate, candidates=candidates, commands=[] if candidates else [command])
 
-    def candidates(self, message: MessageView, content: str, *, offset: int) -> list[Candidate]:
-        lang_of_message = detect_language(content)
-        default_speaker = "用户" if lang_of_message == "zh" and message.role == "user" else "User"
-        speaker = message.name or default_speaker
-        out: list[Candidate] = []
-        # "Priya: I went ..." (a client that prefixes the speaker): the prefix is not part of the fact.
-        prefix = re.match(rf"\s*{re.escape(speaker)}\s*[:：]\s*", content) if message.name else None
-        if prefix:
-            offset += prefix.end()
-            content = content[prefix.end() :]
-        # "[shares a photo of a red car]": what the speaker showed is a fact of its own.
+    def gated_candidates(self, message: MessageView, content: str, *, offset: int) -> tuple[list[Candidate], list[str]]:
+        """The candidates of the sentences the gate keeps, and the reason codes of those it drops."""
+        speaker, content, offset = self._speaker(message, content, offset)
         shared: list[Candidate] = []
         shares = _SHARES_RE.search(content)
         if shares:
@@ -163,42 +193,95 @@ class RuleExtractor:
             content = content[: shares.start()]
             if caption:
                 shared.append(self._shared(message, caption, offset + shares.start(), offset + shares.end(), speaker))
-        for sentence, start, _end in _sentences(content):
-            for clause, c_start, c_end in _clauses(sentence, start):
-                if not sentence_worth_keeping(clause):
-                    continue
-                out.append(self._candidate(message, clause, c_start + offset, c_end + offset, speaker))
-        return out + shared
+        clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)]
+        slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
+        verdicts = [
+            rule_verdict(c, has_slot=slot is not None) for (c, _s, _e), slot in zip(clauses, slots, strict=True)
+        ]
+        open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
+        scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
+        listed: list[classifier.Score | None] = list(scores) if scores else [None] * len(open_)
+        by_index = dict(zip(open_, listed, strict=True))
+        reasons: list[str] = [v.reason for v in verdicts if v.keep is False]
+        kept: list[tuple[float, Candidate]] = []
+        for i in open_:
+            score, verdict = by_index[i], verdicts[i]
+            keep, why = _decide(verdict, score, clauses[i][0])
+            if not keep:
+                reasons.append(why)
+                continue
+            clause, c_start, c_end = clauses[i]
+            predicted = (score.type, score.type_confidence) if score is not None else None
+            candidate = self._candidate(message, clause, c_start + offset, c_end + offset, speaker, slots[i], predicted)
+            if candidate is None:
+                reasons.append("not about the speaker")
+                continue
+            candidate.confidence = round(score.keep, 3) if score is not None else candidate.confidence
+            kept.append((score.keep if score is not None else 0.5, candidate))
+        best = sorted(kept, key=lambda pair: -pair[0])[:MAX_PER_TURN]
+        if len(kept) > len(best):
+            reasons.append("over the per-turn limit")
+        chosen = {id(c) for _p, c in best}
+        return [c for _p, c in kept if id(c) in chosen] + shared, reasons
+
+    def candidates(self, message: MessageView, content: str, *, offset: int) -> list[Candidate]:
+        return self.gated_candidates(message, content, offset=offset)[0]
+
+    @staticmethod
+    def _speaker(message: MessageView, content: str, offset: int) -> tuple[str, str, int]:
+        """The speaker's name and the content without a "Priya: " prefix (a client that prefixes the speaker)."""
+        lang_of_message = detect_language(content)
+        default_speaker = "用户" if lang_of_message == "zh" and message.role == "user" else "User"
+        speaker = message.name or default_speaker
+        prefix = re.match(rf"\s*{re.escape(speaker)}\s*[:：]\s*", content) if message.name else None
+        if prefix:
+            offset += prefix.end()
+            content = content[prefix.end() :]
+        return speaker, content, offset
 
     def _shared(self, message: MessageView, caption: str, start: int, end: int, speaker: str) -> Candidate:
-        candidate = self._candidate(message, caption, start, end, speaker)
+        candidate = self._candidate(message, caption, start, end, speaker, None, None, framed=False)
+        assert candidate is not None
         candidate.text = f"{speaker} shared {caption.rstrip('.')}."
         candidate.keywords = keywords(candidate.text)
         candidate.type = "event"
         return candidate
 
-    def _candidate(self, message: MessageView, sentence: str, start: int, end: int, speaker: str) -> Candidate:
+    def _candidate(
+        self,
+        message: MessageView,
+        sentence: str,
+        start: int,
+        end: int,
+        speaker: str,
+        slot: Slot | None,
+        predicted: tuple[str, float] | None,
+        *,
+        framed: bool = True,
+    ) -> Candidate | None:
+        """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
         ref = message.created_at
         lang = detect_language(sentence)
-        is_question = sentence.rstrip().endswith(("?", "？")) or (
-            lang == "zh" and sentence.rstrip("。！ ").endswith("吗")
+        question = is_question(sentence)
+        family = slot_family(slot, sentence)
+        type_ = type_of(sentence, slot, family, predicted)
+        resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)
+        text = third_person(
+            resolved, speaker, zh=lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
         )
-        resolved, times = resolve_text(sentence.rstrip(), ref)
-        if lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence):
-            text = third_person_zh(resolved, speaker)
-        else:
-            text = third_person_en(resolved, speaker)
+        if framed and text == resolved:  # no first person in it: frame it, never quote it
+            text = frame(resolved, speaker, type_=type_, question=question)
+            if not text:
+                return None
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."
-        slot = slot_of(sentence) or pet_slot(sentence)
-        type_ = type_of(sentence, slot, is_question)
         entities = entities_of(sentence, text, speaker if message.name else "")
         known = {e["text"].lower() for e in entities}
         if slot is not None and slot.entity_kind and slot.object_value and slot.object_value.lower() not in known:
             entities.append({"text": slot.object_value, "kind": slot.entity_kind})
         event_time = times[0].when if times else None
         expires_at = self._expiry(sentence, ref, times)
-        confidence = 0.5 if is_question else (0.85 if slot is not None else 0.7)
+        confidence = 0.5 if question else (0.85 if slot is not None else 0.7)
         return Candidate(
             message_id=message.id,
             text=text,
@@ -227,3 +310,78 @@ class RuleExtractor:
         if _TEMPORARY_RE.search(sentence) and _TEMP_STATE_RE.search(sentence):
             return ref + dt.timedelta(days=7)
         return None
+
+
+def third_person(sentence: str, speaker: str, *, zh: bool) -> str:
+    return third_person_zh(sentence, speaker) if zh else third_person_en(sentence, speaker)
+
+
+_ASK_EN = re.compile(
+    r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I
+)
+
+
+def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
+    """A kept sentence without first person, said of the speaker without quoting them ("X said: ..." never).
+
+    An inquiry keeps its subject ("do you ship to Canada?" -> "Asked whether they ship to Canada."); anything
+    else not about the speaker is dropped ("")."""
+    named = speaker not in {"User", "用户", ""}
+    body = sentence.strip().rstrip("?？.。!！ ")
+    if has_cjk(body):
+        if question:
+            return (f"{speaker}咨询" if named else "咨询") + body if type_ == "inquiry" else ""
+        return f"{speaker}提到{body}" if named else body
+    if question:
+        if type_ != "inquiry":
+            return ""
+        m = _ASK_EN.match(body)
+        what = m.group(2) if m else body
+        what = re.sub(r"\byou\b", "they", what)
+        verb = "Asked whether" if m else "Asked about"
+        return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
+    if not named:
+        return body[:1].upper() + body[1:]
+    if _COMMON_FIRST.match(body):
+        body = body[:1].lower() + body[1:]
+    return f"{speaker} mentioned that {body}"
+
+
+_COMMON_FIRST = re.compile(
+    r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all)\b", re.I
+)
+
+
+def _open_clauses(content: str) -> list[str]:
+    """The clauses of a message the rules leave open (for scoring a batch at once)."""
+    out = []
+    for sentence, start, _end in _sentences(content):
+        for clause, _s, _e in _clauses(sentence, start):
+            if rule_verdict(clause).keep is not False:
+                out.append(clause)
+    return out
+
+
+def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> tuple[bool, str]:
+    """Keep a sentence the rules keep unless the classifier is sure it is chatter; keep an undecided one only
+    when the classifier is confident (without a classifier: only with a first person and a hint)."""
+    if verdict.keep:
+        if score is None or score.keep >= KEEP_CONFIRM:
+            return True, verdict.reason
+        return False, "low value"
+    if score is None:
+        keep = has_first_person(sentence) and verdict.reason not in {"personal", "content", "question"}
+        return keep, verdict.reason if keep else "low value"
+    needed = {"commitment": KEEP_HINTED, "decision": KEEP_HINTED, "preference": KEEP_HINTED, "event": KEEP_HINTED,
+              "personal": KEEP_PERSONAL}.get(verdict.reason, KEEP_UNDECIDED)  # fmt: skip
+    if score.keep >= needed:
+        return True, verdict.reason
+    return False, "low value"
+
+
+def _drop_reason(reasons: list[str]) -> str:
+    """The message's reason code when nothing is kept: the first chatter reason, else the first reason."""
+    for reason in reasons:
+        if reason not in {"low value", "empty", "over the per-turn limit"}:
+            return reason
+    return reasons[0] if reasons else "empty"

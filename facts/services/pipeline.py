@@ -148,8 +148,16 @@ def _gate_and_extract(batch: _Batch) -> None:
     """
     extractor = get_extractor()
     by_subject: dict[int, list[MessageView]] = {}
-    for m in batch.messages:
-        view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at)
+    ordered = sorted(batch.messages, key=lambda m: (m.session_id or 0, m.created_at, m.pk))
+    for before, m in zip([None, *ordered], ordered, strict=False):
+        # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes.").
+        asked = (
+            before.content
+            if before is not None and before.role == "assistant" and before.session_id == m.session_id
+            else ""
+        )
+        view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at,
+                           previous_assistant_content=asked)  # fmt: skip
         by_subject.setdefault(m.subject_id, []).append(view)
     for views in by_subject.values():
         batch.outputs.update(extractor.extract(views))

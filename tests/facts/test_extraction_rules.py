@@ -22,15 +22,15 @@ def _facts(persona, content: str, **extra):  # type: ignore[no-untyped-def]
 
 SKIPPED = [
     ("Hi!", "greeting"),
-    ("Thanks so much!", "greeting"),
-    ("ok", "greeting"),
+    ("Thanks so much!", "thanks"),
+    ("ok", "agreement"),
     ("你好", "greeting"),
-    ("谢谢！", "greeting"),
-    ("好的", "greeting"),
-    ("How are you?", "trivial question"),
-    ("What's the capital of France?", "trivial question"),
-    ("今天天气怎么样？", "trivial question"),
-    ("哈哈哈", "greeting"),
+    ("谢谢！", "thanks"),
+    ("好的", "agreement"),
+    ("How are you?", "greeting"),
+    ("What's the capital of France?", "empty_question"),
+    ("今天天气怎么样？", "empty_question"),
+    ("哈哈哈", "reaction"),
 ]
 
 

@@ -1,0 +1,277 @@
+"""Distil, don't hoard: the value gate and the typer on the corpus's holdout and on the LoCoMo dev split.
+
+    .venv/bin/python -m bench.distil                  # holdout figures and LoCoMo figures
+    .venv/bin/python -m bench.distil --cv             # also 4-fold cross-validation on the train split (tuning)
+    .venv/bin/python -m bench.distil --sample 20      # and a random sample of facts from one conversation
+
+Corpus (facts/extraction/corpus): each turn goes through the rule extractor as its message would (friends'
+turns named, a customer's or an assistant user's unnamed, assistant turns as the assistant); a turn is kept
+when it yields a fact. Gate precision and recall are for "keep"; type and slot accuracy are over the turns
+labelled and predicted keep (the most likely fact's type; slot family None must match None).
+LoCoMo: the extractor alone over every turn of the dev split, as the bench ingests them (role user, the
+speaker's name, "<speaker>: <text>"): facts per turn, the share of quote-form facts ("X said: ..."), and the
+facts made from greeting, thanks and sign-off turns (found by a word list of this module, not the gate's).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import random
+import re
+import statistics
+import sys
+from collections import Counter
+from typing import Any
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
+
+_QUOTE_RE = re.compile(r"^\s*\S+(?: \S+)? (?:said|asked|says|asks)\s*[:：]|^\s*\S{1,12}(?:说|问)[:：]", re.I)
+# Turns that are nothing but a greeting, thanks or a sign-off (independent of the gate's own patterns).
+_CHATTER_WORDS = frozenset(
+    [
+        "hi",
+        "hey",
+        "hello",
+        "hiya",
+        "yo",
+        "thanks",
+        "thank",
+        "you",
+        "so",
+        "much",
+        "a",
+        "lot",
+        "again",
+        "bye",
+        "goodbye",
+        "see",
+        "ya",
+        "later",
+        "soon",
+        "take",
+        "care",
+        "good",
+        "night",
+        "morning",
+        "evening",
+        "afternoon",
+        "talk",
+        "cheers",
+        "have",
+        "great",
+        "nice",
+        "day",
+        "weekend",
+        "catch",
+    ]
+)
+_WORD_RE = re.compile(r"[a-z']+")
+
+
+def _setup() -> None:
+    import django
+
+    django.setup()
+
+
+def is_chatter_turn(text: str, speakers: set[str]) -> bool:
+    words = [w for w in _WORD_RE.findall(text.lower()) if w not in {s.lower() for s in speakers}]
+    return 0 < len(words) <= 8 and all(w in _CHATTER_WORDS for w in words)
+
+
+def _corpus_views(turns: list[Any]) -> list[Any]:
+    from facts.extraction.base import MessageView
+
+    start = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
+    views = []
+    for i, t in enumerate(turns):
+        name = t.speaker if t.register == "friends" else ""
+        before = (
+            turns[i - 1] if i and turns[i - 1].dialogue == t.dialogue and turns[i - 1].role == "assistant" else None
+        )
+        views.append(MessageView(id=i + 1, role=t.role, name=name, content=t.text, created_at=start,
+                                 previous_assistant_content=before.text if before else ""))  # fmt: skip
+    return views
+
+
+def corpus_scores(turns: list[Any]) -> dict[str, Any]:
+    """Gate precision/recall for keep, type and slot accuracy of the rule extractor over labelled turns."""
+    from facts.extraction.rules import RuleExtractor
+    from facts.extraction.typer import slot_family
+
+    extractor = RuleExtractor()
+    outputs = extractor.extract(_corpus_views(turns))
+    tp = fp = fn = 0
+    typed = slotted = both = 0
+    errors: list[dict[str, Any]] = []
+    for i, t in enumerate(turns):
+        cands = outputs[i + 1].candidates
+        kept = bool(cands)
+        tp += kept and t.keep
+        fp += kept and not t.keep
+        fn += t.keep and not kept
+        if kept and t.keep:
+            both += 1
+            best = max(cands, key=lambda c: c.confidence)
+            typed += best.type == t.type
+            fam = _family_of(best, slot_family)
+            slotted += fam == t.slot
+            if best.type != t.type:
+                errors.append({"id": t.id, "kind": "type", "want": t.type, "got": best.type, "text": t.text})
+        elif kept != t.keep:
+            got = cands[0].text if cands else outputs[i + 1].gate.reason
+            errors.append({"id": t.id, "kind": "fp" if kept else "fn", "want": t.reason, "got": got, "text": t.text})
+    precision = tp / (tp + fp) if tp + fp else 0.0
+    recall = tp / (tp + fn) if tp + fn else 0.0
+    return {
+        "turns": len(turns),
+        "gate_precision": round(precision, 3),
+        "gate_recall": round(recall, 3),
+        "type_accuracy": round(typed / both, 3) if both else None,
+        "slot_accuracy": round(slotted / both, 3) if both else None,
+        "errors": errors,
+    }
+
+
+def _family_of(candidate: Any, slot_family: Any) -> str | None:
+    from facts.extraction.slots import Slot
+
+    slot = Slot(candidate.predicate, candidate.object_value, candidate.type) if candidate.predicate else None
+    return slot_family(slot, candidate.text) if slot else _sentence_family(candidate, slot_family)
+
+
+def _sentence_family(candidate: Any, slot_family: Any) -> str | None:
+    return slot_family(None, candidate.text)
+
+
+def holdout() -> dict[str, Any]:
+    from facts.extraction.corpus import load_turns
+
+    return corpus_scores([t for t in load_turns() if t.split == "holdout"])
+
+
+def cross_validate(folds: int = 4) -> dict[str, Any]:
+    """Tuning figures without the holdout: fit on 3/4 of the train dialogues, score the other quarter."""
+    import numpy as np
+
+    from facts.extraction import classifier
+    from facts.extraction.corpus import load_turns
+
+    train = [t for t in load_turns() if t.split == "train"]
+    dialogues = sorted({t.dialogue for t in train})
+    users = classifier.training_turns(train)
+    vectors = classifier.embed([t.text for t in users])
+    assert vectors is not None
+    results = []
+    try:
+        for k in range(folds):
+            held = {d for j, d in enumerate(dialogues) if j % folds == k}
+            idx = [i for i, t in enumerate(users) if t.dialogue not in held]
+            classifier.use_model(classifier.fit([users[i] for i in idx], vectors[np.array(idx)]))
+            results.append(corpus_scores([t for t in train if t.dialogue in held]))
+    finally:
+        classifier.use_model(None)
+    keys = ("gate_precision", "gate_recall", "type_accuracy", "slot_accuracy")
+    out: dict[str, Any] = {k: round(statistics.fmean(r[k] for r in results), 3) for k in keys}
+    out["errors"] = [e for r in results for e in r["errors"]]
+    return out
+
+
+def locomo(sample: int = 0, seed: int = 7) -> dict[str, Any]:
+    """The extractor alone over the LoCoMo dev split's turns."""
+    from bench.common import load_locomo
+    from facts.extraction.base import MessageView
+    from facts.extraction.rules import RuleExtractor
+
+    extractor = RuleExtractor()
+    turns = facts = quotes = chatter_turns = chatter_facts = 0
+    reasons: Counter[str] = Counter()
+    samples: dict[str, list[str]] = {}
+    for conv in load_locomo():
+        speakers = {t.speaker for t in conv.turns}
+        views = [
+            MessageView(id=i + 1, role="user", name=t.speaker, content=t.content, created_at=t.created_at)
+            for i, t in enumerate(conv.turns)
+        ]
+        outputs = extractor.extract(views)
+        texts: list[str] = []
+        for i, t in enumerate(conv.turns):
+            out = outputs[i + 1]
+            turns += 1
+            facts += len(out.candidates)
+            quotes += sum(1 for c in out.candidates if _QUOTE_RE.search(c.text))
+            texts.extend(c.text for c in out.candidates)
+            if not out.gate.keep:
+                reasons[out.gate.reason] += 1
+            if is_chatter_turn(t.content.split(":", 1)[-1], speakers):
+                chatter_turns += 1
+                chatter_facts += len(out.candidates)
+        samples[conv.sample_id] = texts
+    result: dict[str, Any] = {
+        "turns": turns,
+        "facts": facts,
+        "facts_per_turn": round(facts / turns, 3),
+        "quote_form_share": round(quotes / facts, 4) if facts else 0.0,
+        "greeting_thanks_signoff_turns": chatter_turns,
+        "greeting_thanks_signoff_facts": chatter_facts,
+        "top_drop_reasons": reasons.most_common(8),
+    }
+    if sample:
+        first = sorted(samples)[0]
+        result["sample_conversation"] = first
+        result["sample"] = random.Random(seed).sample(samples[first], min(sample, len(samples[first])))
+    return result
+
+
+def run(*, cv: bool = False, sample: int = 0, only_cv: bool = False) -> dict[str, Any]:
+    _setup()
+    result: dict[str, Any] = {}
+    if not only_cv:
+        result = {"holdout": holdout(), "locomo_dev": locomo(sample=sample)}
+        result["holdout"].pop("errors")
+    if cv or only_cv:
+        result["train_cv"] = cross_validate()
+    result["targets"] = {
+        "gate_precision": ">= 0.9", "gate_recall": ">= 0.8", "type_accuracy": ">= 0.85",
+        "facts_per_turn": "<= 0.6", "quote_form_share": "<= 0.05", "greeting_thanks_signoff_facts": "0",
+    }  # fmt: skip
+    return result
+
+
+def markdown(r: dict[str, Any]) -> list[str]:
+    h, loc = r.get("holdout", {}), r.get("locomo_dev", {})
+    if not h or not loc:
+        return []
+    return [
+        "## Distil (value gate and typer; bench.distil)",
+        "",
+        f"Corpus holdout ({h['turns']} turns): gate precision {h['gate_precision']} (target 0.9), recall "
+        f"{h['gate_recall']} (0.8), type accuracy {h['type_accuracy']} (0.85), slot accuracy {h['slot_accuracy']}.",
+        f"LoCoMo dev ({loc['turns']} turns, extractor alone): {loc['facts_per_turn']} facts per turn (target 0.6), "
+        f"quote-form {loc['quote_form_share']:.1%} (5%), greeting/thanks/sign-off turns "
+        f"{loc['greeting_thanks_signoff_turns']} yielding {loc['greeting_thanks_signoff_facts']} facts (0).",
+        "",
+    ]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cv", action="store_true", help="4-fold cross-validation on the train split")
+    parser.add_argument("--sample", type=int, default=0, help="random facts of one LoCoMo conversation")
+    parser.add_argument("--errors", action="store_true", help="print the cross-validation errors (train only)")
+    parser.add_argument("--only-cv", action="store_true", help="only the cross-validation (while tuning)")
+    args = parser.parse_args(argv)
+    result = run(cv=args.cv or args.errors, sample=args.sample, only_cv=args.only_cv)
+    errors = result.get("train_cv", {}).pop("errors", [])
+    json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
+    print()
+    if args.errors:
+        for e in errors:
+            print(json.dumps(e, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,63 @@
+"""A user's bare confirmation of the assistant's read-back is a fact about the user; nothing else an assistant says is.
+
+"So your new address is Flat 5, 9 Cheltenham Road?" / "That's right." keeps the address (from the user's
+turn, which confirms it); "Want a printable schedule?" / "Sure, why not." confirms nothing about the user: the
+assistant's question must carry a concrete detail (a number, a name, an address, a date) to be confirmed.
+"""
+
+from __future__ import annotations
+
+import re
+
+from facts.text import has_cjk
+
+_CONFIRM_RE = re.compile(
+    r"^(?:yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
+    r"sure|perfect|ok(?:ay)?|sounds good|please do|go ahead|let'?s do (?:that|it)(?: one)?|that one|"
+    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|要的|没问题)"
+    r"(?:[\s,，.。!！~～、]+(?:yes|please|exactly|that'?s (?:right|correct|it|the one)|that'?s my number|"
+    r"let'?s do (?:that|it)(?: one)?|确认|没错|对的|是的|就这样|现在付|付吧|办吧|改吧|thanks?|谢谢)?)*[\s,，.。!！~～]*$",
+    re.I,
+)
+_DETAIL_RE = re.compile(
+    r"\d|[\w.+-]+@[\w-]+\.|(?<!^)(?<![.?!] )\b[A-Z][a-z]+|[一二三四五六七八九十两]+(?:月|号|点|天|晚|元|块)|"
+    r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号",
+)
+_LEAD_EN = re.compile(
+    r"^(?:so,?|okay,?|ok,?|great,?|just to (?:confirm|check),?|to confirm,?|can i confirm|let me confirm|"
+    r"and|alright,?)\s+",
+    re.I,
+)
+_LEAD_ZH = re.compile(r"^(?:好的|那|请问|跟您确认一下|确认一下|和您确认一下|我再确认一下)[，,：:]?")
+
+
+def is_confirmation(text: str) -> bool:
+    return bool(_CONFIRM_RE.match(text.strip()))
+
+
+def readback(assistant: str) -> str:
+    """The assistant's last question when it reads back a concrete detail, else ""."""
+    questions = re.findall(r"[^.!?。！？\n]+[?？]|[^.!?。！？\n]+吗[。]?\s*$", assistant.strip())
+    if not questions:
+        return ""
+    question = questions[-1].strip()
+    return question if _DETAIL_RE.search(question) else ""
+
+
+def confirmed_fact(question: str, speaker: str) -> str:
+    """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
+    named = speaker not in {"User", "用户", ""}
+    body = question.strip().rstrip("?？ ")
+    if has_cjk(body):
+        body = _LEAD_ZH.sub("", body).rstrip("吗")
+        body = re.sub(r"您的|你的", "", body)
+        body = re.sub(r"[您你]", speaker if named else "", body)
+        return f"{speaker}确认{body}。" if named else f"确认{body}。"
+    body = _LEAD_EN.sub("", body)
+    who = speaker if named else "they"
+    body = re.sub(r"\byour\b", f"{speaker}'s" if named else "their", body, flags=re.I)
+    body = re.sub(r"\b(?:do|did|would|will|shall|should|can|could) you\b\s*", "", body, flags=re.I)
+    body = re.sub(r"\byou(?:'re| are)\b", f"{who} {'is' if named else 'are'}", body, flags=re.I)
+    body = re.sub(r"\byou\b", who, body, flags=re.I)
+    body = re.sub(r"\b(?:shall|should|can|may) i\b", "the assistant will", body, flags=re.I)
+    return f"{speaker} confirmed {body}." if named else f"Confirmed {body}."

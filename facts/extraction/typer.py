@@ -1,0 +1,179 @@
+"""The type of a kept sentence and the slot family it fills, by rules first and the classifier second.
+
+Rules settle what a word makes sure of, in both languages (a defective product is a complaint without the
+word 投诉, a relative's allergy is a relationship fact, a lease is legal); what no rule settles takes the
+classifier's type when it is confident enough, else a fallback by the sentence's shape.
+"""
+
+from __future__ import annotations
+
+import re
+
+from facts.extraction.gate import _SERVICE_RE, has_first_person, is_question, keep_hint, strong_signal
+from facts.extraction.slots import Slot
+
+# Slot families (the corpus's slot names) and the type a family implies.
+_FAMILY_TYPE = {
+    "residence": "profile", "hometown": "profile", "job": "profile", "employer": "profile", "school": "profile",
+    "name": "profile", "age": "profile", "birthday": "profile", "phone": "profile", "email": "profile",
+    "vehicle": "profile", "language": "profile", "pet": "profile", "diet": "preference",
+    "preference": "preference", "favorite": "preference", "allergy": "health", "partner": "relationship",
+    "child": "relationship", "sibling": "relationship", "parent": "relationship",
+    "relationship_status": "relationship", "subscription": "decision", "order_status": "complaint",
+}  # fmt: skip
+_KIN = [
+    (
+        "partner",
+        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象",
+    ),
+    ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|孩子|宝宝"),
+    ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹"),
+    ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
+]
+_KIN_RE = [
+    (
+        slot,
+        re.compile(
+            rf"\b(?:my|our|his|her) (?:{words})\b|(?:{'|'.join(w for w in words.split('|') if re.match(r'[^a-z]', w))})",
+            re.I,
+        ),
+    )
+    for slot, words in _KIN
+]
+# Slot families the slot rules do not name, recognised by their values' shapes.
+_FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
+    ("email", re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")),
+    ("phone", re.compile(r"\b1[3-9]\d{9}\b|\b0\d{4} ?\d{6}\b|\bmy (?:phone )?number\b|手机号|号码是", re.I)),
+    (
+        "residence",
+        re.compile(
+            r"\b\d+[a-z]? [A-Z][a-z]+ (?:Road|Street|St|Grove|Avenue|Ave|Lane|Close|Drive|Way|Place)\b|\bFlat \d+|"
+            r"(?:市|区|镇).{0,12}(?:路|街|号|小区|栋|单元|号楼)|住(?:在)?[\u4e00-\u9fff]{2,6}(?:那边|区)|搬(?:到|去)了?[\u4e00-\u9fff]{2,4}"
+        ),
+    ),  # fmt: skip
+    (
+        "age",
+        re.compile(
+            r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
+        ),
+    ),
+    ("name", re.compile(r"\b(?:it'?s under|my name'?s|call me) [A-Z]|我叫|名字是|就是我本人|是本人", re.I)),
+    ("language", re.compile(r"\bi (?:speak|am fluent in)\b|普通话|粤语|会说", re.I)),
+    ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
+    (
+        "pet",
+        re.compile(r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)", re.I),
+    ),
+    (
+        "employer",
+        re.compile(
+            r"\b(?:i start at|i'?m joining|i work at|i work for)\b|跳槽|入职|在[\u4e00-\u9fffA-Za-z]{2,8}(?:工作|上班)",
+            re.I,
+        ),
+    ),
+    ("school", re.compile(r"\b(?:i study at|i'?m studying at|offer from)\b|大学的offer|读研|读博|入学", re.I)),
+]
+_STATUS_RE = re.compile(
+    r"\b(got engaged|proposed|broke up|split up|single|got married|divorced)\b|求婚|订婚|分手|单身|离婚", re.I
+)
+_BIRTH_RE = re.compile(r"\b(was born|gave birth|had a baby)\b|出生了|生了(个|一个)", re.I)
+_FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
+_PAST_EVENT_RE = re.compile(
+    r"\b(yesterday|last (week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
+    re.I,
+)
+_PROFILE_RE = re.compile(
+    r"\b(i work|i'?m an? |i live|i'?m from|i grew up|i study|i'?m studying|my job|i speak|i drive|i have an? )|"
+    r"我(是|在|住|做|会说|有一)",
+    re.I,
+)
+
+
+def slot_family(slot: Slot | None, sentence: str) -> str | None:
+    """The corpus's slot name for a sentence: from the slot rules' predicate, else a relative it names."""
+    if slot is not None:
+        family = slot.predicate.split(":", 1)[0]
+        if family == "order_status":
+            return "order_status"
+        return family if family in _FAMILY_TYPE else None
+    if _STATUS_RE.search(sentence):
+        return "relationship_status"
+    for name, pattern in _FAMILY_PATTERNS:
+        if pattern.search(sentence):
+            return name
+    for name, pattern in _KIN_RE:
+        if pattern.search(sentence):
+            return name
+    return None
+
+
+_DECISION_RE = re.compile(
+    r"\b(decided|i chose|i'?m going with|i'?ll (?:take|go with|pick)|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
+    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to)\b|决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍",
+    re.I,
+)
+_FUTURE_RE = re.compile(
+    r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
+    r"in (?:early |late |mid-)?(?:january|february|march|april|may|june|july|august|september|october|november|"
+    r"december)|by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
+    r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
+    r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th))\b|"
+    r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标",
+    re.I,
+)
+
+
+def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
+    """The type rules are sure of, or ""."""
+    signal = strong_signal(sentence)
+    service = is_question(sentence) and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
+    if service and not _DECISION_RE.search(sentence):
+        return "inquiry"
+    if _BIRTH_RE.search(sentence):
+        return "event"
+    if _DECISION_RE.search(sentence):
+        return "decision"
+    if signal == "complaint":
+        return "complaint"
+    if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
+        return "relationship"
+    if family is not None:
+        if family == "order_status" and slot is not None:
+            return slot.type if slot.type in {"complaint", "event"} else "other"
+        return _FAMILY_TYPE.get(family, "profile")
+    if signal in {"health", "legal"}:
+        return signal
+    if _FUTURE_RE.search(sentence):
+        return "commitment"
+    hint = keep_hint(sentence)
+    if hint in {"decision", "commitment", "preference"}:
+        return hint
+    return ""
+
+
+def fallback_type(sentence: str) -> str:
+    """A type by the sentence's shape when neither rules nor the classifier are sure."""
+    hint = keep_hint(sentence)
+    if hint:
+        return hint
+    signal = strong_signal(sentence)
+    if signal in {"amount", "id"}:
+        return "other"
+    if _PAST_EVENT_RE.search(sentence):
+        return "event"
+    if _PROFILE_RE.search(sentence) or _FAMILY_ZH.search(sentence):
+        return "profile"
+    if is_question(sentence):
+        return "inquiry"
+    return "event" if has_first_person(sentence) else "other"
+
+
+def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
+    """Rules, then the classifier's type when it is confident (>= 0.5), then the sentence's shape."""
+    sure = rule_type(sentence, slot, family)
+    if sure:
+        return sure
+    if predicted is not None and predicted[1] >= 0.35:
+        return predicted[0]
+    return fallback_type(sentence)
