@@ -14,6 +14,7 @@ from conversations.services import messages_mark_failed, messages_requeue_stale
 from facts.embedding import EmbedderUnavailable, limit_torch_threads
 from facts.exceptions import ExtractionFailed
 from facts.services import messages_extract
+from memory_site.errors import job_error
 
 
 @worker_process_init.connect
@@ -31,7 +32,7 @@ class ExtractionTask(Task):
 
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         message_ids = kwargs.get("message_ids") or (args[0] if args else [])
-        messages_mark_failed(message_ids=list(message_ids), error=f"task failed: {exc!r}")
+        messages_mark_failed(message_ids=list(message_ids), error=job_error(exc))
 
 
 @shared_task(

@@ -19,7 +19,7 @@ from facts.apis.serializers import FactOutputSerializer, facts_payload
 from facts.models import Actor, Conflict, Fact, FactType
 from facts.selectors import fact_history, fact_list
 from facts.text import keywords
-from memory_site.api import validate_input
+from memory_site.api import MetadataField, validate_input
 from memory_site.errors import ApiError
 
 PAGE_SIZE = 50
@@ -93,7 +93,7 @@ class FactListCreateApi(TenantApi):
         importance = serializers.FloatField(min_value=0, max_value=1, required=False)
         expires_at = serializers.DateTimeField(required=False, allow_null=True)
         valid_from = serializers.DateTimeField(required=False, allow_null=True)
-        metadata = serializers.DictField(required=False)
+        metadata = MetadataField(required=False)
 
     class ListOutputSerializer(serializers.Serializer):
         results = FactOutputSerializer(many=True)
@@ -249,7 +249,7 @@ class ConflictResolveApi(TenantApi):
                 return value
             if isinstance(value, int) and not isinstance(value, bool):
                 return value
-            if isinstance(value, str) and value.isdigit():
+            if isinstance(value, str) and value.isascii() and value.isdigit():
                 return int(value)
             raise serializers.ValidationError('keep must be a fact id, "both" or "neither".')
 

@@ -38,6 +38,7 @@ from facts.services.subject_data import forgotten_fingerprints, is_forgotten
 from facts.services.writes import CURRENT, WriteBuffer
 from facts.text import keywords as text_keywords
 from facts.text import normalize, search_text
+from memory_site.errors import job_error
 
 logger = logging.getLogger(__name__)
 
@@ -84,7 +85,7 @@ def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
         _gate_and_extract(batch)
         _embed(batch)
     except Exception as exc:
-        messages_mark_failed(message_ids=[m.pk for m in messages], error=repr(exc))
+        messages_mark_failed(message_ids=[m.pk for m in messages], error=job_error(exc))
         raise
     _apply(batch)
     for subject_id in batch.touched:
@@ -184,7 +185,7 @@ def _apply(batch: _Batch) -> None:
             ids, bad = _subject_apply_extraction(subject_id=subject_id, items=items)
         except Exception as exc:  # the whole transaction failed (the database went away, say)
             logger.exception("extraction failed for subject %s", subject_id)
-            messages_mark_failed(message_ids=[item.message.pk for item in items], error=repr(exc))
+            messages_mark_failed(message_ids=[item.message.pk for item in items], error=job_error(exc))
             batch.failed.extend(item.message.pk for item in items)
             continue
         for pk, error in bad.items():
@@ -240,7 +241,7 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
                     ids = _message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten)
             except Exception as exc:
                 logger.exception("extraction failed for message %s", item.message.pk)
-                errors[item.message.pk] = repr(exc)
+                errors[item.message.pk] = job_error(exc)
                 buffer.reset()
                 continue
             fact_ids.extend(ids)

@@ -17,6 +17,7 @@ from facts.models import Actor
 from facts.services.subject_data import access_log_record
 from policies.models import ExportJob
 from policies.portal.export import EXPORTERS, export_total
+from memory_site.errors import job_error
 
 logger = logging.getLogger(__name__)
 
@@ -80,7 +81,7 @@ def export_job_run(*, export_id: int) -> bool:
         raise
     except Exception as exc:
         logger.exception("export %s failed", export_id)
-        export_job_fail(export_id=export_id, error=repr(exc))
+        export_job_fail(export_id=export_id, error=job_error(exc))
         raise
     now = timezone.now()
     ExportJob.objects.filter(pk=export_id, state=ExportJob.State.RUNNING).update(
