@@ -171,8 +171,8 @@ class AuthFailureThrottle(SharedCacheThrottle):
 
     scope = "auth_failure"
 
-    def get_rate(self) -> str:
-        return str(settings.AUTH_FAILURE_RATE)
+    def get_rate(self) -> str | None:
+        return settings.AUTH_FAILURE_RATE  # type: ignore[no-any-return]  # None: no limit
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         return self.cache_format % {"scope": self.scope, "ident": self.get_ident(request)}

@@ -154,9 +154,11 @@ class FactListCreateApi(TenantApi):
         cursor = params.get("cursor")
         if cursor:
             try:
-                last_id = int(base64.urlsafe_b64decode(cursor.encode()).decode())
+                last_id = int(base64.urlsafe_b64decode(cursor[:32].encode()).decode()) if len(cursor) <= 32 else 0
             except (ValueError, binascii.Error, UnicodeDecodeError):
-                raise ApiError("Invalid cursor.", details={"cursor": cursor}) from None
+                last_id = 0
+            if not 0 < last_id < 2**63:  # a cursor is a fact id we gave out
+                raise ApiError("Invalid cursor.", details={"cursor": cursor[:64]}) from None
             qs = qs.filter(pk__lt=last_id)
         page = list(qs[: PAGE_SIZE + 1])
         next_cursor = None
@@ -247,9 +249,9 @@ class ConflictResolveApi(TenantApi):
         def validate_keep(self, value: object) -> object:
             if value in ("both", "neither"):
                 return value
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
                 return value
-            if isinstance(value, str) and value.isascii() and value.isdigit():
+            if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 18:
                 return int(value)
             raise serializers.ValidationError('keep must be a fact id, "both" or "neither".')
 
