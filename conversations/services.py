@@ -35,9 +35,7 @@ def tenant_get_or_create(*, name: str) -> Tenant:
 def api_key_create(*, tenant: Tenant, name: str = "default", read_only: bool = False) -> tuple[ApiKey, str]:
     """Create a key and return it with the raw secret, which is never stored and shown once."""
     raw = generate_key()
-    key = ApiKey.objects.create(
-        tenant=tenant, name=name, prefix=raw[:10], key_hash=hash_key(raw), read_only=read_only
-    )
+    key = ApiKey.objects.create(tenant=tenant, name=name, prefix=raw[:10], key_hash=hash_key(raw), read_only=read_only)
     return key, raw
 
 

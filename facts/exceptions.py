@@ -45,5 +45,6 @@ class TooManyFacts(OverLimit):
 
     def __init__(self, *, limit: int, held: int) -> None:
         super().__init__(
-            f"This user already has {held} facts; the limit is {limit} per user.", details={"limit": limit, "held": held}
+            f"This user already has {held} facts; the limit is {limit} per user.",
+            details={"limit": limit, "held": held},
         )

@@ -126,6 +126,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response.status_code = status.HTTP_401_UNAUTHORIZED
     code = _CODES.get(response.status_code, "error")
+    detail_code = getattr(getattr(exc, "detail", None), "code", None)
+    if isinstance(exc, exceptions.PermissionDenied) and detail_code not in (None, exc.default_code):
+        code = str(detail_code)  # a permission's own reason: read_only_key
     details: Any = {}
     if isinstance(exc, ApiError):
         code = exc.error_code

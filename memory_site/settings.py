@@ -192,6 +192,9 @@ REST_FRAMEWORK = {
     "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["conversations.auth.ApiKeyRateThrottle"],
     "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},  # per key, all processes
+    # Proxies in front of the web processes whose X-Forwarded-For is trusted (0: the client's own address), so a
+    # client cannot pick its own address for the per-address limit of failed authentications.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -240,7 +243,11 @@ _throttle_location = _shared_cache_location(_broker_url)
 if _throttle_location is None and PRODUCTION:
     raise ImproperlyConfigured("Rate limits need a shared cache: set THROTTLE_CACHE_URL (redis://...) or CACHE_URL")
 CACHES["throttle"] = (
-    {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _throttle_location, "KEY_PREFIX": "ms"}
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _throttle_location,
+        "KEY_PREFIX": env_str("THROTTLE_KEY_PREFIX", "ms"),
+    }
     if _throttle_location
     else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}  # one process only
 )

@@ -216,3 +216,10 @@ def test_a_jobs_error_is_a_code_and_message_never_a_repr() -> None:
     assert error == "invalid_data: A value could not be stored (DataError)."
     assert job_error(RuntimeError(secret)) == "internal_error: The work failed (RuntimeError)."
     assert secret not in job_error(ValueError(secret))
+
+
+def test_an_error_of_a_csv_export_is_json_in_the_error_shape(alice: Persona) -> None:
+    """An error under ?format=csv came back as the bare word `error` (the CSV renderer passed the dict's keys)."""
+    response = alice.client.get("/api/v1/users/nobody/export?format=csv")
+    _refused(response, 404, "not_found")
+    assert response["Content-Type"].startswith("application/json")

@@ -142,8 +142,8 @@ class AddApi(Mem0Api):
 
 class MemoriesListApi(Mem0Api):
     """get_all: the user's current memories, newest first, a page at a time."""
-    reads_only = True  # a POST that only reads: a read-only key may use it
 
+    reads_only = True  # a POST that only reads: a read-only key may use it
 
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}

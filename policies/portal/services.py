@@ -15,9 +15,9 @@ from conversations.models import Subject
 from conversations.services import subject_set_paused
 from facts.models import Actor
 from facts.services.subject_data import access_log_record
+from memory_site.errors import job_error
 from policies.models import ExportJob
 from policies.portal.export import EXPORTERS, export_total
-from memory_site.errors import job_error
 
 logger = logging.getLogger(__name__)
 

@@ -7,8 +7,8 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
-from policies.portal.services import export_job_fail, export_job_run, exports_purge_expired
 from memory_site.errors import job_error
+from policies.portal.services import export_job_fail, export_job_run, exports_purge_expired
 
 
 class ExportTask(Task):
