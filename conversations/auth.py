@@ -141,7 +141,7 @@ class SharedCacheThrottle(SimpleRateThrottle):
     The cache going away must not take the API down with it: the request is let through, with a warning.
     """
 
-    @property  # type: ignore[override]
+    @property  # type: ignore[override,misc]
     def cache(self) -> Any:
         return caches["throttle"]
 
@@ -185,6 +185,6 @@ class AuthFailureThrottle(SharedCacheThrottle):
             return
         try:
             self.history.insert(0, self.now)
-            self.cache.set(self.key, self.history, self.duration)
+            self.cache.set(self.key, self.history, self.duration)  # type: ignore[attr-defined]
         except Exception:
             logger.warning("the throttle's cache failed: failure not counted", exc_info=True)
