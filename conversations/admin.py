@@ -37,19 +37,19 @@ class TenantAdmin(TenantScopedAdmin):
 
 @admin.register(ApiKey)
 class ApiKeyAdmin(_NoDelete, TenantScopedAdmin):
-    list_display = ("prefix", "tenant", "name", "created_at", "last_used_at", "revoked_at")
-    list_filter = ("tenant", "revoked_at")
+    list_display = ("prefix", "tenant", "name", "read_only", "created_at", "last_used_at", "revoked_at")
+    list_filter = ("tenant", "read_only", "revoked_at")
     list_select_related = ("tenant",)
     search_fields = ("prefix", "name", "tenant__name")
     readonly_fields = ("prefix", "key_hash", "created_at", "updated_at", "last_used_at", "revoked_at")
-    fields = ("tenant", "name", "prefix", "created_at", "last_used_at", "revoked_at")
+    fields = ("tenant", "name", "read_only", "prefix", "created_at", "last_used_at", "revoked_at")
     actions = ["revoke"]
 
     def save_model(self, request: HttpRequest, obj: ApiKey, form: Any, change: bool) -> None:
         if change:
             super().save_model(request, obj, form, change)
             return
-        key, raw = services.api_key_create(tenant=obj.tenant, name=obj.name)
+        key, raw = services.api_key_create(tenant=obj.tenant, name=obj.name, read_only=obj.read_only)
         obj.pk = key.pk
         obj.__dict__.update(key.__dict__)
         self.message_user(request, f"New API key (shown once, copy it now): {raw}", messages.WARNING)

@@ -21,12 +21,20 @@ from conversations.joberrors import job_error
 from conversations.models import ApiKey, Message, Subject, Tenant
 from conversations.selectors import job_messages, job_state, subject_get
 from conversations.services import MessageInput, message_ingest
-from memory_site.api import validate_input
-from memory_site.errors import PayloadTooLarge
+from memory_site.api import MetadataField, external_id_problem, validate_input
+from memory_site.errors import ApiError, PayloadTooLarge
 
 
 class TenantApi(APIView):
     """An API view that always works inside the caller's tenant."""
+
+    def initial(self, request: Request, *args: Any, **kwargs: Any) -> None:
+        """Authenticate, check permissions and throttle (DRF), then refuse a URL's user id no user can have."""
+        super().initial(request, *args, **kwargs)
+        user = kwargs.get("user")
+        problem = external_id_problem(user) if isinstance(user, str) else None
+        if problem:
+            raise ApiError(problem, code="invalid_user", details={"length": len(str(user))})
 
     def tenant(self, request: Request) -> Tenant:
         return request_tenant(request)
@@ -80,7 +88,7 @@ class MessagesIngestApi(TenantApi):
         name = serializers.CharField(required=False, allow_blank=True, max_length=255, default="")
         created_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
         external_id = serializers.CharField(required=False, allow_null=True, max_length=255, default=None)
-        metadata = serializers.DictField(required=False, default=dict)
+        metadata = MetadataField(required=False, default=dict)
 
     class InputSerializer(serializers.Serializer):
         session_id = serializers.CharField(max_length=255, required=False, default="default")

@@ -39,6 +39,8 @@ class ApiKey(TimeStampedModel):
     key_hash = models.CharField(max_length=64, unique=True, editable=False)
     revoked_at = models.DateTimeField(null=True, blank=True)
     last_used_at = models.DateTimeField(null=True, blank=True)
+    # A read-only key may search, build context and read; every write answers 403 read_only_key.
+    read_only = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["-created_at"]

@@ -17,6 +17,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.auth import generate_key, hash_key
+from conversations.exceptions import TooManyMessages
 from conversations.models import (
     ApiKey,
     ContextSnapshot,
@@ -43,10 +44,10 @@ def tenant_get_or_create(*, name: str) -> Tenant:
 
 
 @transaction.atomic
-def api_key_create(*, tenant: Tenant, name: str = "default") -> tuple[ApiKey, str]:
+def api_key_create(*, tenant: Tenant, name: str = "default", read_only: bool = False) -> tuple[ApiKey, str]:
     """Create a key and return it with the raw secret, which is never stored and shown once."""
     raw = generate_key()
-    key = ApiKey.objects.create(tenant=tenant, name=name, prefix=raw[:10], key_hash=hash_key(raw))
+    key = ApiKey.objects.create(tenant=tenant, name=name, prefix=raw[:10], key_hash=hash_key(raw), read_only=read_only)
     return key, raw
 
 
@@ -101,6 +102,7 @@ def message_ingest(
 
     Idempotent on `external_id`: a message already stored for the subject is returned, not stored again.
     The subject row is locked so two concurrent requests with the same external_id cannot both insert.
+    TooManyMessages past MAX_MESSAGES_PER_SUBJECT (nothing is stored).
     """
     subject = subject_get_or_create(tenant=tenant, external_id=subject_external_id)
     subject = Subject.objects.select_for_update().get(pk=subject.pk)
@@ -139,6 +141,10 @@ def message_ingest(
         out.append(message)
         if item.external_id:
             seen_in_batch[item.external_id] = message
+    if created:
+        held = Message.objects.filter(subject=subject).count()  # under the subject's lock: no race past the cap
+        if held + len(created) > settings.MAX_MESSAGES_PER_SUBJECT:
+            raise TooManyMessages(limit=settings.MAX_MESSAGES_PER_SUBJECT, held=held, adding=len(created))
     Message.objects.bulk_create(created)
     if not created and out:
         job_id = out[0].job_id

@@ -18,6 +18,9 @@ logger = logging.getLogger(__name__)
 class EmbedderUnavailable(Exception):
     """The embedder cannot answer now; callers degrade to keyword and entity search."""
 
+    job_error_code = "embedder_unavailable"  # a job's error (memory_site.errors.job_error)
+    job_error_message = "The embedding service could not be reached; the work is retried."
+
 
 class Embedder(Protocol):
     model_name: str

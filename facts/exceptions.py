@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from memory_site.errors import InvalidInput, NotFound, StateConflict
+from memory_site.errors import InvalidInput, NotFound, OverLimit, StateConflict
 
 
 class ExtractionFailed(Exception):
     """Some messages of a batch failed; they are back to pending (or failed after the last attempt)."""
+
+    job_error_code = "extraction_failed"
+    job_error_message = "Some messages of the batch could not be extracted; they are retried."
 
 
 class MemoryPaused(StateConflict):
@@ -33,3 +36,15 @@ class InvalidKeep(InvalidInput):
 
     def __init__(self, keep: Any) -> None:
         super().__init__(details={"keep": keep})
+
+
+class TooManyFacts(OverLimit):
+    """The subject already holds MAX_FACTS_PER_SUBJECT facts: forgetting or erasure makes room."""
+
+    code = "too_many_facts"
+
+    def __init__(self, *, limit: int, held: int) -> None:
+        super().__init__(
+            f"This user already has {held} facts; the limit is {limit} per user.",
+            details={"limit": limit, "held": held},
+        )

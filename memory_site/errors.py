@@ -126,6 +126,9 @@ def api_exception_handler(exc: Exception, context: dict[str, Any]) -> Response |
     if isinstance(exc, exceptions.NotAuthenticated | exceptions.AuthenticationFailed):
         response.status_code = status.HTTP_401_UNAUTHORIZED
     code = _CODES.get(response.status_code, "error")
+    detail_code = getattr(getattr(exc, "detail", None), "code", None)
+    if isinstance(exc, exceptions.PermissionDenied) and detail_code not in (None, exc.default_code):
+        code = str(detail_code)  # a permission's own reason: read_only_key
     details: Any = {}
     if isinstance(exc, ApiError):
         code = exc.error_code
@@ -150,3 +153,25 @@ def json_404(request: HttpRequest, exception: Exception | None = None) -> JsonRe
 
 def json_500(request: HttpRequest) -> JsonResponse:
     return JsonResponse(error_body("server_error", "Internal server error."), status=500)
+
+
+def job_error(exc: BaseException) -> str:
+    """A failed job's error as it is stored and shown to clients: "<code>: <message>", both stable.
+
+    Never the exception's repr(): that carries SQL, internal paths and the user's own text (a database error quotes
+    the value it refused). The details go to the log, which the caller writes with the traceback.
+    """
+    from django.db import DataError, IntegrityError, InterfaceError, OperationalError
+
+    if isinstance(exc, DomainError):
+        return f"{exc.code}: {exc.message}"
+    code = getattr(type(exc), "job_error_code", None)
+    if code:
+        return f"{code}: {getattr(type(exc), 'job_error_message', 'The work failed; it is retried.')}"
+    if isinstance(exc, OperationalError | InterfaceError):
+        return "database_unavailable: The database could not be reached; the work is retried."
+    if isinstance(exc, DataError | IntegrityError | ValueError | UnicodeError):
+        return f"invalid_data: A value could not be stored ({type(exc).__name__})."
+    if type(exc).__name__ in {"SoftTimeLimitExceeded", "TimeLimitExceeded", "TimeoutError"}:
+        return "timeout: The work took longer than its time limit."
+    return f"internal_error: The work failed ({type(exc).__name__})."

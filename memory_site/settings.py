@@ -168,6 +168,13 @@ WHITENOISE_USE_FINDERS = True
 DATA_UPLOAD_MAX_MEMORY_SIZE = env_int("MAX_REQUEST_BYTES", 2 * 1024 * 1024)
 MAX_MESSAGE_CHARS = env_int("MAX_MESSAGE_CHARS", 16000)
 MAX_MESSAGES_PER_REQUEST = env_int("MAX_MESSAGES_PER_REQUEST", 500)
+# Failed authentications (a wrong or revoked key) one client address may make per period; past it, 429 until the
+# period has passed, before any key is looked up.
+AUTH_FAILURE_RATE = env_str("AUTH_FAILURE_RATE", "30/min")
+# What one subject (user) may hold: past either, ingest and direct fact writes answer 413 too_many_messages /
+# too_many_facts (extraction stops adding facts, and records why). Erasing or forgetting makes room again.
+MAX_MESSAGES_PER_SUBJECT = env_int("MAX_MESSAGES_PER_SUBJECT", 200_000)
+MAX_FACTS_PER_SUBJECT = env_int("MAX_FACTS_PER_SUBJECT", 50_000)
 # The messages API (conversations) answers with facts, which the higher facts app owns: named, never imported.
 MESSAGES_EXTRACT_NOW = "facts.services.messages_extract_now"
 MESSAGES_FACTS_PAYLOAD = "facts.apis.serializers.facts_payload_for_messages"
@@ -180,11 +187,14 @@ REST_FRAMEWORK = {
     # answer of 10 results, in every search's critical path.
     "DEFAULT_RENDERER_CLASSES": ["drf_orjson_renderer.renderers.ORJSONRenderer"],
     "ORJSON_RENDERER_OPTIONS": [orjson.OPT_UTC_Z, orjson.OPT_NON_STR_KEYS],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["memory_site.parsers.JSONParser"],
     "DEFAULT_SCHEMA_CLASS": "memory_site.schema.MemorySiteAutoSchema",
     "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["conversations.auth.ApiKeyRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},
+    "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},  # per key, all processes
+    # Proxies in front of the web processes whose X-Forwarded-For is trusted (0: the client's own address), so a
+    # client cannot pick its own address for the per-address limit of failed authentications.
+    "NUM_PROXIES": env_int("NUM_PROXIES", 0),
     "UNAUTHENTICATED_USER": None,
 }
 
@@ -218,6 +228,29 @@ if _broker_url.startswith("filesystem://"):
         "control_folder": str(_fs_dir / "control"),
         "store_processed": False,
     }
+
+
+def _shared_cache_location(broker_url: str) -> str | None:
+    """Where the rate limits are counted: THROTTLE_CACHE_URL, CACHE_URL, or the broker when it is a Redis server
+    (the embedded Valkey of `make run` too), so every web process counts against the same limit."""
+    url = env_opt("THROTTLE_CACHE_URL") or env_opt("CACHE_URL") or broker_url
+    if url.startswith("redis+socket://"):
+        return "unix://" + url.removeprefix("redis+socket://")
+    return url if url.startswith(("redis://", "rediss://", "unix://")) else None
+
+
+_throttle_location = _shared_cache_location(_broker_url)
+if _throttle_location is None and PRODUCTION:
+    raise ImproperlyConfigured("Rate limits need a shared cache: set THROTTLE_CACHE_URL (redis://...) or CACHE_URL")
+CACHES["throttle"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _throttle_location,
+        "KEY_PREFIX": env_str("THROTTLE_KEY_PREFIX", "ms"),
+    }
+    if _throttle_location
+    else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache", "LOCATION": "throttle"}  # one process only
+)
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_QUEUE", "memory-site")
 CELERY_TASK_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]

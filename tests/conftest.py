@@ -114,6 +114,15 @@ def _wait_worker_idle(timeout: float = 60.0) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _rate_limits_counted_per_test(settings: Any) -> None:
+    """Each test counts its rate limits (in the shared Redis cache) under its own prefix: every test's client has
+    the same address, and one test's failed authentications must not throttle the next."""
+    import uuid
+
+    settings.CACHES = {**settings.CACHES, "throttle": {**settings.CACHES["throttle"], "KEY_PREFIX": uuid.uuid4().hex}}
+
+
+@pytest.fixture(autouse=True)
 def _live_worker_idle_before_flush(request: pytest.FixtureRequest) -> Iterator[None]:
     marker = request.node.get_closest_marker("django_db")
     transactional = "transactional_db" in request.fixturenames or bool(marker and marker.kwargs.get("transaction"))

@@ -13,6 +13,8 @@ from memory_site.api import SourceSerializer, validate_input
 
 
 class ContextApi(TenantApi):
+    reads_only = True  # a POST that only reads: a read-only key may use it
+
     class InputSerializer(serializers.Serializer):
         query = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
         session_id = serializers.CharField(max_length=255, required=False, allow_null=True, default=None)

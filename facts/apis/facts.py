@@ -19,7 +19,7 @@ from facts.apis.serializers import FactOutputSerializer, facts_payload
 from facts.models import Actor, Conflict, Fact, FactType
 from facts.selectors import fact_history, fact_list
 from facts.text import keywords
-from memory_site.api import validate_input
+from memory_site.api import MetadataField, validate_input
 from memory_site.errors import ApiError
 
 PAGE_SIZE = 50
@@ -93,7 +93,7 @@ class FactListCreateApi(TenantApi):
         importance = serializers.FloatField(min_value=0, max_value=1, required=False)
         expires_at = serializers.DateTimeField(required=False, allow_null=True)
         valid_from = serializers.DateTimeField(required=False, allow_null=True)
-        metadata = serializers.DictField(required=False)
+        metadata = MetadataField(required=False)
 
     class ListOutputSerializer(serializers.Serializer):
         results = FactOutputSerializer(many=True)
@@ -154,9 +154,11 @@ class FactListCreateApi(TenantApi):
         cursor = params.get("cursor")
         if cursor:
             try:
-                last_id = int(base64.urlsafe_b64decode(cursor.encode()).decode())
+                last_id = int(base64.urlsafe_b64decode(cursor[:32].encode()).decode()) if len(cursor) <= 32 else 0
             except (ValueError, binascii.Error, UnicodeDecodeError):
-                raise ApiError("Invalid cursor.", details={"cursor": cursor}) from None
+                last_id = 0
+            if not 0 < last_id < 2**63:  # a cursor is a fact id we gave out
+                raise ApiError("Invalid cursor.", details={"cursor": cursor[:64]}) from None
             qs = qs.filter(pk__lt=last_id)
         page = list(qs[: PAGE_SIZE + 1])
         next_cursor = None
@@ -247,9 +249,9 @@ class ConflictResolveApi(TenantApi):
         def validate_keep(self, value: object) -> object:
             if value in ("both", "neither"):
                 return value
-            if isinstance(value, int) and not isinstance(value, bool):
+            if isinstance(value, int) and not isinstance(value, bool) and 0 < value < 2**63:
                 return value
-            if isinstance(value, str) and value.isdigit():
+            if isinstance(value, str) and value.isascii() and value.isdigit() and len(value) <= 18:
                 return int(value)
             raise serializers.ValidationError('keep must be a fact id, "both" or "neither".')
 

@@ -19,6 +19,8 @@ MAX_QUERY_CHARS = 2000
 
 
 class SearchApi(TenantApi):
+    reads_only = True  # a POST that only reads: a read-only key may use it
+
     class InputSerializer(serializers.Serializer):
         query = serializers.CharField(max_length=MAX_QUERY_CHARS, trim_whitespace=True)
         limit = serializers.IntegerField(min_value=1, max_value=50, default=5)

@@ -114,6 +114,13 @@ _CAPWORD_RE = re.compile(r"\b[A-Z][a-zA-Z'’]+(?:\s+[A-Z][a-zA-Z'’]+)*")
 _POSSESSIVE_RE = re.compile(r"['’]s?$")
 
 
+# A query reads at most this many words and entities, the first ones in its text: each becomes a term of the
+# candidate statements (a column, a parameter), and 2,000 rare Chinese characters made 3,694 of them, past what
+# PostgreSQL takes in one statement. A real question holds far fewer.
+MAX_QUERY_WORDS = 64
+MAX_QUERY_ENTITIES = 32
+
+
 @dataclass
 class QueryAnalysis:
     text: str
@@ -202,8 +209,8 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         # (Segmented, "5月" gives no such word: "5" is dropped, "月" is no content.)
         content = re.sub(re.escape(time_range.phrase), " ", text, count=1, flags=re.IGNORECASE)
         content = VAGUE_TIME_RE.sub(" ", content)
-    words = content_words(content)
-    names = extract_names(content)
+    words = content_words(content)[:MAX_QUERY_WORDS]
+    names = extract_names(content)[:MAX_QUERY_ENTITIES]
     low = text.lower()
     hints: dict[str, None] = {}
     for pattern, types in TYPE_HINTS:
@@ -214,7 +221,7 @@ def analyze(text: str, *, now: dt.datetime) -> QueryAnalysis:
         text=text,
         language=language,
         words=words,
-        entities=[e for e in extract_entities(content, names) if not has_cjk(e) or e in words],
+        entities=[e for e in extract_entities(content, names) if not has_cjk(e) or e in words][:MAX_QUERY_ENTITIES],
         time_range=time_range,
         type_hints=list(hints),
         names=names,

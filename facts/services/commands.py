@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -20,7 +21,7 @@ from django.utils import timezone
 from conversations.models import Subject
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
 from facts.events import event_emit
-from facts.exceptions import ConflictAlreadyResolved, FactNotFound, InvalidKeep, MemoryPaused
+from facts.exceptions import ConflictAlreadyResolved, FactNotFound, InvalidKeep, MemoryPaused, TooManyFacts
 from facts.extraction.base import Candidate
 from facts.extraction.entities import entities_of
 from facts.extraction.slots import pet_slot, slot_of, type_of
@@ -138,7 +139,8 @@ def fact_create(
 ) -> ReconcileResult:
     """Write a fact directly: the same merge, supersede and conflict logic as extraction.
 
-    MemoryPaused when the subject's memory is paused. The embedding is computed first, outside the transaction.
+    MemoryPaused when the subject's memory is paused, TooManyFacts when it holds MAX_FACTS_PER_SUBJECT facts. The
+    embedding is computed first, outside the transaction.
     """
     if subject.memory_paused:
         raise MemoryPaused()
@@ -150,6 +152,9 @@ def fact_create(
     with _subject_locked(subject.pk) as subject:
         if subject.memory_paused:  # paused since the check above
             raise MemoryPaused()
+        held = Fact.objects.filter(subject=subject).count()  # under the subject's lock
+        if held >= settings.MAX_FACTS_PER_SUBJECT:
+            raise TooManyFacts(limit=settings.MAX_FACTS_PER_SUBJECT, held=held)
         result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, actor=actor, actor_id=actor_id)
         if metadata and result.action != "merged":
             Fact.objects.filter(pk=result.fact.pk).update(metadata=metadata)

@@ -124,6 +124,10 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         return response
     try:
         key = await sync_to_async(_authenticated_key)(request)
+    except exceptions.Throttled as exc:  # this address failed authentication too often
+        response = JsonResponse(error_body("throttled", str(exc.detail)), status=429)
+        response["Retry-After"] = str(int(getattr(exc, "wait", None) or 1))
+        return response
     except exceptions.APIException as exc:
         response = JsonResponse(error_body("unauthenticated", str(exc.detail)), status=401)
         response["WWW-Authenticate"] = 'Bearer realm="api"'

@@ -42,9 +42,16 @@ def caller_key(key_hash: str, user: str | None = None) -> tuple[ApiKey, Subject 
     return key, subject
 
 
+def _writer(key: ApiKey) -> ApiKey:
+    """The key, if it may write (a read-only key may only recall, list and get context)."""
+    if key.read_only:
+        raise McpRefused("This API key is read-only.")
+    return key
+
+
 def _user_valid(user: str) -> str:
     user = user.strip()
-    if not user or len(user) > 255:
+    if not user or len(user) > 255 or "\x00" in user:
         raise McpRefused("user must be the user's id (1 to 255 characters).")
     return user
 
@@ -73,7 +80,7 @@ def recall(*, key_hash: str, user: str, query: str, limit: int = 5) -> dict[str,
 
 def remember(*, key_hash: str, user: str, text: str) -> dict[str, Any]:
     """Store one fact about the user (POST facts): merged with a repeat, superseding an old value of its slot."""
-    key, _ = caller_key(key_hash)
+    key = _writer(caller_key(key_hash)[0])
     text = text.strip()
     if not text or len(text) > MAX_TEXT:
         raise McpRefused(f"text must be one fact of 1 to {MAX_TEXT} characters.")
@@ -85,6 +92,7 @@ def remember(*, key_hash: str, user: str, text: str) -> dict[str, Any]:
 def forget(*, key_hash: str, user: str, fact_id: int) -> dict[str, Any]:
     """Forget one fact of the user for good (DELETE facts/{id})."""
     key, subject = _subject(key_hash, user)
+    _writer(key)
     fact = Fact.objects.filter(subject=subject, tenant=subject.tenant, pk=fact_id).first()
     if fact is None:
         raise McpRefused("No such fact.")

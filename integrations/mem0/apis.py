@@ -143,6 +143,8 @@ class AddApi(Mem0Api):
 class MemoriesListApi(Mem0Api):
     """get_all: the user's current memories, newest first, a page at a time."""
 
+    reads_only = True  # a POST that only reads: a read-only key may use it
+
     def post(self, request: Request) -> Response:
         body = request.data if isinstance(request.data, dict) else {}
         scope = memories.scope_of(body, filters=body.get("filters"))
@@ -171,6 +173,8 @@ class MemoriesListApi(Mem0Api):
 
 
 class SearchApi(Mem0Api):
+    reads_only = True  # a POST that only reads: a read-only key may use it
+
     class InputSerializer(serializers.Serializer):
         query = serializers.CharField(max_length=2000)
         filters = serializers.DictField(required=False, allow_null=True)
@@ -279,7 +283,7 @@ class MemoryHistoryApi(Mem0Api):
         rows = []
         if fact is not None:
             rows = list(qs.filter(fact_uid=fact.uid))
-        elif not memory_id.isdigit():
+        elif not (memory_id.isascii() and memory_id.isdigit()):
             try:  # a forgotten memory keeps its history, without texts
                 rows = list(qs.filter(fact_uid=uuid.UUID(memory_id)))
             except ValueError:

@@ -163,8 +163,8 @@ def memory_of(fact: Fact, *, user_id: str, replaced_by: str | None = None) -> di
 def fact_by_memory_id(*, tenant: Tenant, memory_id: str) -> Fact | None:
     """The tenant's fact a mem0 memory id names: its uid, or our numeric id; None otherwise (another tenant's too)."""
     qs = facts_for_payload().select_related("subject").filter(tenant=tenant)
-    if memory_id.isdigit():
-        return qs.filter(pk=int(memory_id)).first()
+    if memory_id.isascii() and memory_id.isdigit():  # "²" is a digit to isdigit(), not to int()
+        return qs.filter(pk=int(memory_id)).first() if len(memory_id) <= 18 else None
     try:
         return qs.filter(uid=uuid.UUID(memory_id)).first()
     except ValueError:

@@ -81,6 +81,13 @@ class SubjectExportApi(TenantApi):
             raise ApiError("Unknown format.", details={"format": fmt, "allowed": list(EXPORTERS)})
         return super().perform_content_negotiation(request, force)
 
+    def handle_exception(self, exc: Exception) -> Any:
+        """An error is JSON in the API's error shape, also under ?format=csv (the CSV renderer passes bytes)."""
+        response = super().handle_exception(exc)
+        self.request.accepted_renderer = self.renderer_classes[0]()
+        self.request.accepted_media_type = self.renderer_classes[0].media_type
+        return response
+
     @extend_schema(
         responses={(200, "application/json"): OpenApiTypes.OBJECT, (200, "text/csv"): OpenApiTypes.STR},
         parameters=[OpenApiParameter("format", str, enum=["json", "csv"], description="default json")],

@@ -15,6 +15,7 @@ from conversations.models import Subject
 from conversations.services import subject_set_paused
 from facts.models import Actor
 from facts.services.subject_data import access_log_record
+from memory_site.errors import job_error
 from policies.models import ExportJob
 from policies.portal.export import EXPORTERS, export_total
 
@@ -80,7 +81,7 @@ def export_job_run(*, export_id: int) -> bool:
         raise
     except Exception as exc:
         logger.exception("export %s failed", export_id)
-        export_job_fail(export_id=export_id, error=repr(exc))
+        export_job_fail(export_id=export_id, error=job_error(exc))
         raise
     now = timezone.now()
     ExportJob.objects.filter(pk=export_id, state=ExportJob.State.RUNNING).update(

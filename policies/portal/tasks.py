@@ -7,6 +7,7 @@ from typing import Any
 from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
+from memory_site.errors import job_error
 from policies.portal.services import export_job_fail, export_job_run, exports_purge_expired
 
 
@@ -16,7 +17,7 @@ class ExportTask(Task):
     def on_failure(self, exc: BaseException, task_id: str, args: Any, kwargs: Any, einfo: Any) -> None:
         export_id = kwargs.get("export_id") or (args[0] if args else None)
         if export_id is not None:
-            export_job_fail(export_id=int(export_id), error=f"task failed: {exc!r}")
+            export_job_fail(export_id=int(export_id), error=job_error(exc))
 
 
 @shared_task(
