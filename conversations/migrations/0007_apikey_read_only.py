@@ -3,7 +3,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("conversations", "0005_message_extraction_claim"),
+        ("conversations", "0006_operators_and_message_received_at"),
     ]
 
     operations = [
