@@ -131,6 +131,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             from bench import locomo_recall
 
             _step(results, "locomo_recall", lambda: locomo_recall.run(ctx))
+            from bench import fit_relevance
+
+            _step(results, "relevance", lambda: fit_relevance.bench_report(conversations))
             context = _optional("bench.context_recall")
             if context is not None:
                 _step(results, "context_recall", lambda: context.run(ctx))
@@ -250,6 +253,11 @@ def render_markdown(r: dict[str, Any]) -> str:
                 f"memory-site ({c5['service'].get('mode')}) recall@10 {_f(s.get('recall@10'))}, "
                 f"BM25 {_f(b.get('recall@10'))}, dense {_f(d.get('recall@10'))}.",
             ]
+    rel = r.get("relevance")
+    if isinstance(rel, dict) and "figures" in rel:
+        from bench import fit_relevance
+
+        lines += ["", *fit_relevance.markdown(rel)]
     ctxr = r.get("context_recall")
     if isinstance(ctxr, dict):
         lines += ["", "## Context (bench.context_recall)", "", "```", json.dumps(ctxr, indent=1)[:4000], "```"]
@@ -271,6 +279,16 @@ def render_markdown(r: dict[str, Any]) -> str:
             "",
             f"Vector mode: {lat.get('vector_mode')}; HNSW: {lat.get('hnsw_index')}.",
         ]
+        sizes = lat.get("by_subject_size")
+        if isinstance(sizes, dict):
+            lines += ["", "By subject size (all candidates returned; embedder timed in alternating blocks):", ""]
+            lines += ["| subject facts | p50 ms | p95 ms | embedder p50 | p50 / embedder | p95 / embedder |"]
+            lines += ["|---|---:|---:|---:|---:|---:|"]
+            for size, v in sizes.items():
+                lines.append(
+                    f"| {size} | {v['p50']} | {v['p95']} | {v['embed_p50']} | {v['p50_over_embed_p50']} | "
+                    f"{v['p95_over_embed_p50']} |"
+                )
         written = lat.get("after_write_ms")
         if isinstance(written, dict):
             lines += [
@@ -278,7 +296,7 @@ def render_markdown(r: dict[str, Any]) -> str:
                 f"Searches right after a write to the subject ({written['rounds']} rounds, the subject's facts held "
                 f"in memory stale each time): p50 {written['p50']} ms, p95 {written['p95']} ms.",
             ]
-    for key in ("ingest", "locomo_recall", "context_recall", "search_latency"):
+    for key in ("ingest", "locomo_recall", "relevance", "context_recall", "search_latency"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
     return "\n".join(lines) + "\n"

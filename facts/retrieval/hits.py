@@ -17,3 +17,4 @@ class SearchHit:
     valid_from: Any
     created_at: Any
     sources: list[dict[str, Any]] = field(default_factory=list)
+    relevance: float = 0.0  # calibrated, in [0, 1] (relevance.py, docs/relevance.md)
