@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             from bench import locomo_recall
 
             _step(results, "locomo_recall", lambda: locomo_recall.run(ctx))
+            from bench import fit_relevance
+
+            _step(results, "relevance", lambda: fit_relevance.bench_report(conversations))
             context = _optional("bench.context_recall")
             if context is not None:
                 _step(results, "context_recall", lambda: context.run(ctx))
@@ -285,6 +288,11 @@ def render_markdown(r: dict[str, Any]) -> str:
                 f"memory-site ({c5['service'].get('mode')}) recall@10 {_f(s.get('recall@10'))}, "
                 f"BM25 {_f(b.get('recall@10'))}, dense {_f(d.get('recall@10'))}.",
             ]
+    rel = r.get("relevance")
+    if isinstance(rel, dict) and "figures" in rel:
+        from bench import fit_relevance
+
+        lines += ["", *fit_relevance.markdown(rel)]
     ctxr = r.get("context_recall")
     if isinstance(ctxr, dict):
         lines += ["", "## Context (bench.context_recall)", "", "```", json.dumps(ctxr, indent=1)[:4000], "```"]
@@ -306,6 +314,16 @@ def render_markdown(r: dict[str, Any]) -> str:
             "",
             f"Vector mode: {lat.get('vector_mode')}; HNSW: {lat.get('hnsw_index')}.",
         ]
+        sizes = lat.get("by_subject_size")
+        if isinstance(sizes, dict):
+            lines += ["", "By subject size (all candidates returned; embedder timed in alternating blocks):", ""]
+            lines += ["| subject facts | p50 ms | p95 ms | embedder p50 | p50 / embedder | p95 / embedder |"]
+            lines += ["|---|---:|---:|---:|---:|---:|"]
+            for size, v in sizes.items():
+                lines.append(
+                    f"| {size} | {v['p50']} | {v['p95']} | {v['embed_p50']} | {v['p50_over_embed_p50']} | "
+                    f"{v['p95_over_embed_p50']} |"
+                )
         written = lat.get("after_write_ms")
         if isinstance(written, dict):
             lines += [
@@ -324,7 +342,7 @@ def render_markdown(r: dict[str, Any]) -> str:
             )
         after = lc["search_after"]["search_ms"]
         lines += ["", f"Search right after (HTTP, 10k-fact subject): p50 {after['p50']} ms, p95 {after['p95']} ms."]
-    for key in ("ingest", "locomo_recall", "context_recall", "search_latency", "lifecycle", "distil"):
+    for key in ("ingest", "locomo_recall", "relevance", "context_recall", "search_latency", "lifecycle", "distil"):
         if isinstance(r.get(key), dict) and "error" in r[key]:
             lines.append(f"\n**{key} failed:** `{r[key]['error']}`")
     return "\n".join(lines) + "\n"

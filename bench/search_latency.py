@@ -293,8 +293,66 @@ def _load(
     }
 
 
-def measure(ctx: Any, *, queries: int = QUERIES) -> dict[str, Any]:
-    """Search p50/p95 over HTTP for the hot subject, and the embedder alone on the same queries."""
+SMALL_SUBJECT = "scale-small-user"
+SIZES = ((SMALL_SUBJECT, 100), ("scale-user-1", SUBJECTS_OTHER_SIZE), (HOT_SUBJECT, SUBJECT_FACTS))
+
+
+def small_subject(size: int = 100) -> None:
+    """A subject of `size` facts (copies of scale-user-1's first ones), made once: subjects of every size are timed."""
+    from django.db import connection
+
+    from conversations.services import subject_get_or_create, tenant_get_or_create
+
+    tenant = tenant_get_or_create(name=SCALE_TENANT)
+    small = subject_get_or_create(tenant=tenant, external_id=SMALL_SUBJECT)
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT count(*) FROM facts_fact WHERE subject_id = %s", [small.pk])
+        if int(cursor.fetchone()[0]) == size:
+            return
+        cursor.execute("DELETE FROM facts_fact WHERE subject_id = %s", [small.pk])
+        cursor.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_name = 'facts_fact' "
+            "AND column_name NOT IN ('id', 'uid', 'subject_id') AND is_generated = 'NEVER'"
+        )
+        cols = [c for (c,) in cursor.fetchall()]
+        names = ", ".join(cols)
+        cursor.execute(
+            f"INSERT INTO facts_fact (uid, subject_id, {names}) SELECT gen_random_uuid(), %s, {names} FROM facts_fact "
+            "WHERE subject_id = (SELECT id FROM conversations_subject WHERE tenant_id = %s AND external_id = "
+            "'scale-user-1') ORDER BY id LIMIT %s",
+            [small.pk, tenant.pk, size],
+        )
+
+
+def measure_sizes(ctx: Any, *, queries: int) -> dict[str, Any]:
+    """p50 over the embedder alone for subjects of 100, 1,000 and 10,000 facts, facts only and with messages."""
+    small_subject()
+    out: dict[str, Any] = {}
+    for subject, size in SIZES:
+        for with_messages in (False, True):
+            got = measure(ctx, queries=queries, subject=subject, include_messages=with_messages, after_writes=False)
+            out[f"{size}{' +messages' if with_messages else ''}"] = {
+                "p50": got["search_ms"]["p50"],
+                "p95": got["search_ms"]["p95"],
+                "embed_p50": got["embed_ms"]["p50"],
+                "p50_over_embed_p50": got["p50_over_embed_p50"],
+                "p95_over_embed_p50": round(got["search_ms"]["p95"] / got["embed_ms"]["p50"], 2)
+                if got["embed_ms"]["p50"]
+                else None,
+            }
+    return out
+
+
+def measure(
+    ctx: Any,
+    *,
+    queries: int = QUERIES,
+    subject: str = HOT_SUBJECT,
+    include_messages: bool = False,
+    after_writes: bool = True,
+) -> dict[str, Any]:
+    """Search p50/p95 over HTTP for one subject, and the embedder alone on the same queries. Every candidate is
+    returned (min_relevance 0): random facts would otherwise mostly abstain, which is less work to time."""
     import random
 
     from django.conf import settings
@@ -323,14 +381,15 @@ def measure(ctx: Any, *, queries: int = QUERIES) -> dict[str, Any]:
     # next search then starts with its caches taken by this process's embedding (~0.9 ms slower).
     # Warm-up: each web worker's first search of the subject is answered by PostgreSQL while a background thread
     # reads the subject into that worker's memory (~0.2 s); the steady state is measured once that is done.
+    options = {"limit": 10, "min_relevance": 0, "include_messages": include_messages}
     for q in qs[:WARMUP]:
-        ctx.search(HOT_SUBJECT, q, limit=10)
+        ctx.search(subject, q, **options)
         embed_ms(q)
     time.sleep(1.0)
     for start in range(WARMUP, len(qs), BLOCK):
         block = qs[start : start + BLOCK]
         for q in block:
-            answer, ms = ctx.search(HOT_SUBJECT, q, limit=10)
+            answer, ms = ctx.search(subject, q, **options)
             wall.append(ms)
             took.append(float(answer["took_ms"]))
             counts.append(len(answer["results"]))
@@ -339,10 +398,10 @@ def measure(ctx: Any, *, queries: int = QUERIES) -> dict[str, Any]:
     # the ONNX Runtime encoder (and which the read-path target's "about 9 ms for MiniLM" was measured with).
     runtime, settings.EMBEDDINGS_QUERY_RUNTIME = settings.EMBEDDINGS_QUERY_RUNTIME, "torch"
     try:
-        torch_ms = [embed_ms(q) for q in qs][WARMUP:]
+        torch_ms = [embed_ms(q) for q in qs][WARMUP:] if after_writes else [0.0]
     finally:
         settings.EMBEDDINGS_QUERY_RUNTIME = runtime
-    after_write = _searches_after_writes(ctx, qs[WARMUP : WARMUP + AFTER_WRITE_ROUNDS])
+    after_write = _searches_after_writes(ctx, qs[WARMUP : WARMUP + AFTER_WRITE_ROUNDS]) if after_writes else [0.0]
     p50 = percentile(wall, 50)
     e50 = percentile(embed_alone, 50)
     t50 = percentile(torch_ms, 50)
@@ -420,6 +479,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "vector_mode": settings.SEARCH_VECTOR_MODE,
             "hnsw_index": "not built (exact per-subject scan)",
             **measure(ctx, queries=args.queries),
+            "by_subject_size": measure_sizes(ctx, queries=args.queries // 2),
         }
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:

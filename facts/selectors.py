@@ -9,11 +9,12 @@ from functools import partial
 from typing import Any
 
 from django.db.models import Count, QuerySet
+from django.db.models.expressions import RawSQL
 from django.db.models.functions import TruncDate
 
 from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory, FactSource
-from facts.retrieval import access, rows
+from facts.retrieval import access, asof, rows
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 from facts.retrieval.search import run_search
 
@@ -31,9 +32,19 @@ def fact_get(*, subject: Subject, fact_id: int) -> Fact:
     return facts_for_payload().get(subject=subject, pk=fact_id)
 
 
-def fact_list(*, subject: Subject) -> QuerySet[Fact]:
-    """The subject's facts, newest first, each with its read counters (`fact.access`, absent until read)."""
-    return facts_for_payload().filter(subject=subject).order_by("-created_at", "-id")
+def fact_list(
+    *, subject: Subject, as_of: dt.datetime | None = None, known_at: dt.datetime | None = None
+) -> QuerySet[Fact]:
+    """The subject's facts, newest first, each with its read counters (`fact.access`, absent until read).
+
+    With `as_of` / `known_at`: the facts true at that moment as the memory held them then (facts.retrieval.asof).
+    """
+    qs = facts_for_payload().filter(subject=subject)
+    if as_of is not None or known_at is not None:
+        clause, params = asof.clause(as_of=as_of, known_at=known_at)
+        sql = f"SELECT id FROM facts_fact WHERE subject_id = %s AND {clause}"
+        qs = qs.filter(pk__in=RawSQL(sql, [subject.pk, *params]))  # noqa: S611 (the clause is the code's own SQL)
+    return qs.order_by("-created_at", "-id")
 
 
 def facts_for_messages(*, message_ids: list[int]) -> list[Fact]:
@@ -64,6 +75,9 @@ def fact_search(
     record_access: bool = True,
     include_superseded: bool = False,
     access_later: list[Callable[[], None]] | None = None,
+    min_relevance: float | None = None,
+    as_of: dt.datetime | None = None,
+    known_at: dt.datetime | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
@@ -82,6 +96,9 @@ def fact_search(
         include_superseded=include_superseded,
         since=since,
         until=until,
+        min_relevance=min_relevance,
+        as_of=as_of,
+        known_at=known_at,
     )
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:

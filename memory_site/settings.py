@@ -352,6 +352,9 @@ SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
 SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
 # The query embeds on a second thread while the other signals' candidates are read (off: on the request's thread).
 SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)
+# Results under this calibrated relevance (0-1, docs/relevance.md) are left out, so an unrelated question gets
+# nothing; unset: the floor fitted with the calibration (facts/retrieval/relevance.json). 0 returns everything.
+SEARCH_MIN_RELEVANCE = env_float("SEARCH_MIN_RELEVANCE", 0.0) if env_opt("SEARCH_MIN_RELEVANCE") else None
 # For experiments: a JSON object overriding the stages' tuning, e.g. {"fusion.rrf_k": 14}; unknown names fail.
 SEARCH_TUNING = env_json_object("SEARCH_TUNING")
 # Reads are counted off the request: each web process sends its access records as one task per

@@ -19,6 +19,8 @@ class ContextApi(TenantApi):
         query = serializers.CharField(max_length=2000, required=False, allow_blank=True, default="")
         session_id = serializers.CharField(max_length=255, required=False, allow_null=True, default=None)
         token_budget = serializers.IntegerField(min_value=MIN_BUDGET, max_value=MAX_BUDGET, default=DEFAULT_BUDGET)
+        as_of = serializers.DateTimeField(required=False, allow_null=True, default=None)
+        known_at = serializers.DateTimeField(required=False, allow_null=True, default=None)
 
     class OutputSerializer(serializers.Serializer):
         class RecentSerializer(serializers.Serializer):
@@ -42,6 +44,7 @@ class ContextApi(TenantApi):
             text = serializers.CharField()
             type = serializers.CharField()
             score = serializers.FloatField()
+            relevance = serializers.FloatField(allow_null=True)
             valid_from = serializers.DateTimeField(allow_null=True)
             event_time = serializers.DateTimeField(allow_null=True)
             created_at = serializers.DateTimeField()
@@ -81,6 +84,8 @@ class ContextApi(TenantApi):
             session_external_id=data["session_id"],
             token_budget=data["token_budget"],
             api_key=self.api_key(request),
+            as_of=data["as_of"],
+            known_at=data["known_at"],
         )
         out = self.OutputSerializer
         sections = {

@@ -7,6 +7,7 @@ import binascii
 
 from django.db.models import Q
 from django.http import Http404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import serializers, status
 from rest_framework.request import Request
@@ -84,6 +85,11 @@ def _conflict_payload(conflicts: list[Conflict]) -> list[dict]:
     return out
 
 
+class AsOfSerializer(serializers.Serializer):
+    as_of = serializers.DateTimeField(required=False)
+    known_at = serializers.DateTimeField(required=False)
+
+
 class FactListCreateApi(TenantApi):
     class InputSerializer(serializers.Serializer):
         text = serializers.CharField(max_length=2000, trim_whitespace=True)
@@ -135,12 +141,17 @@ class FactListCreateApi(TenantApi):
             OpenApiParameter("status", str, enum=list(Fact.Status.values)),
             OpenApiParameter("q", str, description="Words the fact contains"),
             OpenApiParameter("cursor", str, description="next_cursor of the previous page"),
+            OpenApiParameter("as_of", OpenApiTypes.DATETIME, description="The facts true at this moment (valid time)"),
+            OpenApiParameter(
+                "known_at", OpenApiTypes.DATETIME, description="What the memory held at this moment (transaction time)"
+            ),
         ],
     )
     def get(self, request: Request, user: str) -> Response:
-        subject = self.subject(request, user)
         params = request.query_params
-        qs = fact_list(subject=subject).order_by("-id")
+        when = validate_input(AsOfSerializer, {k: params[k] for k in ("as_of", "known_at") if params.get(k)})
+        subject = self.subject(request, user)
+        qs = fact_list(subject=subject, as_of=when.get("as_of"), known_at=when.get("known_at")).order_by("-id")
         for name, choices in (("type", FactType.values), ("tier", Fact.Tier.values), ("status", Fact.Status.values)):
             value = params.get(name)
             if value:

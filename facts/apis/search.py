@@ -32,6 +32,18 @@ class SearchApi(TenantApi):
         include_superseded = serializers.BooleanField(required=False, default=False)
         since = serializers.DateTimeField(required=False, allow_null=True, default=None)
         until = serializers.DateTimeField(required=False, allow_null=True, default=None)
+        min_relevance = serializers.FloatField(
+            min_value=0.0, max_value=1.0, required=False, allow_null=True, default=None,
+            help_text="Leave out results under this calibrated relevance (default: the service's setting).",
+        )  # fmt: skip
+        as_of = serializers.DateTimeField(
+            required=False, allow_null=True, default=None,
+            help_text="Valid time: the facts true at this moment, superseded ones included.",
+        )  # fmt: skip
+        known_at = serializers.DateTimeField(
+            required=False, allow_null=True, default=None,
+            help_text="Transaction time: what the memory held at this moment.",
+        )  # fmt: skip
 
         def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
             since, until = attrs.get("since"), attrs.get("until")
@@ -46,6 +58,7 @@ class SearchApi(TenantApi):
             text = serializers.CharField()
             type = serializers.CharField()
             score = serializers.FloatField()
+            relevance = serializers.FloatField(help_text="Calibrated probability of relevance, 0-1 (docs/relevance.md)")
             matched_by = serializers.ListField(child=serializers.CharField())
             valid_from = serializers.DateTimeField(allow_null=True)
             event_time = serializers.DateTimeField(allow_null=True)  # when the event happened, if said
@@ -70,6 +83,9 @@ class SearchApi(TenantApi):
             include_superseded=data["include_superseded"],
             since=data["since"],
             until=data["until"],
+            min_relevance=data["min_relevance"],
+            as_of=data["as_of"],
+            known_at=data["known_at"],
             api_key=self.api_key(request),
             access_later=access_later,
         )
@@ -88,6 +104,7 @@ def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:
                 "text": hit.text,
                 "type": hit.type,
                 "score": hit.score,
+                "relevance": hit.relevance,
                 "matched_by": hit.matched_by,
                 "valid_from": hit.valid_from,
                 "event_time": hit.event_time,

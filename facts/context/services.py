@@ -72,10 +72,11 @@ def full_history_tokens(*, subject: Subject) -> int:
     return total
 
 
-def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: int) -> list[Any]:
-    """The read path's search; passes the extended keywords only when that signature has them."""
+def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: int, **when: Any) -> list[Any]:
+    """The read path's search (under its relevance floor: an unrelated query finds no fact, and the facts section
+    is left out rather than padded); passes the extended keywords only when that signature has them."""
     params = inspect.signature(fact_selectors.fact_search).parameters
-    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit}
+    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit, **when}
     if "api_key" in params:
         kwargs["api_key"] = api_key
     hits, _ = fact_selectors.fact_search(**kwargs)
@@ -177,6 +178,7 @@ def _fact_item(hit: Any, rank: int) -> Item:
         "text": hit.text,
         "type": hit.type,
         "score": hit.score,
+        "relevance": getattr(hit, "relevance", None),
         "valid_from": hit.valid_from,
         "event_time": hit.event_time,
         "created_at": hit.created_at,
@@ -193,15 +195,21 @@ def context_build(
     session_external_id: str | None = None,
     token_budget: int = DEFAULT_BUDGET,
     api_key: ApiKey | None = None,
+    as_of: dt.datetime | None = None,
+    known_at: dt.datetime | None = None,
 ) -> ContextResult:
-    """Assemble recent turns, summaries, facts and the profile under token_budget; record a ContextCall."""
+    """Assemble recent turns, summaries, facts and the profile under token_budget; record a ContextCall.
+
+    With `as_of` / `known_at` the facts section holds the facts of that moment (facts.retrieval.asof)."""
     started = time.perf_counter()
     session = _session_for(subject, session_external_id)
     recent_rows = _recent_turns(session)
     search_query = (query or "").strip() or (recent_rows[0].content[:500] if recent_rows else "")
     limit = max(FACT_LIMIT_MIN, min(FACT_LIMIT_MAX, token_budget // FACTS_PER_TOKENS))
     # Over-fetch: the durable filter may drop some of the hits.
-    hits = _fact_search(subject, search_query, api_key, min(FACT_LIMIT_MAX, 2 * limit)) if search_query else []
+    when = {k: v for k, v in (("as_of", as_of), ("known_at", known_at)) if v is not None}
+    fetch = min(FACT_LIMIT_MAX, 2 * limit)
+    hits = _fact_search(subject, search_query, api_key, fetch, **when) if search_query else []
     hits = hits[:limit]
     profile = profile_current(subject=subject)
     now = timezone.now()

@@ -22,9 +22,11 @@ from django.dispatch import receiver
 from facts.retrieval.candidates.entity import EntityTuning
 from facts.retrieval.candidates.keyword import KeywordTuning
 from facts.retrieval.candidates.links import LinkTuning
+from facts.retrieval.candidates.neighbours import NeighbourTuning
 from facts.retrieval.candidates.vector import VectorTuning
 from facts.retrieval.collapse import CollapseTuning
 from facts.retrieval.fusion import FusionTuning
+from facts.retrieval.relevance import calibration
 from facts.retrieval.rerank import RerankTuning
 from facts.retrieval.scope import ScopeTuning
 from facts.retrieval.vector_cache import CacheSettings
@@ -41,12 +43,14 @@ _CHOICES = {"vector.mode": ("exact", "hnsw"), "fusion.mode": ("rrf", "score")}
 @dataclass(frozen=True)
 class SearchConfig:
     embed_in_thread: bool = True  # SEARCH_EMBED_IN_THREAD
+    min_relevance: float = 0.0  # SEARCH_MIN_RELEVANCE, else the floor fitted with the calibration
     scope: ScopeTuning = field(default_factory=ScopeTuning)
     vector: VectorTuning = field(default_factory=VectorTuning)
     cache: CacheSettings = field(default_factory=CacheSettings)
     keyword: KeywordTuning = field(default_factory=KeywordTuning)
     entity: EntityTuning = field(default_factory=EntityTuning)
     links: LinkTuning = field(default_factory=LinkTuning)
+    neighbours: NeighbourTuning = field(default_factory=NeighbourTuning)
     fusion: FusionTuning = field(default_factory=FusionTuning)
     rerank: RerankTuning = field(default_factory=RerankTuning)
     collapse: CollapseTuning = field(default_factory=CollapseTuning)
@@ -68,7 +72,7 @@ class SearchConfig:
             values[name] = value
         stages: dict[str, Any] = {}
         for stage in dataclasses.fields(cls):
-            if stage.name == "embed_in_thread":
+            if stage.name in ("embed_in_thread", "min_relevance"):
                 continue
             default = getattr(cls(), stage.name)
             given = {name.split(".", 1)[1]: v for name, v in values.items() if name.split(".", 1)[0] == stage.name}
@@ -76,7 +80,12 @@ class SearchConfig:
         unknown = sorted(set(values) - {f"{s}.{f.name}" for s, d in stages.items() for f in dataclasses.fields(d)})
         if unknown:
             raise ImproperlyConfigured(f"SEARCH_TUNING: no such search setting {unknown}; see SearchConfig")
-        return cls(embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), **stages)
+        floor = settings.SEARCH_MIN_RELEVANCE
+        if floor is None:
+            floor = calibration().min_relevance
+        if not 0.0 <= float(floor) <= 1.0:
+            raise ImproperlyConfigured(f"SEARCH_MIN_RELEVANCE must be within [0, 1], got {floor!r}")
+        return cls(embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), min_relevance=float(floor), **stages)
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)

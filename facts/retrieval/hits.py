@@ -18,3 +18,4 @@ class SearchHit:
     created_at: Any
     sources: list[dict[str, Any]] = field(default_factory=list)
     event_time: Any = None  # when the event happened, if the fact says ("yesterday" resolved at write time)
+    relevance: float = 0.0  # calibrated, in [0, 1] (relevance.py, docs/relevance.md)

@@ -102,6 +102,15 @@ SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("job", "employer"),
     ),
     (re.compile(r"\ballerg\w*|过敏", re.I), ("allergy:",)),
+    # A question about food is a question about what the user may or will not eat (no word shared with "对花生过敏").
+    (
+        re.compile(
+            r"\b(eat|eating|ate|food|foods|snacks?|meals?|dinner|lunch|breakfast|dishes|recipes?|restaurants?)\b|"
+            r"吃|零食|食物|饭菜|饭|菜|餐|点心|外卖",
+            re.I,
+        ),
+        ("allergy:", "diet"),
+    ),
     (re.compile(r"\b(diet|vegetarian|vegan)\b|吃素|素食|饮食", re.I), ("diet",)),
     (re.compile(r"\bmy name\b|我叫什么|名字", re.I), ("name",)),
     (re.compile(r"\bhow old\b|\bmy age\b|几岁|多大", re.I), ("age",)),

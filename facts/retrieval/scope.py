@@ -10,6 +10,8 @@ from typing import Any
 from django.core.cache import cache
 from django.db import connection
 
+from facts.retrieval import asof
+
 # What a search returns unless asked for more (superseded facts, the archived tier).
 SEARCHED_STATUSES = ("active", "conflicted")
 SEARCHED_TIERS = ("active",)
@@ -19,7 +21,8 @@ SEARCHED_TIERS = ("active",)
 class ScopeTuning:
     # Candidates per signal before fusion (at least 3 x the limit): 50 found less at limit 10, 70 / 80 no more.
     candidates: int = 60
-    # Fewer searchable facts than this: no vector signal (a handful of facts is all noise to the vector).
+    # Fewer searchable facts than this: a cold start, whose count is never cached (its first facts are searched at
+    # once). The vector still runs there: the vector-alone cut and the relevance floor keep the noise out.
     cold_start_min_facts: int = 5
     # The subject's fact count (IDF, cold start) is cached this long: a count seconds old changes neither.
     count_cache_seconds: float = 30.0
@@ -36,10 +39,17 @@ class FactFilter:
     since: dt.datetime | None = None
     until: dt.datetime | None = None
     now: dt.datetime = field(default_factory=lambda: dt.datetime.now(dt.UTC))
+    as_of: dt.datetime | None = None  # valid time: facts true at this moment (asof.py)
+    known_at: dt.datetime | None = None  # transaction time: what the memory held at this moment
 
     def sql(self, *, tiers: list[str] | None = None) -> tuple[str, list[Any]]:
         clauses = ["subject_id = %s", "status = ANY(%s)", "tier = ANY(%s)", "(expires_at IS NULL OR expires_at > %s)"]
-        params: list[Any] = [self.subject_id, self.statuses, tiers if tiers is not None else self.tiers, self.now]
+        expiry = self.as_of if self.as_of is not None else self.now
+        params: list[Any] = [self.subject_id, self.statuses, tiers if tiers is not None else self.tiers, expiry]
+        if self.as_of is not None or self.known_at is not None:
+            clause, more = asof.clause(as_of=self.as_of, known_at=self.known_at)
+            clauses.append(clause)
+            params.extend(more)
         if self.types:
             clauses.append("type = ANY(%s)")
             params.append(self.types)

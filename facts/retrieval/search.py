@@ -10,11 +10,14 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
+from django.conf import settings
+
 from facts.retrieval import vector_cache
 from facts.retrieval.candidates import vector
 from facts.retrieval.candidates.entity import entity_ranking
 from facts.retrieval.candidates.keyword import keyword_facts, keyword_messages
 from facts.retrieval.candidates.links import Links, follow_links
+from facts.retrieval.candidates.neighbours import follow_neighbours
 from facts.retrieval.candidates.time import mark_in_range, time_facts, time_ranking
 from facts.retrieval.collapse import collapse
 from facts.retrieval.config import SearchConfig, search_config
@@ -22,6 +25,7 @@ from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import QueryAnalysis, analyze
 from facts.retrieval.query_vector import QueryVector
+from facts.retrieval.relevance import QuerySignals, relevance_of, vector_speaks
 from facts.retrieval.rerank import Scored, rerank
 from facts.retrieval.rows import Rows
 from facts.retrieval.scope import (
@@ -43,6 +47,9 @@ class SearchOutcome:
     signals: list[str] = field(default_factory=list)  # the signals that found candidates
     vector_available: bool = True  # False: the vector was wanted and the embedder is down
     cold_start: bool = False
+    # Every re-ranked candidate (best first) and what the relevance features read, for bench.fit_relevance.
+    scored: Scored = field(default_factory=list)
+    query_signals: QuerySignals | None = None
 
 
 @dataclass
@@ -71,9 +78,10 @@ class SearchState:
 
     @property
     def wants_vector(self) -> bool:
-        """Whether the vector signal can find anything: a subject past the cold start (or messages searched), and a
-        query with words or names (a time alone is nothing the vector could match)."""
-        return (not self.cold_start or self.include_messages) and self.analysis.vector_matchable
+        """Whether the vector signal can find anything: a query with words or names (a time alone is nothing the
+        vector could match). Also at cold start: one matching fact among few must be found by meaning ("what
+        snacks are safe for me?" and "对花生过敏"); the vector-alone cut and the relevance floor keep the others out."""
+        return self.analysis.vector_matchable
 
 
 def run_search(
@@ -88,17 +96,28 @@ def run_search(
     since: dt.datetime | None = None,
     until: dt.datetime | None = None,
     now: dt.datetime | None = None,
+    min_relevance: float | None = None,
+    as_of: dt.datetime | None = None,
+    known_at: dt.datetime | None = None,
 ) -> SearchOutcome:
-    """Search one subject's memory; the caller has already checked the subject belongs to the tenant."""
+    """Search one subject's memory; the caller has already checked the subject belongs to the tenant.
+
+    Results under `min_relevance` (default: the operator's SEARCH_MIN_RELEVANCE, else the fitted floor) are left
+    out, so an unrelated question gets nothing. With `as_of` or `known_at`, the facts of that moment (asof.py),
+    superseded ones included, and the messages said by then.
+    """
     config = search_config()
+    timed = as_of is not None or known_at is not None
     flt = FactFilter(
         subject_id=subject_id,
-        statuses=[*SEARCHED_STATUSES, *(["superseded"] if include_superseded else [])],
+        statuses=[*SEARCHED_STATUSES, *(["superseded"] if include_superseded or timed else [])],
         tiers=[*SEARCHED_TIERS, *(["archived"] if include_archived else [])],
         types=types or None,
         since=since,
-        until=until,
+        until=messages_until(until, as_of, known_at) if timed else until,
         now=now or dt.datetime.now(dt.UTC),
+        as_of=as_of,
+        known_at=known_at,
     )
     analysis = analyze(query, now=flt.now)
     outcome = SearchOutcome(hits=[], analysis=analysis)
@@ -126,8 +145,36 @@ def run_search(
     if not state.fused:
         return outcome
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
-    outcome.hits = collapse(state.scored, state.rows, limit=limit, tuning=config.collapse)
+    outcome.scored, outcome.query_signals = state.scored, query_signals(state)
+    relevance = relevance_of(state.scored, outcome.query_signals)
+    floor = config.min_relevance if min_relevance is None else min_relevance
+    kept = [x for x in state.scored if relevance[x[1].key] >= floor]
+    outcome.hits = collapse(kept, state.rows, limit=limit, tuning=config.collapse)
+    for hit in outcome.hits:
+        hit.relevance = relevance[(hit.kind, hit.id)]
     return outcome
+
+
+def messages_until(
+    until: dt.datetime | None, as_of: dt.datetime | None, known_at: dt.datetime | None
+) -> dt.datetime | None:
+    """The end of the time an as-of search reads: the raw turns said by `as_of` and `known_at` (inclusive)."""
+    ends = [t + dt.timedelta(microseconds=1) for t in (as_of, known_at) if t is not None]
+    return min([*ends, *([until] if until is not None else [])])
+
+
+def query_signals(state: SearchState) -> QuerySignals:
+    """What the relevance features read of the candidate signals."""
+    vector_ran = state.query_vector is not None and state.query_vector.result() is not None
+    vector_ran = vector_ran and vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL)
+    floor = min(state.similarity.values(), default=state.config.vector.min_similarity) if vector_ran else 0.0
+    return QuerySignals(
+        similarity=state.similarity,
+        sim_floor=min(floor, state.config.vector.min_similarity) if len(state.similarity) < state.pool else floor,
+        bm25=dict(state.rankings["keyword"]),
+        vector_ran=vector_ran,
+        time_only=state.analysis.time_range is not None and not state.analysis.vector_matchable,
+    )
 
 
 def gather_candidates(state: SearchState) -> None:
@@ -171,18 +218,17 @@ def read_ahead(state: SearchState) -> None:
 
 
 def gather_vector_candidates(state: SearchState) -> None:
-    """The vector signal, once the query's embedding is there: the nearest facts (unless at cold start) and
-    messages, and with a time in the query, the nearest inside it, which then lead the time signal's list."""
+    """The vector signal, once the query's embedding is there: the nearest facts and messages, and with a time in the query, the nearest inside it, which then lead the time signal's list."""
     query_vector = state.query_vector.result() if state.query_vector is not None else None
     if query_vector is None:
         return
     config, flt = state.config, state.flt
-    facts = [] if state.cold_start else keyed(
+    facts = keyed(
         "fact",
         vector.nearest_facts(
             flt, query_vector, limit=state.pool, total=state.total, tuning=config.vector, held=state.held
         ),
-    )  # fmt: skip
+    )
     messages: Ranking = []
     if state.include_messages:
         messages = keyed(
@@ -196,7 +242,7 @@ def gather_vector_candidates(state: SearchState) -> None:
     tr = state.analysis.time_range
     if tr is not None:
         nearest = vector.nearest_in_range(
-            flt, query_vector, tr.since, tr.until, limit=state.pool, facts=not state.cold_start,
+            flt, query_vector, tr.since, tr.until, limit=state.pool, facts=True,
             messages=state.include_messages, tuning=config.vector,
         )  # fmt: skip
         state.rankings["time"] = time_ranking(nearest, state.rankings["time"])
@@ -211,6 +257,7 @@ def fuse_candidates(state: SearchState) -> None:
     follow_links(
         state.fused, state.flt, state.links, include_messages=state.include_messages, tuning=state.config.links
     )
+    follow_neighbours(state.fused, state.flt, include_messages=state.include_messages, tuning=state.config.neighbours)
     state.rows.read(state.fused)
     tr = state.analysis.time_range
     if tr is not None:

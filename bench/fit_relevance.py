@@ -1,0 +1,322 @@
+"""Fit the search's relevance calibration on the LoCoMo dev split; write facts/retrieval/relevance.json.
+
+    .venv/bin/python -m bench.fit_relevance            # ingest when needed, fit, write, report
+    .venv/bin/python -m bench.fit_relevance --check    # report the committed calibration, write nothing
+
+Every category 1-4 question is asked of its own conversation's subject (a result is relevant when it covers one
+of the question's evidence turns) and of every other conversation's subject (no result is relevant), facts only
+and with messages, in process through `run_search` with no relevance floor. A logistic regression over the
+features of facts/retrieval/relevance.py is fitted on the top 20 results of each search (related and unrelated
+questions weighted equally); the default floor is the highest that costs the own questions' recall@10 less than
+`--max-drop`. The cross-fitted check fits on three conversations and measures on the other two, each way.
+Re-run after anything that changes the facts (extraction, distillation) or the signals; docs/relevance.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import itertools
+import json
+import math
+import os
+import pickle
+from dataclasses import dataclass
+from typing import Any
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import numpy as np  # noqa: E402
+
+from bench.common import BENCH_TENANT, ROOT, Conversation, load_locomo  # noqa: E402
+
+RESULTS = 20
+CACHE = ROOT / "var" / "fit_relevance.pickle"
+MODES = (("facts", False), ("facts+messages", True))
+
+
+@dataclass
+class Search:
+    conv: str  # the subject's conversation
+    asker: str  # the conversation the question was written for
+    mode: str
+    category: int
+    evidence: list[str]
+    covers: list[set[str]]  # each result's evidence turns
+    x: np.ndarray  # features, one row per result
+    x_kw: np.ndarray  # the same without the vector's
+    vector_ran: bool
+
+    @property
+    def related(self) -> bool:
+        return self.conv == self.asker
+
+
+def collect(conversations: list[Conversation]) -> list[Search]:
+    """Every question asked of every subject, in both modes, features and labels of the top results (kept in
+    var/fit_relevance.pickle for `--cached`, keyed by nothing: re-collect after any change)."""
+    searches = _collect(conversations)
+    with open(CACHE, "wb") as fh:
+        pickle.dump(searches, fh)
+    return searches
+
+
+def _collect(conversations: list[Conversation]) -> list[Search]:
+    from conversations.models import Subject
+    from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES, features
+    from facts.retrieval.search import run_search
+
+    kw_names = [n for n in FEATURES if n not in VECTOR_FEATURES]
+    out: list[Search] = []
+    questions = [(c.sample_id, q) for c in conversations for q in c.qa if q.category in (1, 2, 3, 4) and q.evidence]
+    for conv in conversations:
+        subject = Subject.objects.get(tenant__name=BENCH_TENANT, external_id=conv.subject_id)
+        print(f"  {conv.sample_id}: {len(questions)} questions x {len(MODES)} modes", flush=True)
+        for (asker, q), (mode, with_messages) in itertools.product(questions, MODES):
+            outcome = run_search(
+                subject_id=subject.pk, query=q.question, limit=RESULTS, include_messages=with_messages, min_relevance=0
+            )
+            signals = outcome.query_signals
+            rank = {item.key: (i, score) for i, (score, item) in enumerate(outcome.scored, start=1)}
+            item_of = {item.key: item for _, item in outcome.scored}
+            best = outcome.scored[0][0] if outcome.scored else 0.0
+            rows = []
+            for hit in outcome.hits:
+                key = (hit.kind, hit.id)
+                i, score = rank[key]
+                assert signals is not None
+                rows.append(features(item_of[key], i, score, best, signals))
+            out.append(
+                Search(
+                    conv=conv.sample_id, asker=asker, mode=mode, category=q.category, evidence=list(q.evidence),
+                    covers=[{s["external_id"] for s in hit.sources if s.get("external_id")} for hit in outcome.hits],
+                    x=np.array([[r[n] for n in FEATURES] for r in rows], dtype=float).reshape(-1, len(FEATURES)),
+                    x_kw=np.array([[r[n] for n in kw_names] for r in rows], dtype=float).reshape(-1, len(kw_names)),
+                    vector_ran=signals.vector_ran if signals is not None else False,
+                )
+            )  # fmt: skip
+    return out
+
+
+def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, *, l2: float = 1.0, steps: int = 50) -> dict[str, Any]:
+    """Weighted L2-regularised logistic regression by Newton's method over standardised features."""
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = np.hstack([np.ones((len(x), 1)), (x - mean) / scale])
+    beta = np.zeros(z.shape[1])
+    ridge = np.full(z.shape[1], l2)
+    ridge[0] = 0.0
+    for _ in range(steps):
+        p = 1 / (1 + np.exp(-np.clip(z @ beta, -40, 40)))
+        grad = z.T @ (w * (p - y)) + ridge * beta
+        hess = (z * (w * p * (1 - p))[:, None]).T @ z + np.diag(ridge)
+        step = np.linalg.solve(hess, grad)
+        beta -= step
+        if np.abs(step).max() < 1e-8:
+            break
+    return {"bias": float(beta[0]), "weights": beta[1:].tolist(), "mean": mean.tolist(), "scale": scale.tolist()}
+
+
+def fit(searches: list[Search]) -> dict[str, Any]:
+    """Both models, related and unrelated questions weighted equally (each question's results share its weight)."""
+    from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES
+
+    n_related = sum(1 for s in searches if s.related and len(s.covers))
+    n_unrelated = sum(1 for s in searches if not s.related and len(s.covers))
+    xs, xk, ys, ws = [], [], [], []
+    for s in searches:
+        if not s.covers:
+            continue
+        share = (0.5 / n_related if s.related else 0.5 / n_unrelated) * 1000
+        for i, cov in enumerate(s.covers):
+            xs.append(s.x[i])
+            xk.append(s.x_kw[i])
+            ys.append(1.0 if s.related and cov & set(s.evidence) else 0.0)
+            ws.append(share)
+    y, w = np.array(ys), np.array(ws)
+    full = logistic(np.array(xs), y, w)
+    keyword_only = logistic(np.array(xk), y, w)
+    return {
+        "full": {"names": list(FEATURES), **full},
+        "keyword_only": {"names": [n for n in FEATURES if n not in VECTOR_FEATURES], **keyword_only},
+    }
+
+
+def relevances(params: dict[str, Any], s: Search) -> np.ndarray:
+    model, x = (params["full"], s.x) if s.vector_ran else (params["keyword_only"], s.x_kw)
+    if not len(x):
+        return np.zeros(0)
+    z = model["bias"] + ((x - np.array(model["mean"])) / np.array(model["scale"])) @ np.array(model["weights"])
+    return np.round(1 / (1 + np.exp(-np.clip(z, -40, 40))), 4)
+
+
+def measure(params: dict[str, Any], searches: list[Search], floor: float) -> dict[str, Any]:
+    """Per mode: own questions' recall@10 with and without the floor, per category; unrelated ones abstaining."""
+    return _measure({id(s): relevances(params, s) for s in searches}, searches, floor)
+
+
+def _measure(rels: dict[int, np.ndarray], searches: list[Search], floor: float) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for mode, _ in MODES:
+        own = [s for s in searches if s.mode == mode and s.related]
+        other = [s for s in searches if s.mode == mode and not s.related]
+        rec, rec0 = [], []
+        by_cat: dict[int, list[float]] = {}
+        for s in own:
+            rel = rels[id(s)]
+            ev = set(s.evidence)
+            kept = [c for c, r in zip(s.covers, rel, strict=True) if r >= floor][:10]
+            r_floor = len(ev & set().union(*kept)) / len(ev) if kept else 0.0
+            r_all = len(ev & set().union(*s.covers[:10])) / len(ev) if s.covers else 0.0
+            rec.append(r_floor)
+            rec0.append(r_all)
+            by_cat.setdefault(s.category, []).append(r_floor)
+        abstain = [not (rels[id(s)] >= floor).any() for s in other]
+        out[mode] = {
+            "recall@10": round(float(np.mean(rec)), 4),
+            "recall@10_no_floor": round(float(np.mean(rec0)), 4),
+            "recall_drop": round(float(np.mean(rec0) - np.mean(rec)), 4),
+            "recall@10_by_category": {str(c): round(float(np.mean(v)), 4) for c, v in sorted(by_cat.items())},
+            "abstention": round(float(np.mean(abstain)), 4) if abstain else None,
+            "related_questions": len(own),
+            "unrelated_questions": len(other),
+        }
+    return out
+
+
+def choose_floor(params: dict[str, Any], searches: list[Search], max_drop: float) -> float:
+    """The highest floor (a multiple of 0.005) whose recall drop stays under `max_drop` in every mode."""
+    best = 0.0
+    rels = {id(s): relevances(params, s) for s in searches}
+    for floor in np.arange(0.005, 0.8, 0.005):
+        figures = _measure(rels, searches, float(floor))
+        if all(v["recall_drop"] < max_drop for v in figures.values()):
+            best = round(float(floor), 3)
+        else:
+            break
+    return best
+
+
+def cross_fitted(searches: list[Search], convs: list[str], max_drop: float) -> list[dict[str, Any]]:
+    """Fit (and choose the floor) on all but two conversations, measure on the other two; every such split."""
+    out = []
+    for train in itertools.combinations(convs, len(convs) - 2):
+        test = [c for c in convs if c not in train]
+        on = [s for s in searches if s.conv in train and s.asker in train]
+        held = [s for s in searches if s.conv in test and s.asker in test]
+        params = fit(on)
+        floor = choose_floor(params, on, max_drop)
+        out.append({"train": list(train), "test": test, "floor": floor, "test_figures": measure(params, held, floor)})
+    return out
+
+
+def bench_report(conversations: list[Conversation], max_drop: float = 0.008) -> dict[str, Any]:
+    """`make bench`'s figures: the committed calibration's abstention and recall per category at its floor, and the
+    cross-fitted check (run inside a bench service's Django setup)."""
+    from facts.retrieval.relevance import PARAMS_PATH, calibration
+
+    searches = collect(conversations)
+    params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+    floor = calibration().min_relevance
+    convs = [c.sample_id for c in conversations]
+    return {
+        "floor": floor,
+        "fitted_on": calibration().fitted_on,
+        "figures": measure(params, searches, floor),
+        "cross_fitted": cross_fitted(searches, convs, max_drop) if len(convs) >= 4 else [],
+    }
+
+
+def markdown(report: dict[str, Any]) -> list[str]:
+    """The relevance section of bench/results/latest.md."""
+    lines = [
+        "## Relevance and abstention (bench.fit_relevance)",
+        "",
+        f"Floor {report['floor']} ({report.get('fitted_on', '')}). Abstention: share of the other conversations' "
+        "questions with no result; recall@10 of the own questions with and without the floor.",
+        "",
+        "| mode | abstention | recall@10 | without floor | drop | cat 1 | cat 2 | cat 3 | cat 4 |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for mode, v in report["figures"].items():
+        cats = [v["recall@10_by_category"].get(c, "–") for c in ("1", "2", "3", "4")]
+        lines.append(
+            f"| {mode} | {v['abstention']} | {v['recall@10']} | {v['recall@10_no_floor']} | {v['recall_drop']} | "
+            + " | ".join(str(c) for c in cats)
+            + " |"
+        )
+    if report.get("cross_fitted"):
+        lines += ["", "Cross-fitted (fit and floor on 3 conversations, measured on the other 2):", ""]
+        lines += ["| test | floor | mode | abstention | recall drop |", "|---|---:|---|---:|---:|"]
+        for split in report["cross_fitted"]:
+            for mode, v in split["test_figures"].items():
+                lines.append(
+                    f"| {'+'.join(split['test'])} | {split['floor']} | {mode} | {v['abstention']} | {v['recall_drop']} |"
+                )
+    return lines + [""]
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="measure the committed calibration; write nothing")
+    parser.add_argument("--max-drop", type=float, default=0.008, help="recall@10 the floor may cost (target < 0.01)")
+    parser.add_argument("--no-ingest", action="store_true", help="use the bench database as it is")
+    parser.add_argument("--cached", action="store_true", help="re-fit on the searches the last run collected")
+    parser.add_argument("--conversations", nargs="*", default=None, help="sample ids (default: all five)")
+    args = parser.parse_args(argv)
+    conversations = load_locomo()
+    if args.conversations:
+        conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
+    from bench.common import ingest_locomo, running_service
+
+    if args.no_ingest or args.cached:
+        from bench.common import BENCH_DB, database_url_for, django_setup
+
+        django_setup(database_url_for(BENCH_DB))
+    else:
+        with running_service(conversations=conversations) as ctx:
+            ingest_locomo(ctx)
+    from facts.retrieval.relevance import PARAMS_PATH, calibration
+
+    if args.cached:
+        with open(CACHE, "rb") as fh:
+            searches = pickle.load(fh)  # noqa: S301 (this program's own file)
+    else:
+        searches = collect(conversations)
+    if args.check:
+        params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+        report = {
+            "floor": calibration().min_relevance,
+            "figures": measure(params, searches, calibration().min_relevance),
+        }
+    else:
+        params = fit(searches)
+        floor = choose_floor(params, searches, args.max_drop)
+        convs = [c.sample_id for c in conversations]
+        report = {
+            "floor": floor,
+            "figures": measure(params, searches, floor),
+            "cross_fitted": cross_fitted(searches, convs, args.max_drop) if len(convs) >= 4 else [],
+        }
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+        payload = {
+            "fitted_on": f"LoCoMo dev ({', '.join(convs)}), {stamp}, bench.fit_relevance",
+            "min_relevance": floor,
+            **{k: {n: (_rounded(v) if n != "names" else v) for n, v in m.items()} for k, m in params.items()},
+            "figures": report["figures"],
+        }
+        PARAMS_PATH.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {PARAMS_PATH}")
+    print(json.dumps(report, indent=1))
+    return report
+
+
+def _rounded(v: Any) -> Any:
+    if isinstance(v, list):
+        return [round(float(x), 6) for x in v]
+    return round(float(v), 6) if isinstance(v, float) and math.isfinite(v) else v
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+"""Calibrated relevance: each scored candidate's probability of holding what the question asks, in [0, 1].
+
+A logistic model over a handful of signals the search has already computed (the candidate's cosine similarity to
+the query and the best one of the query, its BM25 score and the best one, which signals found it, its rank and its
+share of the best score). The weights are fitted by `python -m bench.fit_relevance` on the LoCoMo dev split's
+questions asked of their own conversation (a result is relevant when it covers an evidence turn) and of the other
+conversations (nothing is relevant), and stored in relevance.json beside this module; docs/relevance.md says what
+the number means. Two models: one with the vector's signals, one without them (the embedder is down, or the query
+had nothing the vector could match), so that keyword and entity matches still answer when the vector cannot.
+
+Pure arithmetic over the search's own numbers: the same data and query give the same relevance.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from facts.retrieval.fusion import Fused
+from facts.retrieval.scope import Key
+
+PARAMS_PATH = Path(__file__).with_name("relevance.json")
+
+FEATURES = (
+    "sim",  # the candidate's cosine similarity to the query (the vector pool's floor when not in it)
+    "top_sim",  # the best similarity of any candidate: how well the memory matches the query at all
+    "bm25",  # log(1 + the candidate's BM25 score), 0 without a keyword match
+    "top_bm25",  # log(1 + the best BM25 score of the query)
+    "entity",  # an exact name, id or slot match
+    "time",  # inside the time the query names
+    "signals",  # how many signals found it
+    "log_rank",  # log(1 + its position after re-ranking)
+    "rel_score",  # its score over the best score
+    "message",  # a raw turn rather than a fact
+    "linked",  # found only by following a reply or continuation link
+)
+VECTOR_FEATURES = frozenset({"sim", "top_sim"})
+# Embedders trained on English only: on a Chinese query their similarities are noise (MiniLM gives 0.5-0.8 to any
+# Chinese pair, "我的血型是什么？" 0.82 to "我每周六去游泳。"), so relevance reads the keyword-only model there.
+ENGLISH_ONLY_EMBEDDERS = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
+
+
+def vector_speaks(language: str, embedder: str) -> bool:
+    """Whether the embedder's similarities mean anything for a query in `language` ("zh" or "en")."""
+    return language != "zh" or embedder not in ENGLISH_ONLY_EMBEDDERS
+
+
+@dataclass(frozen=True)
+class Model:
+    names: tuple[str, ...]
+    weights: tuple[float, ...]
+    bias: float
+    mean: tuple[float, ...]  # the features are standardised with the fit's mean and scale
+    scale: tuple[float, ...]
+
+    def probability(self, features: dict[str, float]) -> float:
+        z = self.bias
+        for name, w, mu, sd in zip(self.names, self.weights, self.mean, self.scale, strict=True):
+            z += w * (features.get(name, 0.0) - mu) / sd
+        return 1.0 / (1.0 + math.exp(-max(min(z, 40.0), -40.0)))
+
+
+@dataclass(frozen=True)
+class Calibration:
+    full: Model  # with the vector's signals
+    keyword_only: Model  # without them
+    min_relevance: float  # the fitted default floor (settings.SEARCH_MIN_RELEVANCE overrides it)
+    fitted_on: str
+
+
+def _model(raw: dict[str, object]) -> Model:
+    names = tuple(str(n) for n in raw["names"])  # type: ignore[attr-defined]
+    unknown = set(names) - set(FEATURES)
+    if unknown:
+        raise ValueError(f"relevance.json: unknown features {sorted(unknown)}")
+    floats = {k: tuple(float(x) for x in raw[k]) for k in ("weights", "mean", "scale")}  # type: ignore[attr-defined]
+    return Model(names=names, bias=float(raw["bias"]), **floats)  # type: ignore[arg-type]
+
+
+@functools.cache
+def calibration(path: Path = PARAMS_PATH) -> Calibration:
+    """The fitted calibration (read once per process)."""
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    return Calibration(
+        full=_model(raw["full"]),
+        keyword_only=_model(raw["keyword_only"]),
+        min_relevance=float(raw["min_relevance"]),
+        fitted_on=str(raw.get("fitted_on", "")),
+    )
+
+
+@dataclass(frozen=True)
+class QuerySignals:
+    """What the candidate signals found for one query, as the features read it."""
+
+    similarity: dict[Key, float]
+    sim_floor: float  # the weakest similarity in the vector's pool (a candidate outside it is weaker)
+    bm25: dict[Key, float]
+    vector_ran: bool
+    # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
+    time_only: bool = False
+
+
+def features(item: Fused, rank: int, score: float, best_score: float, q: QuerySignals) -> dict[str, float]:
+    """One candidate's features (`rank` from 1 after re-ranking)."""
+    bm25 = q.bm25.get(item.key, 0.0)
+    return {
+        "sim": q.similarity.get(item.key, q.sim_floor),
+        "top_sim": max(q.similarity.values(), default=0.0),
+        "bm25": math.log1p(bm25),
+        "top_bm25": math.log1p(max(q.bm25.values(), default=0.0)),
+        "entity": 1.0 if "entity" in item.matched_by else 0.0,
+        "time": 1.0 if "time" in item.matched_by else 0.0,
+        "signals": float(len(set(item.matched_by))),
+        "log_rank": math.log1p(rank),
+        "rel_score": score / best_score if best_score > 0 else 0.0,
+        "message": 1.0 if item.key[0] == "message" else 0.0,
+        "linked": 0.0 if item.ranks else 1.0,
+    }
+
+
+def relevance_of(
+    scored: Iterable[tuple[float, Fused]], q: QuerySignals, *, params: Calibration | None = None
+) -> dict[Key, float]:
+    """Each scored candidate's calibrated relevance (best first, as re-ranked), rounded to 4 places."""
+    cal = params or calibration()
+    model = cal.full if q.vector_ran else cal.keyword_only
+    items = list(scored)
+    best = items[0][0] if items else 0.0
+    return {
+        item.key: 1.0
+        if q.time_only and "time" in item.matched_by
+        else round(model.probability(features(item, rank, score, best, q)), 4)
+        for rank, (score, item) in enumerate(items, start=1)
+    }
