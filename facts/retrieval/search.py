@@ -147,7 +147,13 @@ def run_search(
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
     outcome.scored, outcome.query_signals = state.scored, query_signals(state)
     relevance = relevance_of(state.scored, outcome.query_signals)
-    floor = config.min_relevance if min_relevance is None else min_relevance
+    # The default floor cuts only what the full model scored: the keyword-only model (a Chinese query under an
+    # English-only embedder, or no embedder) was fitted on English turns and cuts right Chinese slot matches, so
+    # there only an explicit `min_relevance` applies (docs/relevance.md).
+    if min_relevance is not None:
+        floor = min_relevance
+    else:
+        floor = config.min_relevance if outcome.query_signals.vector_ran else 0.0
     kept = [x for x in state.scored if relevance[x[1].key] >= floor]
     outcome.hits = collapse(kept, state.rows, limit=limit, tuning=config.collapse)
     for hit in outcome.hits:

