@@ -161,17 +161,16 @@ def job_error(exc: BaseException) -> str:
     Never the exception's repr(): that carries SQL, internal paths and the user's own text (a database error quotes
     the value it refused). The details go to the log, which the caller writes with the traceback.
     """
-    from django.db import DataError, IntegrityError, InterfaceError, OperationalError
-
     if isinstance(exc, DomainError):
         return f"{exc.code}: {exc.message}"
     code = getattr(type(exc), "job_error_code", None)
     if code:
         return f"{code}: {getattr(type(exc), 'job_error_message', 'The work failed; it is retried.')}"
-    if isinstance(exc, OperationalError | InterfaceError):
+    kinds = {cls.__name__ for cls in type(exc).__mro__}  # Django's and psycopg's database errors alike
+    if kinds & {"OperationalError", "InterfaceError"}:
         return "database_unavailable: The database could not be reached; the work is retried."
-    if isinstance(exc, DataError | IntegrityError | ValueError | UnicodeError):
+    if kinds & {"DataError", "IntegrityError", "ValueError", "UnicodeError"}:
         return f"invalid_data: A value could not be stored ({type(exc).__name__})."
-    if type(exc).__name__ in {"SoftTimeLimitExceeded", "TimeLimitExceeded", "TimeoutError"}:
+    if kinds & {"SoftTimeLimitExceeded", "TimeLimitExceeded", "TimeoutError"}:
         return "timeout: The work took longer than its time limit."
     return f"internal_error: The work failed ({type(exc).__name__})."

@@ -50,7 +50,7 @@ class Route:
     own_tenant: bool = False
     body: dict[str, Any] = field(default_factory=dict)
     query: str = ""
-    accept: str = "application/json"
+    accept: str = "*/*"
 
 
 _TURN = {"messages": [{"role": "user", "content": "hello there"}]}
@@ -261,7 +261,7 @@ def _content(response: Any) -> bytes:
 def _allowed(route: Route, intruder: str) -> set[int]:
     """The statuses an intruder may get on a route (405 everywhere: a method the route does not have)."""
     if route.kind == "public":  # (503: /healthz while the test has no worker)
-        return {200, 301, 302, 400, 403, 404, 405, 410, 503}
+        return {200, 204, 301, 302, 400, 403, 404, 405, 406, 410, 503}
     if route.kind == "admin":  # a staff user sees the admin's index and the service's health, no tenant's data
         staff = intruder == "staff of another tenant"
         return {302, 403, 404, 405} | ({200, 503} if staff else set())
