@@ -1,33 +1,32 @@
 """A job's error as its API shows it: a stable code and a fixed message, never an internal exception's text.
 
-A failed extraction stores `"<code>: <detail>"` on the message (`extraction_error`); operators read the detail
-in the admin, the API answers only with the code and its message below.
+A failed extraction stores `"<code>: <message>"` on the message (`extraction_error`), both stable
+(`memory_site.errors.job_error`: never an exception's repr, which can quote the user's own text); the log keeps the
+traceback for operators, and the API answers with the code and its message below.
 """
 
 from __future__ import annotations
 
-from django.db import InterfaceError, OperationalError
+from memory_site.errors import job_error as stable_job_error
 
 JOB_ERRORS = {
     "extraction_failed": "A message of this job could not be extracted; it is retried, and operators can see why.",
     "database_unavailable": "The database was unavailable during extraction; the job is retried.",
     "embedder_unavailable": "The embedder was unavailable during extraction; the job is retried.",
     "task_failed": "The extraction task failed; its messages are retried by the sweeper.",
+    "invalid_data": "A value of this job could not be stored.",
+    "timeout": "The work took longer than its time limit; it is retried.",
+    "internal_error": "The work failed; it is retried, and operators can see why in the log.",
 }
 # Notes on a message that finished: the job did not fail.
 NOT_ERRORS = ("llm fallback", "llm dropped")
 
 
 def job_error_record(exc: BaseException, *, code: str = "") -> str:
-    """What a message keeps of a failure: its stable code, then the detail for operators."""
-    if not code:
-        if isinstance(exc, OperationalError | InterfaceError):
-            code = "database_unavailable"
-        elif type(exc).__name__ == "EmbedderUnavailable":
-            code = "embedder_unavailable"
-        else:
-            code = "extraction_failed"
-    return f"{code}: {exc!r}"
+    """What a message keeps of a failure: a stable code and message (the traceback goes to the log)."""
+    if code:
+        return f"{code}: {JOB_ERRORS.get(code, 'The work failed.')}"
+    return stable_job_error(exc)
 
 
 def job_error(stored: str) -> dict[str, str] | None:
