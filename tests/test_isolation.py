@@ -5,8 +5,8 @@ changes none of it.
 The routes are enumerated from the URLconf: a route without a declared expectation in ROUTES fails the first test, so
 a new endpoint cannot go untried. Each route is tried with every method by each intruder:
 - anonymous (no credentials), a revoked key of alice's tenant, carol's key (another tenant);
-- bob's portal session (another subject of alice's tenant), and a staff user without permissions (an operator of
-  another tenant: the admin has no per-tenant operators yet, so a staff user granted nothing stands for one).
+- bob's portal session (another subject of alice's tenant), and the operator of another tenant (made by
+  `create_operator`, with the operators' group's permissions: it sees its own tenant's rows, never alice's).
 alice herself (her key, her portal session) must get past the door on at least one method, so a route whose filler
 values are wrong cannot pass by answering 404 to everyone.
 """
@@ -33,6 +33,7 @@ from integrations.webhooks.models import WebhookEndpoint
 from policies.models import ExportJob
 from tests.conftest import Persona, _persona
 from tests.policies.conftest import portal_client
+from tests.test_admin_tenancy import make_operator
 
 MARK = "QX7731"  # in every piece of alice's data: no intruder's answer may contain it
 METHODS = ("get", "post", "put", "patch", "delete")
@@ -179,9 +180,7 @@ def _world() -> World:
     )
     revoked_key, revoked_raw = api_key_create(tenant=alice.tenant, name="old")
     api_key_revoke(api_key=revoked_key)
-    staff = get_user_model().objects.create_user("operator-b", password="x-long-password-1", is_staff=True)
-    staff_client = Client()
-    staff_client.force_login(staff)
+    staff_client, _ = make_operator("tenant-b", "operator-b")  # carol's tenant's operator, by the command
     owner_admin = get_user_model().objects.create_superuser("root", password="x-long-password-2")
     owner_admin_client = Client()
     owner_admin_client.force_login(owner_admin)
