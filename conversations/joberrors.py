@@ -24,9 +24,12 @@ NOT_ERRORS = ("llm fallback", "llm dropped")
 
 def job_error_record(exc: BaseException, *, code: str = "") -> str:
     """What a message keeps of a failure: a stable code and message (the traceback goes to the log)."""
+    stored = stable_job_error(exc)
+    if not code and stored.startswith("internal_error:"):
+        code = "extraction_failed"  # the pipeline's own failure: say so rather than a bare internal error
     if code:
         return f"{code}: {JOB_ERRORS.get(code, 'The work failed.')}"
-    return stable_job_error(exc)
+    return stored
 
 
 def job_error(stored: str) -> dict[str, str] | None:

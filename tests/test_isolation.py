@@ -14,6 +14,8 @@ values are wrong cannot pass by answering 404 to everyone.
 from __future__ import annotations
 
 import copy
+import dataclasses
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -78,6 +80,7 @@ ROUTES: dict[str, Route] = {
     "api/v1/users/<str:user>": Route("api"),
     "api/v1/users/<str:user>/export": Route("api"),
     "api/v1/users/<str:user>/portal-link": Route("api"),
+    "api/v1/users/<str:user>/feedback": Route("api", body={"helped": ["<fact_id>"]}),  # alice's fact, by id
     "api/v1/webhooks": Route("api", own_tenant=True),
     "api/v1/webhooks/<int:webhook_id>": Route("api", body={"description": "x"}),
     # mem0's paths: the same keys (Token or Bearer); a user of tenant A does not exist for tenant B
@@ -292,6 +295,9 @@ def _try_route(world: World, route_text: str) -> list[str]:
     """Each intruder's request, with each method, answers as declared and leaves alice's data as it was."""
     route = _route_of(route_text)
     path = _path(route_text, world.values)
+    if '"<fact_id>"' in json.dumps(route.body):  # a body naming alice's fact
+        body = json.loads(json.dumps(route.body).replace('"<fact_id>"', world.values["fact_id"]))
+        route = dataclasses.replace(route, body=body)
     before = _alice_state(world.alice)
     failures: list[str] = []
     methods = METHODS if route.kind != "admin" else ("get", "post")  # the admin's views serve both alike
