@@ -170,9 +170,9 @@ _UNNAMED = {"User", "用户", ""}
 def third_person_en(sentence: str, name: str) -> str:
     """Rewrite first person about `name` in natural third person, with verb agreement.
 
-    The first mention is the name ("I fixed my bike" -> "Priya fixed their bike"); later possessives are
-    "their", later objects "them". An unnamed user gets no subject at all ("I live in Leeds" -> "Lives in
-    Leeds"), never "User's". A sentence without first person is returned as it is (the caller frames it).
+    The first mention is the name ("I fixed my bike" -> "Priya fixed their bike"), "User" for an unnamed user;
+    later possessives are "their", later objects "them", never "with User's sister". A sentence without first
+    person is returned as it is (the caller frames it).
     """
     sentence = re.sub(r"\bi(?=(?:'|’|\s))", "I", sentence)
     sentence = re.sub(r"\b(im|Im)\b", "I'm", sentence)
@@ -215,16 +215,13 @@ def _name_marks(out: str, name: str) -> str:
     unnamed = name in _UNNAMED
     first = out.index(_MARK)
     head, tail = out[:first], out[first:]
+    label = "User" if unnamed else name  # the first mention names the person; later ones are their / them
     if tail.startswith(f"{_MARK}'s"):
-        lead = "Their" if unnamed and not head.strip() else ("their" if unnamed else f"{name}'s")
-        tail = lead + tail[len(_MARK) + 2 :]
+        tail = f"{label}'s" + tail[len(_MARK) + 2 :]
     elif tail.startswith(f"{_MARK}@"):
         tail = ("them" if unnamed else name) + tail[len(_MARK) + 1 :]
-    elif unnamed and not head.strip():
-        rest = tail[len(_MARK) :].lstrip()
-        tail = rest[:1].upper() + rest[1:]
     else:
-        tail = ("the user" if unnamed else name) + tail[len(_MARK) :]
+        tail = label + tail[len(_MARK) :]
     out = head + tail
     out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}@", "them")
     if unnamed:
@@ -238,8 +235,8 @@ _ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|
 
 
 def third_person_zh(sentence: str, name: str) -> str:
-    """我 -> the speaker's name at its first mention (no subject for an unnamed user: "我对花生过敏" ->
-    "对花生过敏"), later 我的 -> 自己的; a sentence without 我 is returned as it is."""
+    """我 -> the speaker's name at its first mention (用户 for an unnamed user: "我对花生过敏" -> "用户对花生过敏"),
+    later 我的 -> 自己的; a sentence without 我 is returned as it is."""
     if "我" not in sentence:
         return sentence
     unnamed = name in _UNNAMED
@@ -248,12 +245,9 @@ def third_person_zh(sentence: str, name: str) -> str:
     first = out.index(_MARK)
     head, tail = out[:first], out[first + 1 :]
     if tail.startswith("们"):
-        tail = ("两人" if unnamed else f"{name}他们") + tail[1:]
-    elif unnamed:
-        at_start = not head.strip(" ，,")
-        tail = (tail[1:] if tail.startswith("的") else tail) if at_start else "用户" + tail
+        tail = ("用户和家人" if unnamed else f"{name}他们") + tail[1:]
     else:
-        tail = name + tail
-    tail = tail.replace(f"{_MARK}们", "他们" if not unnamed else "两人").replace(f"{_MARK}的", "自己的")
+        tail = ("用户" if unnamed else name) + tail
+    tail = tail.replace(f"{_MARK}们", "他们").replace(f"{_MARK}的", "自己的")
     tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
     return head + tail.replace(_MARK, "自己" if unnamed else name)

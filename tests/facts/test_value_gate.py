@@ -132,7 +132,7 @@ def test_an_inquiry_keeps_its_subject_in_third_person() -> None:
             "Ruth went climbing with their sister",
             "Ruth's sister",
         ),
-        ("I went climbing with my sister in Snowdonia.", "", "Went climbing with their sister", "User"),
+        ("I went climbing with my sister in Snowdonia.", "", "User went climbing with their sister", "User's"),
         ("我和我妹妹上周去了青岛", "", "和妹妹", "用户的"),
     ],
 )
