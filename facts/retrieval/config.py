@@ -26,7 +26,6 @@ from facts.retrieval.candidates.neighbours import NeighbourTuning
 from facts.retrieval.candidates.vector import VectorTuning
 from facts.retrieval.collapse import CollapseTuning
 from facts.retrieval.fusion import FusionTuning
-from facts.retrieval.relevance import calibration
 from facts.retrieval.rerank import RerankTuning
 from facts.retrieval.scope import ScopeTuning
 from facts.retrieval.vector_cache import CacheSettings
@@ -43,7 +42,7 @@ _CHOICES = {"vector.mode": ("exact", "hnsw"), "fusion.mode": ("rrf", "score")}
 @dataclass(frozen=True)
 class SearchConfig:
     embed_in_thread: bool = True  # SEARCH_EMBED_IN_THREAD
-    min_relevance: float = 0.0  # SEARCH_MIN_RELEVANCE, else the floor fitted with the calibration
+    min_relevance: float = 0.0  # SEARCH_MIN_RELEVANCE, else 0 (abstention opt-in; the fitted floor is advised)
     scope: ScopeTuning = field(default_factory=ScopeTuning)
     vector: VectorTuning = field(default_factory=VectorTuning)
     cache: CacheSettings = field(default_factory=CacheSettings)
@@ -80,9 +79,9 @@ class SearchConfig:
         unknown = sorted(set(values) - {f"{s}.{f.name}" for s, d in stages.items() for f in dataclasses.fields(d)})
         if unknown:
             raise ImproperlyConfigured(f"SEARCH_TUNING: no such search setting {unknown}; see SearchConfig")
-        floor = settings.SEARCH_MIN_RELEVANCE
-        if floor is None:
-            floor = calibration().min_relevance
+        # Abstention is opt-in until the calibration is re-fitted on distilled facts and learns Chinese: an agent
+        # passes `min_relevance` (the fitted floor is `calibration().min_relevance`), an operator sets the default.
+        floor = settings.SEARCH_MIN_RELEVANCE if settings.SEARCH_MIN_RELEVANCE is not None else 0.0
         if not 0.0 <= float(floor) <= 1.0:
             raise ImproperlyConfigured(f"SEARCH_MIN_RELEVANCE must be within [0, 1], got {floor!r}")
         return cls(embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), min_relevance=float(floor), **stages)
