@@ -126,6 +126,8 @@ class Message(TimeStampedModel):
     extractor = models.CharField(max_length=32, blank=True, default="")
     gate_decision = models.CharField(max_length=16, blank=True, default="")
     gate_reason = models.CharField(max_length=255, blank=True, default="")
+    # The LLM extractor's tokens spent on this message (its share of the prompt's `usage`); 0 for the rules.
+    llm_tokens = models.PositiveIntegerField(default=0)
     # Episodic recall over raw turns (include_messages): full text and vector.
     search_vector = SearchVectorField(null=True, editable=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)

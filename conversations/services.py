@@ -210,6 +210,7 @@ class MessageFinish:
     gate_reason: str
     search_text: str  # the content as the keyword index reads it (Chinese pre-segmented into words)
     embedding: list[float] | None  # the message's own vector (episodic recall)
+    llm_tokens: int = 0  # the message's share of the LLM call's tokens
 
 
 def messages_finish(*, finished: list[MessageFinish]) -> None:
@@ -219,19 +220,20 @@ def messages_finish(*, finished: list[MessageFinish]) -> None:
     """
     if not finished:
         return
-    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector)"
+    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector, %s::integer)"
     params: list[Any] = []
     for f in finished:
         params += [f.message_id, f.state, f.finished_at, f.error[:2000], f.extractor[:32]]
-        params += [f.gate_decision, f.gate_reason[:255], f.search_text, as_array(f.embedding)]
+        params += [f.gate_decision, f.gate_reason[:255], f.search_text, as_array(f.embedding), max(f.llm_tokens, 0)]
     sv = SEARCH_VECTOR_SQL.replace("%s", "v.stext")
     with binary_cursor() as cursor:
         cursor.execute(
             f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET extraction_state = v.state, "
             "extraction_finished_at = v.finished, extraction_error = v.error, extractor = v.extractor, "
-            f"gate_decision = v.gate, gate_reason = v.reason, search_vector = {sv}, embedding = v.embedding "
+            f"gate_decision = v.gate, gate_reason = v.reason, search_vector = {sv}, embedding = v.embedding, "
+            "llm_tokens = v.llm_tokens "
             f"FROM (VALUES {', '.join([row] * len(finished))}) "
-            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding) WHERE m.id = v.id",
+            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding, llm_tokens) WHERE m.id = v.id",
             params,
         )
 

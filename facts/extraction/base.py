@@ -67,6 +67,7 @@ class ExtractionOutput:
     extractor: str = "rules"
     fallback_reason: str = ""
     dropped_reason: str = ""  # what the extractor's answer held that was not this batch's (an LLM naming others)
+    llm_tokens: int = 0  # this message's share of the LLM call's `usage` (the shares of a prompt sum to its total)
 
 
 class Extractor(Protocol):

@@ -84,11 +84,32 @@ SYSTEM_PROMPT = (
 
 
 class LLMExtractionError(Exception):
-    """The endpoint failed or answered something unusable; `reason` says which."""
+    """The endpoint failed or answered something unusable; `reason` says which, `tokens` what the answer cost."""
 
-    def __init__(self, reason: str) -> None:
+    def __init__(self, reason: str, tokens: int = 0) -> None:
         super().__init__(reason)
         self.reason = reason
+        self.tokens = tokens
+
+
+def usage_tokens(response: Any) -> int:
+    """The tokens an OpenAI-compatible answer says it cost: `total_tokens`, else prompt + completion, else 0."""
+    usage = getattr(response, "usage", None)
+    if usage is None:
+        return 0
+    total = getattr(usage, "total_tokens", None)
+    if not isinstance(total, int) or total <= 0:
+        parts = (getattr(usage, "prompt_tokens", None), getattr(usage, "completion_tokens", None))
+        total = sum(p for p in parts if isinstance(p, int) and p > 0)
+    return max(int(total), 0)
+
+
+def split_tokens(total: int, message_ids: list[int]) -> dict[int, int]:
+    """Share a call's tokens among the messages of its prompt: equal parts, the remainder on the first."""
+    if not message_ids:
+        return {}
+    share, remainder = divmod(max(total, 0), len(message_ids))
+    return {pk: share + (remainder if i == 0 else 0) for i, pk in enumerate(message_ids)}
 
 
 def _parse_time(value: Any) -> dt.datetime | None:
@@ -124,19 +145,24 @@ class LLMExtractor:
                 to_model.append(message)
         if not to_model:
             return outputs
+        tokens = 0
         try:
-            answer = self._call(to_model)
+            answer, tokens = self._call(to_model)
             outputs.update(self._outputs(to_model, answer))
         except LLMExtractionError as exc:
             logger.warning("LLM extraction fell back to rules: %s", exc.reason)
+            tokens = tokens or exc.tokens  # an answer that was not the promised JSON was still paid for
             for message in to_model:
                 output = self._rules.extract_one(message)
                 output.extractor = "rules-fallback"
                 output.fallback_reason = exc.reason
                 outputs[message.id] = output
+        for pk, share in split_tokens(tokens, [m.id for m in to_model]).items():
+            outputs[pk].llm_tokens = share
         return outputs
 
-    def _call(self, messages: list[MessageView]) -> dict[str, Any]:
+    def _call(self, messages: list[MessageView]) -> tuple[dict[str, Any], int]:
+        """The model's answer and the tokens the call cost."""
         import openai
 
         turns = [
@@ -168,14 +194,15 @@ class LLMExtractor:
             raise LLMExtractionError(f"llm http error {exc.status_code}") from exc
         except openai.APIError as exc:  # connection refused, protocol errors
             raise LLMExtractionError(f"llm error: {exc.__class__.__name__}: {exc}") from exc
+        tokens = usage_tokens(response)
         try:
             content = response.choices[0].message.content or ""
             data = json.loads(content)
         except (IndexError, AttributeError, ValueError) as exc:
-            raise LLMExtractionError(f"llm invalid json: {exc}") from exc
+            raise LLMExtractionError(f"llm invalid json: {exc}", tokens) from exc
         if not isinstance(data, dict) or not isinstance(data.get("messages"), list):
-            raise LLMExtractionError("llm invalid json: no 'messages' list")
-        return data
+            raise LLMExtractionError("llm invalid json: no 'messages' list", tokens)
+        return data, tokens
 
     def _outputs(self, messages: list[MessageView], answer: dict[str, Any]) -> dict[int, ExtractionOutput]:
         by_id = {m.id: m for m in messages}

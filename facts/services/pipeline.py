@@ -325,6 +325,7 @@ def _finish(subject: Subject, item: _Extracted) -> MessageFinish:
         gate_reason="memory paused" if paused else output.gate.reason,
         search_text=search_text(item.message.content),
         embedding=None if paused else item.message_vector,
+        llm_tokens=output.llm_tokens,
     )
 
 

@@ -35,11 +35,12 @@ def _messages(rows: dict[Key, dict[str, Any]], since: dt.datetime) -> None:
         Message.objects.filter(received_at__gte=since)
         .annotate(day=TruncDate("received_at", tzinfo=dt.UTC))
         .values("tenant_id", "day", "extraction_state", "gate_decision", "extractor")
-        .annotate(n=Count("id"))
+        .annotate(n=Count("id"), tokens=Sum("llm_tokens"))
     )
     for g in grouped:
         row = rows[(g["tenant_id"], g["day"])]
         row["messages"] += g["n"]
+        row["llm_tokens"] += g["tokens"] or 0  # the extractor's calls, shared among the messages of each prompt
         state = g["extraction_state"]
         if state == Message.ExtractionState.FAILED:
             row["messages_failed"] += g["n"]
@@ -64,8 +65,8 @@ def _messages(rows: dict[Key, dict[str, Any]], since: dt.datetime) -> None:
         found = rows[(r["tenant_id"], r["day"])]["gate_reasons"]
         if len(found) < TOP_GATE_REASONS:
             found[r["gate_reason"] or "(no reason given)"] = r["n"]
-    # Plug point: the gate's decision records (a later table with the gate's scores) and the LLM extractor's token
-    # usage fill `gate_reasons` and `llm_tokens` here once they exist; until then reasons come from the messages.
+    # Plug point: the gate's decision records (a later table with the gate's scores) fill `gate_reasons` here once
+    # they exist; until then reasons come from the messages. The summariser's LLM tokens are not counted yet.
 
 
 def _latency(rows: dict[Key, dict[str, Any]], since: dt.datetime) -> None:

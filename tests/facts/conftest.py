@@ -16,12 +16,16 @@ class FakeOpenAI:
     """Answers POST /v1/chat/completions according to `mode`: good, malformed, timeout, error.
 
     A good answer is `answer(turns)`: by default a fact for a turn that names Lisbon; a test may set another.
+    Every answer with a body carries a `usage` that grows with the prompt's turns; `tokens` lists each call's
+    total, and `usage_without_total` leaves `total_tokens` out (prompt + completion must then be added).
     """
 
     def __init__(self) -> None:
         self.mode = "good"
         self.answer: Callable[[list[dict[str, Any]]], dict[str, Any]] = self.lisbon_answer
         self.requests: list[dict[str, Any]] = []
+        self.tokens: list[int] = []
+        self.usage_without_total = False
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -38,6 +42,10 @@ class FakeOpenAI:
                     return
                 turns = json.loads(body["messages"][-1]["content"])["turns"]
                 content = "{not json" if outer.mode == "malformed" else json.dumps(outer.answer(turns))
+                usage = {"prompt_tokens": 120 + 37 * len(turns), "completion_tokens": 5 + 29 * len(turns)}
+                outer.tokens.append(usage["prompt_tokens"] + usage["completion_tokens"])
+                if not outer.usage_without_total:
+                    usage["total_tokens"] = outer.tokens[-1]
                 self._send(
                     200,
                     {
@@ -49,7 +57,7 @@ class FakeOpenAI:
                             {"index": 0, "finish_reason": "stop",
                              "message": {"role": "assistant", "content": content}}
                         ],
-                        "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
+                        "usage": usage,
                     },
                 )  # fmt: skip
 

@@ -41,6 +41,11 @@ def test_failures_fall_back_to_rules_and_say_why(alice, fake_llm, mode: str, rea
     fake_llm.mode = mode
     response = alice.ingest(TURN, "我对花生过敏。", created_at="2023-05-08T10:00:00Z")
     assert response.status_code == 200
+    # An answer that came back (not the promised JSON) was still paid for; a timeout or an HTTP error was not.
+    spent = sum(m.llm_tokens for m in Message.objects.filter(subject__external_id="alice"))
+    assert spent == (fake_llm.tokens[0] if mode == "malformed" else 0)
+    if mode == "malformed":
+        assert spent == 120 + 37 * 2 + 5 + 29 * 2
     facts = response.json()["facts"]
     texts = [f["text"] for f in facts]
     assert texts == ["User moved to Lisbon in April 2023.", "用户对花生过敏。"]
@@ -51,3 +56,31 @@ def test_failures_fall_back_to_rules_and_say_why(alice, fake_llm, mode: str, rea
         assert reason in message.extraction_error
     job = alice.client.get(f"/api/v1/jobs/{response.json()['job_id']}").json()
     assert job["state"] == "done" and "error" not in job
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("without_total", [False, True])
+def test_a_call_s_tokens_are_shared_among_the_messages_of_its_prompt(alice, fake_llm, without_total: bool) -> None:  # type: ignore[no-untyped-def]
+    fake_llm.usage_without_total = without_total  # then prompt_tokens + completion_tokens
+    alice.ingest("Hi!", TURN, "I love surfing in Lisbon.", "我住在里斯本，我很喜欢这里。")
+    assert len(fake_llm.requests) == 1
+    sent = [t["id"] for t in json.loads(fake_llm.requests[0]["messages"][-1]["content"])["turns"]]
+    assert len(sent) == 3
+    total = fake_llm.tokens[0]
+    assert total == 120 + 37 * 3 + 5 + 29 * 3 == 323
+    tokens = dict(Message.objects.filter(subject__external_id="alice").values_list("pk", "llm_tokens"))
+    assert sum(tokens.values()) == total
+    assert [tokens[pk] for pk in sent] == [109, 107, 107]  # equal shares, the remainder on the first
+    assert Message.objects.get(content="Hi!").llm_tokens == 0  # the gate dropped it before the model
+
+
+def test_usage_tokens_and_the_split() -> None:
+    from types import SimpleNamespace
+
+    from facts.extraction.llm import split_tokens, usage_tokens
+
+    assert usage_tokens(SimpleNamespace(usage=None)) == 0
+    assert usage_tokens(SimpleNamespace(usage=SimpleNamespace(total_tokens=42))) == 42
+    assert usage_tokens(SimpleNamespace(usage=SimpleNamespace(prompt_tokens=30, completion_tokens=8))) == 38
+    assert split_tokens(10, [7, 8, 9]) == {7: 4, 8: 3, 9: 3} and split_tokens(5, []) == {}
+    assert sum(split_tokens(1, [1, 2, 3]).values()) == 1

@@ -7,11 +7,14 @@ import json
 from typing import Any
 
 import pytest
+from django.test import Client
 
 from conversations.models import Message
 from conversations.services import messages_requeue_stale
 from facts.models import Fact, FactSource
 from facts.services import messages_extract
+from policies.console.services import usage_aggregate
+from policies.models import UsageDaily
 
 ALICE_TURN = "I moved to Lisbon last month."
 CAROL_TURN = "I live in Lisbon with my cat Mimi."
@@ -78,3 +81,32 @@ def test_the_sweeper_sends_one_subject_per_task(alice, bob, carol, monkeypatch) 
     subjects = dict(Message.objects.values_list("pk", "subject_id"))
     assert sorted(pk for batch in sent for pk in batch) == sorted(subjects)
     assert all(len({subjects[pk] for pk in batch}) == 1 for batch in sent)
+
+
+@pytest.mark.django_db
+def test_llm_tokens_are_counted_per_tenant_and_shown_on_the_dashboard(
+    alice, bob, carol, fake_llm, django_user_model
+) -> None:  # type: ignore[no-untyped-def]
+    ids = {"a": _pending(alice, ALICE_TURN, "I love surfing in Lisbon.") + _pending(bob, "I work in Lisbon now."),
+           "b": _pending(carol, CAROL_TURN, "我在里斯本开了一家面包店。")}  # fmt: skip
+    messages_extract(message_ids=ids["a"] + ids["b"])
+    assert len(fake_llm.requests) == len(fake_llm.tokens) == 3  # alice, bob, carol: one prompt each
+    by_prompt = {tuple(_sent_ids(r)): n for r, n in zip(fake_llm.requests, fake_llm.tokens, strict=True)}
+    expected = {tenant: sum(n for sent, n in by_prompt.items() if set(sent) <= set(pks)) for tenant, pks in ids.items()}
+    assert sum(expected.values()) == sum(fake_llm.tokens) and all(expected.values())
+    for tenant, pks in ids.items():
+        assert sum(Message.objects.filter(pk__in=pks).values_list("llm_tokens", flat=True)) == expected[tenant]
+
+    usage_aggregate(days=1)
+    usage_aggregate(days=1)  # idempotent: recounted, not added twice
+    assert UsageDaily.objects.get(tenant=alice.tenant).llm_tokens == expected["a"]
+    assert UsageDaily.objects.get(tenant=carol.tenant).llm_tokens == expected["b"]
+
+    root = django_user_model.objects.create_superuser("root", "root@example.com", "pw-long-enough-123")
+    client = Client()
+    client.force_login(root)
+    for tenant, persona in (("a", alice), ("b", carol)):
+        html = client.get(f"/admin/dashboard/?tenant={persona.tenant.pk}&days=1").content.decode()
+        assert f'data-testid="llm-tokens">{expected[tenant]}<' in html
+    html = client.get("/admin/dashboard/?days=1").content.decode()
+    assert f'data-testid="llm-tokens">{sum(fake_llm.tokens)}<' in html
