@@ -95,8 +95,8 @@ def test_min_relevance_is_validated_and_applied(alice: Persona) -> None:
 def test_context_leaves_the_facts_section_out_for_an_unrelated_question(alice: Persona, settings: Any) -> None:
     settings.SEARCH_MIN_RELEVANCE = calibration().min_relevance
     subject = subject_of(alice)
-    for text in FILLER_EN:
-        add_fact(subject, text)
+    for text in FILLER_EN:  # typed as the extractor types them: context's facts section holds durable facts only
+        add_fact(subject, text, type="profile")
     body = alice.post("context", {"query": "What is my blood type?"}).json()
     assert body["sections"]["facts"] == []
     # (the profile, sent whatever the query, may still list them: only the facts section is left out)
