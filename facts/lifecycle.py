@@ -177,7 +177,8 @@ def duplicate_pairs(
     cold_start: int = 5,
 ) -> list[DuplicatePair]:
     """Pairs of a subject's active facts that say the same thing: the same slot value, or (past the cold start, as
-    search's vector signal) vectors at least `min_similarity` alike, of one type, with an entity in common. With
+    search's vector signal) vectors at least `min_similarity` alike, of one type, naming the same entities (two cats
+    named Pixel1 and Pixel2 are alike as vectors, not the same fact). With
     `changed_since`, only pairs where one fact was created or changed since then (the nightly pass looks at what is
     new). Each fact is in one pair at most; the older fact of a pair is the one kept."""
     params: dict[str, Any] = {"tenant": tenant_id, "subjects": list(subject_ids), "since": changed_since,
@@ -197,7 +198,7 @@ def duplicate_pairs(
     vector_sql = (
         f"SELECT a.subject_id, a.id, b.id, 'vector', 1 - (a.embedding <=> b.embedding) {base} "
         "AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL AND b.type = a.type "
-        "AND cardinality(a.entity_keys) > 0 AND a.entity_keys && b.entity_keys "
+        "AND cardinality(a.entity_keys) > 0 AND a.entity_keys @> b.entity_keys AND b.entity_keys @> a.entity_keys "
         f"AND (a.embedding <=> b.embedding) <= %(dist)s AND {fresh} AND (SELECT count(*) FROM facts_fact c "
         "WHERE c.subject_id = a.subject_id AND c.tier = 'active' AND c.status IN ('active', 'conflicted')) >= %(cold)s"
     )

@@ -205,6 +205,17 @@ def test_consolidation_merges_two_near_duplicates_keeping_both_histories_and_sou
     assert run(1)["merged"] == 0
 
 
+def test_consolidation_keeps_alike_facts_that_name_different_things(alice: Persona) -> None:
+    """Two cats with their own names read alike as vectors; they are two facts, never merged."""
+    subject = subject_of(alice)
+    keepers(subject)
+    for name in ("Pixel1", "Pixel2"):
+        add_fact(subject, f"I adopted a cat named {name} and she sleeps on the red sofa.", type="profile",
+                 entities=[{"text": name, "type": "pet"}], entity_keys=[name.lower(), "sofa"])  # fmt: skip
+    assert run(1)["merged"] == 0
+    assert Fact.objects.filter(subject=subject, text__contains="Pixel", mention_count=1).count() == 2
+
+
 def test_a_dry_run_changes_nothing_and_a_second_run_reports_zero(alice: Persona, carol: Persona) -> None:
     for persona in (alice, carol):
         subject = subject_of(persona)
