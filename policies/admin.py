@@ -96,7 +96,7 @@ admin.site.unregister(Fact)
 
 @admin.register(Fact)
 class FactAdmin(BaseFactAdmin):
-    derived = (*BaseFactAdmin.derived, "value_parts")  # shown (read-only) on a fact's page, after its fields
+    derived = (*BaseFactAdmin.derived, "value_parts")  # type: ignore[assignment]  # shown read-only, last
 
     @admin.display(description="value score, explained")
     def value_parts(self, obj: Fact) -> str:
