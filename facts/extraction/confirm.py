@@ -16,11 +16,13 @@ _CONFIRM_RE = re.compile(
     r"sure|perfect|ok(?:ay)?|sounds good|please do|go ahead|let'?s do (?:that|it)(?: one)?|that one|"
     r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|要的|没问题)"
     r"(?:[\s,，.。!！~～、]+(?:yes|please|exactly|that'?s (?:right|correct|it|the one)|that'?s my number|"
-    r"let'?s do (?:that|it)(?: one)?|确认|没错|对的|是的|就这样|现在付|付吧|办吧|改吧|thanks?|谢谢)?)*[\s,，.。!！~～]*$",
+    r"let'?s do (?:that|it)(?: one)?|确认|没错|对的|是的|就这样|现在付|付吧|办吧|改吧|thanks?|谢谢))*[\s,，.。!！~～]*$",
     re.I,
 )
 _DETAIL_RE = re.compile(
-    r"\d|[\w.+-]+@[\w-]+\.|(?<!^)(?<![.?!] )\b[A-Z][a-z]+|[一二三四五六七八九十两]+(?:月|号|点|天|晚|元|块)|"
+    # Runs are read from their first character, and an address's name part at most 64 long: linear on long runs.
+    r"\d|(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.|(?<!^)(?<![.?!] )\b[A-Z][a-z]+|"
+    r"(?<![一二三四五六七八九十两])[一二三四五六七八九十两]{1,8}(?:月|号|点|天|晚|元|块)|"
     r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号",
 )
 _LEAD_EN = re.compile(
@@ -32,12 +34,17 @@ _LEAD_ZH = re.compile(r"^(?:好的|那|请问|跟您确认一下|确认一下|�
 
 
 def is_confirmation(text: str) -> bool:
-    return bool(_CONFIRM_RE.match(text.strip()))
+    text = text.strip()
+    return len(text) <= 200 and bool(_CONFIRM_RE.match(text))  # a confirmation is a short reply
 
 
 def readback(assistant: str) -> str:
     """The assistant's last question when it reads back a concrete detail, else ""."""
-    questions = re.findall(r"[^.!?。！？\n]+[?？]|[^.!?。！？\n]+吗[。]?\s*$", assistant.strip())
+    # The text in pieces, each read once (a pattern tried from every character of a long run was quadratic).
+    pieces = re.findall(r"[^.!?。！？\n]+[.!?。！？\n]?", assistant.strip())
+    questions = [p for p in pieces if p.endswith(("?", "？"))]
+    if pieces and re.search(r"吗[。]?\s*$", pieces[-1]) and not pieces[-1].endswith(("?", "？")):
+        questions.append(pieces[-1])
     if not questions:
         return ""
     question = questions[-1].strip()

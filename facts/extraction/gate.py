@@ -117,7 +117,12 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "amount",
         re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)", re.I),
     ),
-    ("id", re.compile(r"\b[A-Z]{1,4}-?\d{4,}\b|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|[\w.+-]+@[\w-]+\.[\w.]+")),
+    (
+        "id",
+        re.compile(
+            r"\b[A-Z]{1,4}-?\d{4,}\b|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
+        ),
+    ),
 ]
 _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (

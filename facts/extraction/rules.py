@@ -24,6 +24,8 @@ from facts.text import detect_language, has_cjk, keywords
 VERSION = "rules-2.0"
 # A sentence a rule keeps needs this keep probability from the classifier; an undecided one needs the second.
 KEEP_CONFIRM = 0.2
+MAX_CLAUSES = 64  # clauses of one turn the gate reads (a turn keeps at most two facts)
+MAX_READ_CHARS = 4000  # characters of one turn the rules read for facts (a chat turn is far shorter)
 KEEP_UNDECIDED = 0.65
 KEEP_PERSONAL = 0.5  # a first person without a hint
 KEEP_HINTED = 0.35  # a first person with a hint of a commitment, decision, preference or dated event
@@ -186,6 +188,7 @@ class RuleExtractor:
     def gated_candidates(self, message: MessageView, content: str, *, offset: int) -> tuple[list[Candidate], list[str]]:
         """The candidates of the sentences the gate keeps, and the reason codes of those it drops."""
         speaker, content, offset = self._speaker(message, content, offset)
+        content = content[:MAX_READ_CHARS]  # a document pasted as a turn: its head is read, all of it stays searchable
         shared: list[Candidate] = []
         shares = _SHARES_RE.search(content)
         if shares:
@@ -193,7 +196,9 @@ class RuleExtractor:
             content = content[: shares.start()]
             if caption:
                 shared.append(self._shared(message, caption, offset + shares.start(), offset + shares.end(), speaker))
-        clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)]
+        # A turn yields at most two facts: past MAX_CLAUSES the rest of a very long turn is left to the raw message
+        # (searchable, summarised) rather than scored clause by clause.
+        clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
         verdicts = [
             rule_verdict(c, has_slot=slot is not None) for (c, _s, _e), slot in zip(clauses, slots, strict=True)
@@ -354,12 +359,8 @@ _COMMON_FIRST = re.compile(
 
 def _open_clauses(content: str) -> list[str]:
     """The clauses of a message the rules leave open (for scoring a batch at once)."""
-    out = []
-    for sentence, start, _end in _sentences(content):
-        for clause, _s, _e in _clauses(sentence, start):
-            if rule_verdict(clause).keep is not False:
-                out.append(clause)
-    return out
+    clauses = [c for s, start, _e in _sentences(content) for c, _s, _e2 in _clauses(s, start)][:MAX_CLAUSES]
+    return [clause for clause in clauses if rule_verdict(clause).keep is not False]
 
 
 def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> tuple[bool, str]:

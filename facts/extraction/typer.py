@@ -42,7 +42,7 @@ _KIN_RE = [
 ]
 # Slot families the slot rules do not name, recognised by their values' shapes.
 _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
-    ("email", re.compile(r"[\w.+-]+@[\w-]+\.[\w.]+")),
+    ("email", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+")),  # bounded: linear
     ("phone", re.compile(r"\b1[3-9]\d{9}\b|\b0\d{4} ?\d{6}\b|\bmy (?:phone )?number\b|手机号|号码是", re.I)),
     (
         "residence",

@@ -67,7 +67,7 @@ def test_greetings_thanks_sign_offs_and_reactions_yield_nothing_with_their_reaso
 
 
 DROPPED = [
-    "What have you been up to lately?",
+    "So what have you all been doing lately?",
     "你周末一般干嘛？",
     "You look great in that photo!",
     "你这发型真适合你",
