@@ -73,7 +73,7 @@ def test_durable_facts(text: str, type_: str, durable: bool) -> None:
 
 
 def test_quote_form() -> None:
-    assert is_quote("B said: Great to hear from you.") and is_quote("用户说：谢谢")
+    assert is_quote("B said: So glad you wrote back.") and is_quote("用户说：谢谢")
     assert not is_quote("Sarah said yes to the job offer in Leeds.")
 
 
@@ -90,7 +90,7 @@ def test_the_profile_holds_durable_facts_only_within_its_budget(alice) -> None: 
     subject = Subject.objects.get(external_id="alice")
     # Quotes of small talk written before the gate, high importance and typed as if durable.
     for i in range(40):
-        _fact(subject, f"Alice said: Great to hear from you ({i}).", "profile", importance=1.0)
+        _fact(subject, f"Alice said: So glad you wrote back ({i}).", "profile", importance=1.0)
         _fact(subject, f"用户说：好久不见（{i}）", "relationship", importance=1.0)
         _fact(subject, f"Bob asked: are you free on day {i}?", "event", importance=1.0)
     for i in range(60):
@@ -100,6 +100,6 @@ def test_the_profile_holds_durable_facts_only_within_its_budget(alice) -> None: 
     assert "said:" not in profile.text and "说：" not in profile.text and "asked:" not in profile.text
     assert profile.tokens <= PROFILE_TOKENS
     # The context sends the same profile, and its fact section skips quotes too.
-    context = alice.post("context", {"query": "great to hear from you 好久不见"}).json()
+    context = alice.post("context", {"query": "so glad you wrote back 好久不见"}).json()
     assert "said:" not in context["sections"]["profile"]
     assert all(not is_quote(f["text"]) for f in context["sections"]["facts"])
