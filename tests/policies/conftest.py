@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import shutil
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from django.test import Client
 
-from tests.conftest import Persona
+from tests.conftest import Persona, wait_until
 
 
 def portal_link(persona: Persona, user: str | None = None, **body: object) -> str:
@@ -29,3 +32,29 @@ def portal_client(persona: Persona, user: str | None = None, **client_kwargs: ob
 @pytest.fixture
 def open_portal() -> Callable[..., Client]:
     return portal_client
+
+
+# --- The browser tests' browser: Debian's chromium driven by Playwright (never a downloaded one) ----------------
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
+SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
+
+
+@pytest.fixture
+def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
+    if not shutil.which("chromium") and not Path(CHROMIUM).exists():
+        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop on this thread; the test's own database checks are synchronous.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        yield chromium
+        chromium.close()
+    # The live server answers each kept-alive connection on a thread of its own, which closes its database
+    # connection when the browser closes the socket: wait for that, or the test database cannot be dropped.
+    assert wait_until(lambda: not any("process_request_thread" in t.name for t in threading.enumerate()), 30)

@@ -8,42 +8,19 @@ computes a cost with edited prices, and settles a conflict in the review queue. 
 
 from __future__ import annotations
 
-import shutil
-import threading
-from collections.abc import Iterator
-from pathlib import Path
-
 import pytest
 from django.db import connections
 
 from bench.common import LOCOMO_PATH, load_locomo, session_payload
 from facts.models import Conflict, Fact
 from policies.console.services import usage_aggregate
-from tests.conftest import Persona, wait_until
+from tests.conftest import Persona
+from tests.policies.conftest import SHOTS
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]  # fmt: skip
-SHOTS = Path(__file__).resolve().parents[2] / "var" / "screenshots"
 SESSIONS = 2  # of the first conversation: ~40 turns, enough for every chart and quick to extract
 QUESTIONS = 12
-
-
-@pytest.fixture
-def browser(monkeypatch: pytest.MonkeyPatch) -> Iterator[object]:
-    if not shutil.which("chromium") and not Path(CHROMIUM).exists():
-        pytest.fail("Debian's chromium is missing: `make test` installs it (apt-get install chromium)")
-    from playwright.sync_api import sync_playwright
-
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        yield chromium
-        chromium.close()
-    assert wait_until(lambda: not any("process_request_thread" in t.name for t in threading.enumerate()), 30)
 
 
 def _load_locomo_slice(alice: Persona, monkeypatch: pytest.MonkeyPatch) -> str:
