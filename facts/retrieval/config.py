@@ -22,7 +22,6 @@ from django.dispatch import receiver
 from facts.retrieval.candidates.entity import EntityTuning
 from facts.retrieval.candidates.keyword import KeywordTuning
 from facts.retrieval.candidates.links import LinkTuning
-from facts.retrieval.candidates.neighbours import NeighbourTuning
 from facts.retrieval.candidates.vector import VectorTuning
 from facts.retrieval.collapse import CollapseTuning
 from facts.retrieval.fusion import FusionTuning
@@ -49,7 +48,6 @@ class SearchConfig:
     keyword: KeywordTuning = field(default_factory=KeywordTuning)
     entity: EntityTuning = field(default_factory=EntityTuning)
     links: LinkTuning = field(default_factory=LinkTuning)
-    neighbours: NeighbourTuning = field(default_factory=NeighbourTuning)
     fusion: FusionTuning = field(default_factory=FusionTuning)
     rerank: RerankTuning = field(default_factory=RerankTuning)
     collapse: CollapseTuning = field(default_factory=CollapseTuning)

@@ -17,7 +17,6 @@ from facts.retrieval.candidates import vector
 from facts.retrieval.candidates.entity import entity_ranking
 from facts.retrieval.candidates.keyword import keyword_facts, keyword_messages
 from facts.retrieval.candidates.links import Links, follow_links
-from facts.retrieval.candidates.neighbours import follow_neighbours
 from facts.retrieval.candidates.time import mark_in_range, time_facts, time_ranking
 from facts.retrieval.collapse import collapse
 from facts.retrieval.config import SearchConfig, search_config
@@ -263,7 +262,6 @@ def fuse_candidates(state: SearchState) -> None:
     follow_links(
         state.fused, state.flt, state.links, include_messages=state.include_messages, tuning=state.config.links
     )
-    follow_neighbours(state.fused, state.flt, include_messages=state.include_messages, tuning=state.config.neighbours)
     state.rows.read(state.fused)
     tr = state.analysis.time_range
     if tr is not None:
