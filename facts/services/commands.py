@@ -38,13 +38,13 @@ logger = logging.getLogger(__name__)
 
 
 @contextmanager
-def _subject_locked(subject_id: int) -> Iterator[Subject]:
+def subject_locked(subject_id: int) -> Iterator[Subject]:
     """One transaction holding the subject's row lock (a savepoint when the caller already holds it)."""
     with transaction.atomic():
         yield Subject.objects.select_for_update().get(pk=subject_id)
 
 
-def _current(fact: Fact) -> Fact:
+def fact_current(fact: Fact) -> Fact:
     """The fact as stored now (call under the subject's lock); FactNotFound when it was forgotten meanwhile."""
     stored = Fact.objects.filter(pk=fact.pk).first()
     if stored is None:
@@ -52,7 +52,8 @@ def _current(fact: Fact) -> Fact:
     return stored
 
 
-def _embed_one(text: str) -> list[float] | None:
+def embed_one(text: str) -> list[float] | None:
+    """The text's vector for a direct write, or None when the embedder is down (the fact is stored without one)."""
     try:
         return embedding_backend.embed_texts([text])[0]
     except embedding_backend.EmbedderUnavailable as exc:
@@ -148,8 +149,8 @@ def fact_create(
         subject=subject, text=text, type=type, entities=entities, confidence=confidence, importance=importance,
         expires_at=expires_at, valid_from=valid_from,
     )  # fmt: skip
-    vector = _embed_one(candidate.text)
-    with _subject_locked(subject.pk) as subject:
+    vector = embed_one(candidate.text)
+    with subject_locked(subject.pk) as subject:
         if subject.memory_paused:  # paused since the check above
             raise MemoryPaused()
         held = Fact.objects.filter(subject=subject).count()  # under the subject's lock
@@ -200,9 +201,9 @@ def fact_correct(
     `expires_at=...` (the default) leaves the expiry as it is; None removes it. `metadata` replaces the fact's.
     """
     new_text = text.strip() if text is not None else None
-    vector = _embed_one(new_text) if new_text and new_text != fact.text else None
-    with _subject_locked(fact.subject_id):
-        fact = _current(fact)
+    vector = embed_one(new_text) if new_text and new_text != fact.text else None
+    with subject_locked(fact.subject_id):
+        fact = fact_current(fact)
         before = fact.text
         changed: dict[str, Any] = {}
         if new_text and new_text != fact.text:
@@ -238,7 +239,7 @@ def fact_correct(
 
 def fact_pin(*, fact: Fact, actor: str, actor_id: str = "", importance: float = 0.9) -> Fact:
     """Pin a fact ("remember this"): it is kept by every retention policy and ranks higher."""
-    with _subject_locked(fact.subject_id):
+    with subject_locked(fact.subject_id):
         Fact.objects.filter(pk=fact.pk).update(
             pinned=True, importance=max(fact.importance, importance), updated_at=timezone.now()
         )
@@ -262,8 +263,8 @@ def fact_archive(*, fact: Fact, actor: str, actor_id: str = "", reason: str = ""
     Dropping the embedding also drops its binary-quantised copy (a column PostgreSQL generates from it), so the
     fact leaves every vector index. Archiving an archived fact changes nothing.
     """
-    with _subject_locked(fact.subject_id):
-        fact = _current(fact)
+    with subject_locked(fact.subject_id):
+        fact = fact_current(fact)
         if fact.tier == Fact.Tier.ARCHIVED:
             return fact
         Fact.objects.filter(pk=fact.pk).update(
@@ -284,13 +285,13 @@ def fact_restore(*, fact: Fact, actor: str, actor_id: str = "") -> Fact:
     The embedding is computed first, outside the transaction; if the text changed meanwhile the fact comes back
     without a vector (found by keyword) rather than with another text's. Restoring an active fact changes nothing.
     """
-    fact = _current(fact)
+    fact = fact_current(fact)
     if fact.tier != Fact.Tier.ARCHIVED:
         return fact
     embedded_text = fact.text
-    vector = _embed_one(embedded_text)
-    with _subject_locked(fact.subject_id):
-        fact = _current(fact)
+    vector = embed_one(embedded_text)
+    with subject_locked(fact.subject_id):
+        fact = fact_current(fact)
         if fact.tier != Fact.Tier.ARCHIVED:
             return fact
         if fact.text != embedded_text:
@@ -315,7 +316,7 @@ def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "",
     conflicts it was part of are closed and the other fact goes back to active. A fact already forgotten (by a
     concurrent request) is left alone.
     """
-    with _subject_locked(fact.subject_id) as subject:
+    with subject_locked(fact.subject_id) as subject:
         stored = Fact.objects.filter(pk=fact.pk).first()
         if stored is None:
             return
@@ -327,7 +328,7 @@ def fact_forget(*, fact: Fact, actor: str, actor_id: str = "", reason: str = "",
         history_texts_forget(subject_id=fact.subject_id, texts=texts)
         for conflict in Conflict.objects.filter(Q(fact_a=fact) | Q(fact_b=fact), state=Conflict.State.OPEN):
             other_id = conflict.fact_b_id if conflict.fact_a_id == fact.pk else conflict.fact_a_id
-            _conflict_close(conflict, resolution="forgotten", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
+            conflict_close(conflict, resolution="forgotten", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
             if other_id:
                 Fact.objects.filter(pk=other_id, status=Fact.Status.CONFLICTED).update(status=Fact.Status.ACTIVE)
         FactHistory.objects.create(
@@ -358,7 +359,7 @@ def fact_delete(*, fact: Fact, actor: str, actor_id: str = "") -> None:
 # --- conflicts --------------------------------------------------------------------------------------------------
 
 
-def _conflict_close(conflict: Conflict, *, resolution: str, resolved_by: str) -> None:
+def conflict_close(conflict: Conflict, *, resolution: str, resolved_by: str) -> None:
     conflict.state = Conflict.State.RESOLVED
     conflict.resolution = resolution[:64]
     conflict.resolved_by = resolved_by[:255]
@@ -386,7 +387,7 @@ def conflict_resolve(*, conflict: Conflict, keep: str | int, actor: str, actor_i
 
     ConflictAlreadyResolved when it is not open (any more); InvalidKeep for a `keep` naming none of its facts.
     """
-    with _subject_locked(conflict.subject_id):
+    with subject_locked(conflict.subject_id):
         conflict = Conflict.objects.get(pk=conflict.pk)
         if conflict.state != Conflict.State.OPEN:
             raise ConflictAlreadyResolved(state=conflict.state)
@@ -405,6 +406,6 @@ def conflict_resolve(*, conflict: Conflict, keep: str | int, actor: str, actor_i
                 fact=fact, event=FactHistory.Event.SUPERSEDED, actor=actor, actor_id=actor_id, before_text=fact.text,
                 data={"conflict_id": conflict.pk, "kept": False},
             )  # fmt: skip
-        _conflict_close(conflict, resolution=f"keep:{keep}", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
+        conflict_close(conflict, resolution=f"keep:{keep}", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
         profile_schedule_rebuild(subject_id=conflict.subject_id)
     return conflict

@@ -13,22 +13,22 @@ from facts import embedding as embedding_backend
 from facts.exceptions import FactNotFound
 from facts.models import Conflict, Fact, FactHistory, FactSource
 from facts.profile import profile_schedule_rebuild
-from facts.services.commands import _conflict_close, _current, _embed_one, _subject_locked
+from facts.services.commands import conflict_close, embed_one, fact_current, subject_locked
 from facts.services.reconcile import history_record
 
 
 def fact_reembed(*, fact: Fact, actor: str, actor_id: str = "") -> bool:
     """Embed an active fact's text again with the current embedder; False when not embedded (archived, embedder
     down, text changed meanwhile). Recorded as an `updated` event naming the model."""
-    fact = _current(fact)
+    fact = fact_current(fact)
     if fact.tier != Fact.Tier.ACTIVE:
         return False
     embedded_text = fact.text
-    vector = _embed_one(embedded_text)
+    vector = embed_one(embedded_text)
     if vector is None:
         return False
-    with _subject_locked(fact.subject_id):
-        fact = _current(fact)
+    with subject_locked(fact.subject_id):
+        fact = fact_current(fact)
         if fact.text != embedded_text or fact.tier != Fact.Tier.ACTIVE:
             return False
         model = embedding_backend.get_embedder().model_name
@@ -57,7 +57,7 @@ def facts_merge(*, facts: list[Fact], actor: str, actor_id: str = "") -> Fact:
     subject_ids = {f.subject_id for f in facts}
     if len(subject_ids) != 1:
         raise ValueError("only facts of the same user can be merged")
-    with _subject_locked(subject_ids.pop()):
+    with subject_locked(subject_ids.pop()):
         stored = list(Fact.objects.filter(pk__in=[f.pk for f in facts]))
         if len(stored) != len(facts):
             raise FactNotFound()
@@ -73,7 +73,7 @@ def facts_merge(*, facts: list[Fact], actor: str, actor_id: str = "") -> Fact:
                 )
         ids = [f.pk for f in stored]
         for conflict in Conflict.objects.filter(Q(fact_a_id__in=ids) & Q(fact_b_id__in=ids), state=Conflict.State.OPEN):
-            _conflict_close(conflict, resolution="merged", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
+            conflict_close(conflict, resolution="merged", resolved_by=f"{actor}:{actor_id}".rstrip(":"))
         survivor.mention_count += sum(f.mention_count for f in others)
         survivor.keywords = sorted(set(survivor.keywords).union(*(f.keywords for f in others)))
         survivor.entity_keys = sorted(set(survivor.entity_keys).union(*(f.entity_keys for f in others)))
