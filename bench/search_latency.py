@@ -452,7 +452,7 @@ def _searches_after_writes(ctx: Any, queries: list[str]) -> list[float]:
     wall: list[float] = []
     for query in queries:
         with connection.cursor() as cursor:
-            cursor.execute("UPDATE facts_fact SET value_score = value_score WHERE id = %s", [fact_id])
+            cursor.execute("UPDATE facts_fact SET mention_count = mention_count WHERE id = %s", [fact_id])
         wall.append(ctx.search(HOT_SUBJECT, query, limit=10)[1])
     return wall
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from django.db import connection
 
+from facts.models import VALUE_SCORE_DEFAULT
 from facts.value import TYPE_IMPORTANCE, parts_sql
 
 
@@ -41,13 +42,13 @@ class Scope:
     now: dt.datetime
     rules: Sequence[TypeRule]
     cold_start: int = 5
-    ids: tuple[int, ...] | None = None  # only these facts of the range (the writes, after the read)
+    ids: tuple[int, ...] = ()  # only these facts of the range (the writes, after the read: rows_cte(by_ids=True))
 
     def params(self) -> dict[str, Any]:
         rules = list(self.rules)
         return {
             "tenant": self.tenant_id, "lo": self.lo, "hi": self.hi, "now": self.now, "cold": self.cold_start,
-            "ids": list(self.ids) if self.ids is not None else None,
+            "ids": list(self.ids),
             "r_type": [r.type for r in rules], "r_label": [r.label for r in rules],
             "r_archive": [r.archive_after_days for r in rules], "r_drop": [r.drop_vector_after_days for r in rules],
             "r_delete": [r.delete_after_days for r in rules], "r_min": [float(r.min_value_to_keep) for r in rules],
@@ -56,24 +57,27 @@ class Scope:
         }  # fmt: skip
 
 
-def rows_cte() -> str:
-    """`WITH r (rules), x (the batch's rows with rule and score), warm (subjects past the cold start)`."""
+def rows_cte(*, by_ids: bool = False) -> str:
+    """`WITH r (rules), x (the batch's rows with rule and score), warm (subjects past the cold start)`; `by_ids`:
+    only the scope's `ids` (the writes), each looked up by its key rather than the whole range read and filtered."""
+    rows = "f.id = ANY(%(ids)s::bigint[])" if by_ids else "f.id >= %(lo)s AND f.id < %(hi)s"
     return (
         "WITH r AS (SELECT * FROM unnest(%(r_type)s::text[], %(r_label)s::text[], %(r_archive)s::int[], "
         "%(r_drop)s::int[], %(r_delete)s::int[], %(r_min)s::float8[], %(r_half)s::float8[], %(r_ti)s::float8[]) "
         "AS r(type, label, archive_days, drop_days, delete_days, min_value, half_life, ti)), "
         "x AS MATERIALIZED (SELECT f.id, f.uid, f.tenant_id, f.subject_id, f.type, f.tier, f.status, f.pinned, "
-        "f.created_at, f.updated_at, f.expires_at, f.value_score, (f.embedding IS NOT NULL) AS has_vector, "
+        f"f.created_at, f.updated_at, f.expires_at, COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, "
+        "(f.embedding IS NOT NULL) AS has_vector, "
         "a.last_accessed_at, GREATEST(f.created_at, COALESCE(a.last_accessed_at, f.created_at)) AS last_touch, "
         f"r.label, r.archive_days, r.drop_days, r.delete_days, r.min_value, {parts_sql()} "
         "FROM facts_fact f JOIN r ON r.type = f.type "
         "JOIN conversations_subject s ON s.id = f.subject_id AND NOT s.memory_paused "
         "LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
-        "WHERE f.tenant_id = %(tenant)s AND f.id >= %(lo)s AND f.id < %(hi)s "
-        "AND (%(ids)s::bigint[] IS NULL OR f.id = ANY(%(ids)s::bigint[]))), "
-        "warm AS (SELECT c.subject_id FROM facts_fact c WHERE c.subject_id IN (SELECT DISTINCT subject_id FROM x) "
-        "AND c.tier = 'active' AND c.status IN ('active', 'conflicted') GROUP BY c.subject_id "
-        "HAVING count(*) >= %(cold)s) "
+        f"WHERE f.tenant_id = %(tenant)s AND {rows}), "
+        # Per subject, its first `cold` searchable facts are enough to know (not a count of all of them).
+        "warm AS (SELECT d.subject_id FROM (SELECT DISTINCT subject_id FROM x) d WHERE (SELECT count(*) FROM "
+        "(SELECT 1 FROM facts_fact c WHERE c.subject_id = d.subject_id AND c.tier = 'active' "
+        "AND c.status IN ('active', 'conflicted') LIMIT %(cold)s) k) >= %(cold)s) "
     )
 
 
@@ -117,6 +121,7 @@ class BatchDue:
     deleted: list[tuple[int, str]] = field(default_factory=list)
     restored: list[tuple[int, str]] = field(default_factory=list)
     rescored: list[tuple[int, str]] = field(default_factory=list)
+    scores: dict[int, float] = field(default_factory=dict)  # the score of each fact due for rescoring
     vectors_dropped: list[tuple[int, str]] = field(default_factory=list)
     archived: list[tuple[int, str]] = field(default_factory=list)
 
@@ -134,13 +139,13 @@ def batch_due(scope: Scope) -> BatchDue:
     any_due = " OR ".join(f"({cond})" for cond in _FLAGS.values())
     nothing = ", ".join(["false"] * len(_FLAGS))
     sql = (
-        f"{rows_cte()} SELECT x.id, x.label, {flags} FROM x WHERE {any_due} "
-        f"UNION ALL SELECT -1, count(*)::text, {nothing} FROM x ORDER BY 1"  # the first row: the facts looked at
+        f"{rows_cte()} SELECT x.id, x.label, x.score, {flags} FROM x WHERE {any_due} "
+        f"UNION ALL SELECT -1, count(*)::text, NULL, {nothing} FROM x ORDER BY 1"  # the first row: the facts looked at
     )
     out = BatchDue()
     rows = _fetch(sql, scope.params())
     out.scanned = int(rows[0][1])
-    for pk, label, *due in rows[1:]:
+    for pk, label, score, *due in rows[1:]:
         flagged = dict(zip(_FLAGS, due, strict=True))
         item = (int(pk), str(label))
         if flagged["expired"]:
@@ -151,6 +156,8 @@ def batch_due(scope: Scope) -> BatchDue:
             for name in ("restored", "rescored", "archived"):
                 if flagged[name]:
                     getattr(out, name).append(item)
+            if flagged["rescored"]:
+                out.scores[item[0]] = float(score)
             if flagged["vectors_dropped"] and not flagged["archived"]:
                 out.vectors_dropped.append(item)
     return out

@@ -17,6 +17,9 @@ from pgvector.django import HnswIndex, VectorField
 from conversations.models import EMBEDDING_DIMENSIONS, ApiKey, Message, Subject, Tenant
 from memory_site.models import TimeStampedModel
 
+# A fact's value score before the lifecycle pass first computes it (facts.value): the middle of the scale.
+VALUE_SCORE_DEFAULT = 0.5
+
 
 class FactType(models.TextChoices):
     PROFILE = "profile"
@@ -69,7 +72,6 @@ class Fact(TimeStampedModel):
     language = models.CharField(max_length=8, blank=True, default="")
     confidence = models.FloatField(default=0.8)
     importance = models.FloatField(default=0.5)
-    value_score = models.FloatField(default=0.5)
     mention_count = models.PositiveIntegerField(default=1)
     useful_count = models.PositiveIntegerField(default=0)
     not_useful_count = models.PositiveIntegerField(default=0)
@@ -154,18 +156,29 @@ class Fact(TimeStampedModel):
         access: FactAccess | None = getattr(self, "access", None)
         return access.last_accessed_at if access is not None else None
 
+    @property
+    def value_score(self) -> float:
+        """The value score the lifecycle pass last stored (facts.value); 0.5 until its first pass."""
+        access: FactAccess | None = getattr(self, "access", None)
+        return access.value_score if access is not None else VALUE_SCORE_DEFAULT
+
 
 class FactAccess(models.Model):
-    """How often and when a fact was last returned by a read; no row until its first read.
+    """The often-written, never-indexed side of a fact: how often and when it was last returned by a read, and the
+    value score the lifecycle pass stored; no row until its first read or scoring (a fact without one reads as 0
+    reads and the default score).
 
-    Kept off facts_fact: bumping a counter there rewrote a wide row and added entries to all of its indexes
-    (HNSW included) on every search. Here nothing updated is indexed and pages keep free space (fillfactor 70,
-    migration 0006), so a bump is a HOT update of a small row.
+    Kept off facts_fact: bumping a counter or storing a score there rewrote a wide row (inline vector, tsvector)
+    and added entries to all of its indexes on every search and every rescoring (a first pass over 200k facts:
+    51 s of its 136 s). Here nothing updated is indexed and pages keep free space (fillfactor 70, migration 0006),
+    so a bump is a HOT update of a small row, and a score is written without touching the fact's row or its
+    change log (search reads the score per candidate, nothing in memory holds it).
     """
 
     fact = models.OneToOneField(Fact, primary_key=True, on_delete=models.CASCADE, related_name="access")
     access_count = models.PositiveIntegerField(default=0)
     last_accessed_at = models.DateTimeField(null=True, blank=True)
+    value_score = models.FloatField(default=VALUE_SCORE_DEFAULT, db_default=VALUE_SCORE_DEFAULT)
 
     def __str__(self) -> str:
         return f"fact {self.fact_id} read {self.access_count} times"

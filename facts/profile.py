@@ -15,12 +15,13 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Q, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from conversations.models import Subject
 from facts.durable import NOT_DURABLE_TYPES, is_durable
-from facts.models import Fact, FactType, Profile
+from facts.models import VALUE_SCORE_DEFAULT, Fact, FactType, Profile
 from facts.tokens import count_tokens
 
 PROFILE_TOKENS = 500
@@ -56,7 +57,14 @@ def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[F
         .exclude(Q(type__in=NOT_DURABLE_TYPES) & Q(pinned=False) & Q(event_time__isnull=True))
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
         .defer("embedding", "search_vector")
-        .order_by("-pinned", "-importance", "-value_score", "-mention_count", "-valid_from", "-id")[:FACTS_FETCHED]
+        .order_by(
+            "-pinned",
+            "-importance",
+            Coalesce("access__value_score", Value(VALUE_SCORE_DEFAULT)).desc(),
+            "-mention_count",
+            "-valid_from",
+            "-id",
+        )[:FACTS_FETCHED]  # fmt: skip
     )
     durable = [f for f in rows if f.pinned or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)]
     durable.sort(key=lambda f: not f.predicate)  # stable: slot facts first, the order above kept otherwise

@@ -9,9 +9,10 @@
 - feedback:   (useful + 1) / (useful + not_useful + 2): no rating 0.5, rated useful only -> 1;
 - decay:      0.5 ^ (days since the fact was last read, or created, / the policy's half-life).
 
-An explicit forget removes the fact (it has no score). The score is stored rounded to 2 decimals
-(`facts_fact.value_score`), so a rescoring pass writes only the rows whose score moved; `value_parts` recomputes
-the parts of one fact for the admin. The SQL is one expression list, used by both.
+An explicit forget removes the fact (it has no score). The score is stored rounded to 2 decimals beside the
+fact's read counters (`facts_factaccess.value_score`, a narrow row: storing it never rewrites the wide fact row; a
+fact without a row has the default 0.5), so a rescoring pass writes only the rows whose score moved; `value_parts`
+recomputes the parts of one fact for the admin. The SQL is one expression list, used by both.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import Any
 
 from django.db import connection
 
-from facts.models import FactType
+from facts.models import VALUE_SCORE_DEFAULT, FactType
 
 # A type's share of importance: what describes the person lasts; a passing question does not.
 TYPE_IMPORTANCE: dict[str, float] = {
@@ -61,7 +62,7 @@ def parts_sql(
 def value_parts(*, fact_id: int, half_life_days: float, now: dt.datetime) -> dict[str, Any] | None:
     """The parts of one fact's value score as the lifecycle pass computes them (None when no such fact)."""
     sql = (
-        f"SELECT f.value_score, f.pinned, {parts_sql(half_life='%(half_life)s', type_importance='%(ti)s')} "
+        f"SELECT COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, f.pinned, {parts_sql(half_life='%(half_life)s', type_importance='%(ti)s')} "
         "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id WHERE f.id = %(id)s"
     )
     with connection.cursor() as cursor:

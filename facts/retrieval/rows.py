@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from facts.models import VALUE_SCORE_DEFAULT
 from facts.retrieval.scope import Key
 from facts.text import keywords
 from memory_site.db import fetch_prepared, prepared_cursor
@@ -27,12 +28,14 @@ def fact_rows(ids: list[int]) -> dict[int, Row]:
     statement (a statement less a search: each costs a round trip and its planning)."""
     if not ids:
         return {}
-    # The read counters live in facts_factaccess (no row until a fact's first read): both sides by primary key.
+    # The read counters and the value score live in facts_factaccess (no row until a fact's first read or
+    # scoring): both sides by primary key.
     order = "ORDER BY m.created_at, m.id"
     rows = _dicts(
-        "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, f.value_score, "
-        "COALESCE(a.access_count, 0) AS access_count, f.pinned, f.entity_keys, f.keywords, "
-        "lower(f.subject_entity) AS subject_key, src.message_ids, src.external_ids, src.session_ids, src.times "
+        "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, "
+        f"COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, COALESCE(a.access_count, 0) AS access_count, "
+        "f.pinned, f.entity_keys, f.keywords, lower(f.subject_entity) AS subject_key, src.message_ids, "
+        "src.external_ids, src.session_ids, src.times "
         "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
         f"LEFT JOIN LATERAL (SELECT array_agg(m.id {order}) AS message_ids, "
         f"array_agg(m.external_id {order}) AS external_ids, array_agg(s.external_id {order}) AS session_ids, "

@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
-from django.db import connection, transaction
+from django.db import IntegrityError, connection, transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
 from conversations.models import Subject
 from facts.events import event_emit
-from facts.lifecycle import ARCHIVE_DUE, DROP_VECTOR_DUE, RESCORE_DUE, Scope, rows_cte
+from facts.lifecycle import ARCHIVE_DUE, DROP_VECTOR_DUE, Scope, rows_cte
 from facts.models import Actor, Conflict, Fact, FactAccess, FactHistory, FactSource
 from facts.profile import profile_schedule_rebuild
 from facts.services.commands import fact_forget
@@ -34,21 +35,40 @@ _HISTORY_COLUMNS = (
 )
 
 
-def facts_rescore(scope: Scope) -> Counter[str]:
-    """Store the value score of the batch's facts whose score moved (rounded to 2 decimals); policy -> how many."""
+def facts_rescore(items: Sequence[tuple[int, str, float]]) -> Counter[str]:
+    """Store these value scores, (fact id, policy label, score) as the batch's read computed them; policy -> facts
+    whose stored score changed.
+
+    One upsert into the narrow facts_factaccess: the fact row is not touched (no rewrite, no index entry, no change
+    logged). A row already holding the score (a concurrent pass wrote it) is not counted; a fact read or rated
+    since the batch's read keeps a score a moment old until the next pass. A fact deleted meanwhile is skipped (the
+    join); one deleted during the statement fails its foreign key, and the statement runs again without it."""
+    if not items:
+        return Counter()
+    table = FactAccess._meta.db_table
     sql = (
-        f"{rows_cte()} UPDATE facts_fact f SET value_score = x.score FROM x WHERE f.id = x.id AND {RESCORE_DUE} "
-        "AND f.value_score = x.value_score RETURNING x.label"  # not rescored by a concurrent pass meanwhile
+        f"INSERT INTO {table} AS a (fact_id, access_count, value_score) SELECT f.id, 0, u.score "
+        "FROM unnest(%s::bigint[], %s::float8[]) AS u(id, score) JOIN facts_fact f ON f.id = u.id ORDER BY f.id "
+        "ON CONFLICT (fact_id) DO UPDATE SET value_score = EXCLUDED.value_score "
+        "WHERE a.value_score IS DISTINCT FROM EXCLUDED.value_score RETURNING a.fact_id"
     )
-    with connection.cursor() as cursor:
-        cursor.execute(sql, scope.params())
-        return Counter(str(r[0]) for r in cursor.fetchall())
+    labels = {pk: label for pk, label, _ in items}
+    params: list[list[int] | list[float]] = [[pk for pk, _, _ in items], [score for _, _, score in items]]
+    for attempt in (1, 2, 3):
+        try:
+            with transaction.atomic(), connection.cursor() as cursor:
+                cursor.execute(sql, params)
+                return Counter(labels[int(r[0])] for r in cursor.fetchall())
+        except IntegrityError:
+            if attempt == 3:
+                raise
+    raise AssertionError("not reached")
 
 
 def _move(scope: Scope, *, set_sql: str, condition: str, event: str, change: str, job: str) -> Counter[str]:
     """Update the batch's rows meeting `condition` and log one history event each; policy label -> facts moved."""
     sql = (
-        f"{rows_cte()}, moved AS (UPDATE facts_fact f SET {set_sql}, updated_at = clock_timestamp() FROM x "
+        f"{rows_cte(by_ids=True)}, moved AS (UPDATE facts_fact f SET {set_sql}, updated_at = clock_timestamp() FROM x "
         f"WHERE f.id = x.id AND {condition} AND f.tier = x.tier AND f.pinned = x.pinned "
         "RETURNING f.id, f.uid, f.tenant_id, f.subject_id, f.text, x.label) "
         f"INSERT INTO facts_facthistory ({_HISTORY_COLUMNS}) SELECT m.tenant_id, m.subject_id, m.id, m.uid, "

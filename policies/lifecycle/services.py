@@ -115,10 +115,12 @@ def batch_pass(scope: due.Scope, *, dry_run: bool, report: PassReport) -> None:
     report.scanned += todo.scanned
     report.add("expired", _forget(todo.expired, dry_run, reason="expired", label=lambda _: EXPIRY_LABEL))
     report.add("deleted", _forget(todo.deleted, dry_run, reason="retention policy", label=lambda label: label))
-    for action, write in (
-        ("rescored", tiers.facts_rescore), ("vectors_dropped", tiers.facts_drop_vectors),
-        ("archived", tiers.facts_archive),
-    ):  # fmt: skip
+    if todo.rescored:
+        if dry_run:
+            report.add("rescored", Counter(label for _, label in todo.rescored))
+        else:
+            report.add("rescored", tiers.facts_rescore([(pk, label, todo.scores[pk]) for pk, label in todo.rescored]))
+    for action, write in (("vectors_dropped", tiers.facts_drop_vectors), ("archived", tiers.facts_archive)):
         items: list[tuple[int, str]] = getattr(todo, action)
         if not items:
             continue

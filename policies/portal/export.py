@@ -18,6 +18,7 @@ from django.utils import timezone
 
 from conversations.models import Message, Session, Subject, Summary
 from facts.models import (
+    VALUE_SCORE_DEFAULT,
     AccessLog,
     Conflict,
     ContextCall,
@@ -37,7 +38,7 @@ Progress = Callable[[int, int], None]
 
 FACT_FIELDS = (
     "id", "uid", "text", "type", "status", "tier", "pinned", "subject_entity", "predicate", "object_value", "entities",
-    "keywords", "confidence", "importance", "value_score", "mention_count", "valid_from", "valid_to", "event_time",
+    "keywords", "confidence", "importance", "mention_count", "valid_from", "valid_to", "event_time",
     "expires_at", "extractor", "extractor_version", "language", "metadata", "created_at", "updated_at",
 )  # fmt: skip
 HISTORY_FIELDS = ("event", "actor", "actor_id", "before_text", "after_text", "data", "created_at")
@@ -97,6 +98,7 @@ def _facts_detail(rows: list[dict[str, Any]]) -> None:
         history[h.pop("fact_uid")].append(h)
     for r in rows:
         read = access.get(r["id"], {})
+        r["value_score"] = read.get("value_score", VALUE_SCORE_DEFAULT)
         r["access_count"] = read.get("access_count", 0)
         r["last_accessed_at"] = read.get("last_accessed_at")
         r["sources"] = sources[r["id"]]

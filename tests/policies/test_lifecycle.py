@@ -223,12 +223,14 @@ def test_a_dry_run_changes_nothing_and_a_second_run_reports_zero(alice: Persona,
         add_fact(subject, "Does the shop deliver to Hangzhou on Sundays?", type="inquiry")
         add_fact(subject, "The courier broke my blender.", type="complaint")
         add_fact(subject, "My door code is 4321.", type="other", expires_at=NOW + dt.timedelta(days=3))
-    before = list(Fact.objects.order_by("pk").values_list("pk", "tier", "value_score", "embedding_model"))
+    before = list(Fact.objects.order_by("pk").values_list("pk", "tier", "access__value_score", "embedding_model"))
     history = FactHistory.objects.count()
     changes = FactChange.objects.count()
     dry = run(120, "--dry-run")
     assert dry["archived"] == 2 and dry["vectors_dropped"] == 2 and dry["expired"] == 2
-    assert list(Fact.objects.order_by("pk").values_list("pk", "tier", "value_score", "embedding_model")) == before
+    assert (
+        list(Fact.objects.order_by("pk").values_list("pk", "tier", "access__value_score", "embedding_model")) == before
+    )
     assert FactHistory.objects.count() == history and FactChange.objects.count() == changes
     applied = run(120)
     assert {k: applied[k] for k in ("archived", "vectors_dropped", "expired")} == {
@@ -250,12 +252,15 @@ def test_pinned_facts_and_paused_subjects_are_untouched(alice: Persona, bob: Per
     bobs = add_fact(paused, "Does the shop deliver to Hangzhou on Sundays?", type="inquiry")
     bobs_complaint = add_fact(paused, "The courier broke my blender.", type="complaint")
     Subject.objects.filter(pk=paused.pk).update(memory_paused=True)
-    bob_rows = list(Fact.objects.filter(subject=paused).order_by("pk").values_list("pk", "tier", "value_score"))
+    bob_rows = list(Fact.objects.filter(subject=paused).order_by("pk").values_list("pk", "tier", "access__value_score"))
     counts = run(400)
     for fact in (pinned, complaint, bobs, bobs_complaint):
         fact.refresh_from_db()
         assert fact.tier == Fact.Tier.ACTIVE and has_vector(fact)
-    assert list(Fact.objects.filter(subject=paused).order_by("pk").values_list("pk", "tier", "value_score")) == bob_rows
+    assert (
+        list(Fact.objects.filter(subject=paused).order_by("pk").values_list("pk", "tier", "access__value_score"))
+        == bob_rows
+    )
     assert counts["deleted"] == 0 and counts["archived"] == 0
 
 
