@@ -26,10 +26,12 @@ from facts.models import Actor, Conflict, Fact, FactAccess, FactHistory, FactSou
 from facts.profile import profile_schedule_rebuild
 from facts.services.commands import fact_forget
 from facts.services.reconcile import _negated, history_record  # the write-time merge's negation rule
-from facts.services.subject_data import OWN_AFTER, history_texts_forget
+from facts.services.subject_data import OWN_AFTER
 
 logger = logging.getLogger(__name__)
 
+# Retention's deletions: this many subjects' facts in one transaction (their row locks held for its length).
+FORGET_SUBJECTS_PER_TRANSACTION = 50
 _HISTORY_COLUMNS = (
     "tenant_id, subject_id, fact_id, fact_uid, event, actor, actor_id, before_text, after_text, data, created_at"
 )
@@ -182,8 +184,8 @@ def facts_rate(*, subject_id: int, useful_ids: list[int], not_useful_ids: list[i
 
 
 def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
-    """Delete facts as `fact_forget(fingerprint=False)` does, many at a time: one transaction per subject holding
-    its row lock, a few statements for all of its facts. The history keeps each event and loses every wording of
+    """Delete facts as `fact_forget(fingerprint=False)` does, many at a time: one transaction per
+    FORGET_SUBJECTS_PER_TRANSACTION subjects holding their row locks, a few statements for all of their facts. The history keeps each event and loses every wording of
     the fact (wherever the subject's history quotes it); a FORGOTTEN event names the policy (`actor_ids`). A fact in
     an open conflict goes through fact_forget itself (the conflict is closed). Returns the facts deleted."""
     facts = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
@@ -195,43 +197,47 @@ def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason:
     )
     conflicted = {pk for pair in in_conflict for pk in pair if pk is not None}
     done = 0
-    by_subject: dict[int, list[Fact]] = {}
+    by_subject: dict[int, list[int]] = {}
     for fact in facts:
         if fact.pk in conflicted:
             fact_forget(fact=fact, actor=Actor.SYSTEM, actor_id=actor_ids[fact.pk], reason=reason, fingerprint=False)
             done += 1
         else:
-            by_subject.setdefault(fact.subject_id, []).append(fact)
-    for subject_id, group in sorted(by_subject.items()):
-        done += _subject_forget_many(subject_id, group, actor_ids, reason)
+            by_subject.setdefault(fact.subject_id, []).append(fact.pk)
+    subjects = sorted(by_subject)
+    for i in range(0, len(subjects), FORGET_SUBJECTS_PER_TRANSACTION):
+        chunk = subjects[i : i + FORGET_SUBJECTS_PER_TRANSACTION]
+        done += _subjects_forget_many(chunk, [pk for s in chunk for pk in by_subject[s]], actor_ids, reason)
     return done
 
 
-def _subject_forget_many(subject_id: int, group: list[Fact], actor_ids: dict[int, str], reason: str) -> int:
+def _subjects_forget_many(subject_ids: list[int], fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
+    """A few subjects' facts in one transaction holding their row locks (taken in id order): a few statements for
+    all of them, whatever their number."""
     with transaction.atomic():
-        Subject.objects.select_for_update().filter(pk=subject_id).first()
-        group = list(Fact.objects.filter(pk__in=[f.pk for f in group]).only("id", "uid", "tenant_id", "subject_id",
-                                                                            "text"))  # fmt: skip
+        list(Subject.objects.select_for_update().filter(pk__in=subject_ids).order_by("pk").values_list("pk"))
+        group = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
         if not group:
             return 0
+        subjects = sorted({f.subject_id for f in group})
         uids = [f.uid for f in group]
-        history = FactHistory.objects.filter(subject_id=subject_id, fact_uid__in=uids)
-        texts = {f.text for f in group}
-        texts |= set(history.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("after_text", flat=True))
+        history = FactHistory.objects.filter(subject_id__in=subjects, fact_uid__in=uids)
+        texts = {(f.subject_id, f.text) for f in group}
+        texts |= set(history.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("subject_id", "after_text"))
         texts |= set(
             history.filter(event=FactHistory.Event.CORRECTED)
             .exclude(before_text="")
-            .values_list("before_text", flat=True)
+            .values_list("subject_id", "before_text")
         )
         history.update(before_text="", after_text="")
         for row in history.filter(event=FactHistory.Event.CORRECTED, data__changed__has_key="text"):
             row.data["changed"]["text"] = ""
             row.save(update_fields=["data"])
-        history_texts_forget(subject_id=subject_id, texts=sorted(texts))
+        _history_texts_forget(sorted(texts))
         FactHistory.objects.bulk_create(
             FactHistory(
                 tenant_id=f.tenant_id,
-                subject_id=subject_id,
+                subject_id=f.subject_id,
                 fact=None,
                 fact_uid=f.uid,
                 event=FactHistory.Event.FORGOTTEN,
@@ -242,7 +248,25 @@ def _subject_forget_many(subject_id: int, group: list[Fact], actor_ids: dict[int
             for f in group
         )
         history.update(fact=None)
-        Fact.objects.filter(pk__in=[f.pk for f in group]).delete()
-        event_emit(tenant_id=group[0].tenant_id, subject_id=subject_id)
-        profile_schedule_rebuild(subject_id=subject_id)
+        # Only the key loaded: the deletion's cascade needs no more (the rows are wide, the vector inline).
+        Fact.objects.filter(pk__in=[f.pk for f in group]).only("id").delete()
+        tenant_of = {f.subject_id: f.tenant_id for f in group}
+        for subject_id in subjects:
+            event_emit(tenant_id=tenant_of[subject_id], subject_id=subject_id)
+            profile_schedule_rebuild(subject_id=subject_id)
     return len(group)
+
+
+def _history_texts_forget(texts: list[tuple[int, str]]) -> None:
+    """Blank each (subject, text) wherever that subject's history quotes it (as history_texts_forget, for many
+    subjects in two statements)."""
+    if not texts:
+        return
+    params: list[list[int] | list[str]] = [[s for s, _ in texts], [t for _, t in texts]]
+    with connection.cursor() as cursor:
+        for column in ("before_text", "after_text"):
+            cursor.execute(
+                f"UPDATE facts_facthistory h SET {column} = '' FROM unnest(%s::bigint[], %s::text[]) AS t(s, text) "
+                f"WHERE h.subject_id = t.s AND h.{column} = t.text",
+                params,
+            )
