@@ -305,7 +305,7 @@ CELERY_IMPORTS = [
 ]  # fmt: skip
 # Lifecycle (policies.lifecycle): the pass works on this many fact ids per batch (one short statement per action),
 # and a subject's facts are consolidated after this many new turns (besides nightly).
-LIFECYCLE_BATCH_IDS = env_int("LIFECYCLE_BATCH_IDS", 20_000)
+LIFECYCLE_BATCH_IDS = env_int("LIFECYCLE_BATCH_IDS", 50_000)
 LIFECYCLE_CONSOLIDATE_EVERY_TURNS = env_int("LIFECYCLE_CONSOLIDATE_EVERY_TURNS", 50)
 
 # Webhooks (integrations.webhooks). The lower apps ask the function named here whether a tenant listens, before

@@ -15,8 +15,8 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from django.db import IntegrityError, connection, transaction
-from django.db.models import F, Q
+from django.db import IntegrityError, connection, models, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from conversations.models import Subject
@@ -185,16 +185,18 @@ def facts_rate(*, subject_id: int, useful_ids: list[int], not_useful_ids: list[i
 
 def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
     """Delete facts as `fact_forget(fingerprint=False)` does, many at a time: one transaction per
-    FORGET_SUBJECTS_PER_TRANSACTION subjects holding their row locks, a few statements for all of their facts. The history keeps each event and loses every wording of
-    the fact (wherever the subject's history quotes it); a FORGOTTEN event names the policy (`actor_ids`). A fact in
-    an open conflict goes through fact_forget itself (the conflict is closed). Returns the facts deleted."""
-    facts = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
-    ids = [f.pk for f in facts]
-    in_conflict = set(
-        Conflict.objects.filter(Q(fact_a_id__in=ids) | Q(fact_b_id__in=ids), state=Conflict.State.OPEN)
-        .values_list("fact_a_id", "fact_b_id")
-        .iterator()
-    )
+    FORGET_SUBJECTS_PER_TRANSACTION subjects holding their row locks, a few statements for all of their facts (ids
+    bound as arrays). The history keeps each event and loses every wording of the fact (wherever the subject's
+    history quotes it); a FORGOTTEN event names the policy (`actor_ids`). A fact in an open conflict goes through
+    fact_forget itself (the conflict is closed). Returns the facts deleted."""
+    facts = _facts_by_id(fact_ids)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT fact_a_id, fact_b_id FROM facts_conflict WHERE state = %s "
+            "AND (fact_a_id = ANY(%s) OR fact_b_id = ANY(%s))",
+            [Conflict.State.OPEN, [f.pk for f in facts], [f.pk for f in facts]],
+        )
+        in_conflict = cursor.fetchall()
     conflicted = {pk for pair in in_conflict for pk in pair if pk is not None}
     done = 0
     by_subject: dict[int, list[int]] = {}
@@ -213,48 +215,87 @@ def facts_forget_many(*, fact_ids: list[int], actor_ids: dict[int, str], reason:
 
 def _subjects_forget_many(subject_ids: list[int], fact_ids: list[int], actor_ids: dict[int, str], reason: str) -> int:
     """A few subjects' facts in one transaction holding their row locks (taken in id order): a few statements for
-    all of them, whatever their number."""
-    with transaction.atomic():
-        list(Subject.objects.select_for_update().filter(pk__in=subject_ids).order_by("pk").values_list("pk"))
-        group = list(Fact.objects.filter(pk__in=fact_ids).only("id", "uid", "tenant_id", "subject_id", "text"))
+    all of them, whatever their number (arrays bound as one parameter each, not one per fact)."""
+    with transaction.atomic(), connection.cursor() as cursor:
+        cursor.execute("SELECT id FROM conversations_subject WHERE id = ANY(%s) ORDER BY id FOR UPDATE", [subject_ids])
+        group = _facts_by_id(fact_ids)
         if not group:
             return 0
         subjects = sorted({f.subject_id for f in group})
         uids = [f.uid for f in group]
-        history = FactHistory.objects.filter(subject_id__in=subjects, fact_uid__in=uids)
-        texts = {(f.subject_id, f.text) for f in group}
-        texts |= set(history.filter(event__in=OWN_AFTER).exclude(after_text="").values_list("subject_id", "after_text"))
-        texts |= set(
-            history.filter(event=FactHistory.Event.CORRECTED)
-            .exclude(before_text="")
-            .values_list("subject_id", "before_text")
+        mine = "h.subject_id = ANY(%(subjects)s) AND h.fact_uid = ANY(%(uids)s::uuid[])"
+        params: dict[str, Any] = {
+            "subjects": subjects,
+            "uids": uids,
+            "own": list(OWN_AFTER),
+            "corrected": FactHistory.Event.CORRECTED,
+        }
+        cursor.execute(
+            f"SELECT h.subject_id, h.after_text FROM facts_facthistory h WHERE {mine} AND h.event = ANY(%(own)s) "
+            f"AND h.after_text <> '' UNION SELECT h.subject_id, h.before_text FROM facts_facthistory h WHERE {mine} "
+            "AND h.event = %(corrected)s AND h.before_text <> ''",
+            params,
         )
-        history.update(before_text="", after_text="")
-        for row in history.filter(event=FactHistory.Event.CORRECTED, data__changed__has_key="text"):
+        texts = {(f.subject_id, f.text) for f in group} | {(int(r[0]), str(r[1])) for r in cursor.fetchall()}
+        cursor.execute(f"UPDATE facts_facthistory h SET before_text = '', after_text = '' WHERE {mine}", params)
+        corrected = FactHistory.objects.filter(
+            subject_id__in=subjects, fact_uid__in=uids, event=FactHistory.Event.CORRECTED,
+            data__changed__has_key="text",
+        )  # fmt: skip
+        for row in corrected:
             row.data["changed"]["text"] = ""
             row.save(update_fields=["data"])
         _history_texts_forget(sorted(texts))
-        FactHistory.objects.bulk_create(
-            FactHistory(
-                tenant_id=f.tenant_id,
-                subject_id=f.subject_id,
-                fact=None,
-                fact_uid=f.uid,
-                event=FactHistory.Event.FORGOTTEN,
-                actor=Actor.SYSTEM,
-                actor_id=actor_ids[f.pk],
-                data={"reason": f"{reason} ({actor_ids[f.pk].removeprefix('policy:')})", "fact_id": f.pk},
-            )  # fmt: skip
-            for f in group
-        )
-        history.update(fact=None)
-        # Only the key loaded: the deletion's cascade needs no more (the rows are wide, the vector inline).
-        Fact.objects.filter(pk__in=[f.pk for f in group]).only("id").delete()
+        cursor.execute(f"UPDATE facts_facthistory h SET fact_id = NULL WHERE {mine}", params)
+        cursor.execute(
+            f"INSERT INTO facts_facthistory ({_HISTORY_COLUMNS}) SELECT u.tenant_id, u.subject_id, NULL, u.uid, "
+            "%s, %s, u.actor_id, '', '', jsonb_build_object('reason', u.reason, 'fact_id', u.id), clock_timestamp() "
+            "FROM unnest(%s::bigint[], %s::bigint[], %s::bigint[], %s::uuid[], %s::text[], %s::text[]) "
+            "AS u(id, tenant_id, subject_id, uid, actor_id, reason)",
+            [
+                FactHistory.Event.FORGOTTEN, Actor.SYSTEM, [f.pk for f in group], [f.tenant_id for f in group],
+                [f.subject_id for f in group], uids, [actor_ids[f.pk] for f in group],
+                [f"{reason} ({actor_ids[f.pk].removeprefix('policy:')})" for f in group],
+            ],
+        )  # fmt: skip
+        _facts_delete(cursor, [f.pk for f in group])
         tenant_of = {f.subject_id: f.tenant_id for f in group}
         for subject_id in subjects:
             event_emit(tenant_id=tenant_of[subject_id], subject_id=subject_id)
             profile_schedule_rebuild(subject_id=subject_id)
     return len(group)
+
+
+def _facts_by_id(ids: list[int]) -> list[Fact]:
+    """The facts (only what a deletion needs loaded), their ids bound as one array."""
+    sql = "SELECT id, uid, tenant_id, subject_id, text FROM facts_fact WHERE id = ANY(%s) ORDER BY id"
+    return list(Fact.objects.raw(sql, [ids]))
+
+
+def _reverse_relations(model: type[models.Model]) -> list[Any]:
+    return [
+        r for r in model._meta.get_fields(include_hidden=True)
+        if r.auto_created and not r.concrete and (r.one_to_many or r.one_to_one)
+    ]  # fmt: skip
+
+
+def _facts_delete(cursor: Any, ids: list[int]) -> None:
+    """Delete fact rows and do what each relation's on_delete says to the rows pointing at them, a statement per
+    relation with the ids bound as one array. Django's collector loads every wide row and binds a parameter per id
+    (most of a retention pass's deletion time); it is still used for a relation this does not cover (a cascade
+    into a table with dependents of its own, or another on_delete)."""
+    statements = []
+    for rel in _reverse_relations(Fact):
+        table, column = rel.related_model._meta.db_table, rel.field.column
+        if rel.on_delete is models.CASCADE and not _reverse_relations(rel.related_model):
+            statements.append(f"DELETE FROM {table} WHERE {column} = ANY(%s)")
+        elif rel.on_delete is models.SET_NULL:
+            statements.append(f"UPDATE {table} SET {column} = NULL WHERE {column} = ANY(%s)")
+        else:
+            Fact.objects.filter(pk__in=ids).only("id").delete()
+            return
+    for sql in [*statements, f"DELETE FROM {Fact._meta.db_table} WHERE id = ANY(%s)"]:
+        cursor.execute(sql, [ids])
 
 
 def _history_texts_forget(texts: list[tuple[int, str]]) -> None:
