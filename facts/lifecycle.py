@@ -1,8 +1,9 @@
 """Reads of the lifecycle jobs over one tenant's facts, a range of primary keys at a time (never every row at once).
 
 The rules come from the policies app as `TypeRule`s (one per fact type: the tenant's policy or the shipped default);
-`rows_cte` is the SQL both the reads here and the writes of facts.services.tiers start from: the range's facts of
-subjects whose memory is not paused, each with its type's rule, its reads and its value score (facts.value).
+`rows_cte` is the SQL both the reads here and the moves of facts.services.tiers start from: the range's facts of
+subjects whose memory is not paused, each with its type's rule, its reads and its value score (facts.value); the
+batch's read returns the scores to store, so rescoring reads nothing again.
 """
 
 from __future__ import annotations

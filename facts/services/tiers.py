@@ -2,8 +2,9 @@
 and merging one near-duplicate into the fact it repeats.
 
 Race: the bulk statements lock only the rows they change, for one statement (no subject lock, no long transaction),
-and re-check each row's condition as they update it, so a fact read, mentioned or pinned meanwhile is judged as it
-is then. Every move writes a history event in the same statement, naming the policy (`actor_id`); the fact change
+and the moves (vector drop, archive) re-check each row's condition as they update it, so a fact read, mentioned or
+pinned meanwhile is judged as it is then; scores are stored as the batch's read computed them (facts_factaccess,
+never the fact row), a fact read meanwhile gets its new score at the next pass. Every move writes a history event in the same statement, naming the policy (`actor_id`); the fact change
 log (facts_factchange, a trigger) tells search's in-memory state of every web process. Each is idempotent: a second
 run finds nothing left to do.
 """

@@ -109,8 +109,8 @@ def _last_pass_at(tenant: Tenant) -> dt.datetime | None:
 
 
 def batch_pass(scope: due.Scope, *, dry_run: bool, report: PassReport) -> None:
-    """One batch: one read of what is due, then one statement per bulk action that has work (the rows re-checked as
-    they are written), and the one-fact services for deletions and restores."""
+    """One batch: one read of what is due (and the scores to store), then one statement per bulk action that has
+    work (moves re-checked as they are written), deletions a few subjects at a time, and restores one by one."""
     todo = due.batch_due(scope)
     report.scanned += todo.scanned
     report.add("expired", _forget(todo.expired, dry_run, reason="expired", label=lambda _: EXPIRY_LABEL))
