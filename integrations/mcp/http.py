@@ -18,6 +18,7 @@ from typing import Any
 
 import anyio
 from asgiref.sync import sync_to_async
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -136,6 +137,10 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         response = JsonResponse(error_body("unauthenticated", str(exc.detail)), status=401)
         response["WWW-Authenticate"] = 'Bearer realm="api"'
         return response
+    try:
+        request.body  # noqa: B018 (read once here: over DATA_UPLOAD_MAX_MEMORY_SIZE it raises, as the REST API's 413)
+    except RequestDataTooBig:
+        return JsonResponse(error_body("payload_too_large", "Request body is over the size limit."), status=413)
     token = CALLER_KEY_HASH.set(key.key_hash)
     try:
         return await _asgi_answer(request)
