@@ -81,3 +81,18 @@ def test_mem0_paths_count_on_the_same_limit_and_refuse_before_any_work(alice: Pe
     assert body["detail"] == body["error"]["message"]  # mem0's client reads `detail`
     _throttled(mem0.get("/v1/ping/"))
     _throttled(alice.search("tea"))
+
+
+def test_mem0_failed_authentication_is_throttled_per_address(alice: Persona, settings: Any) -> None:
+    """mem0's `Token` scheme counts failures on the same per-address counter as the REST API's `Bearer`."""
+    settings.AUTH_FAILURE_RATE = "2/min"
+    guesser = APIClient(REMOTE_ADDR="203.0.113.9")
+    for n in range(2):
+        guesser.credentials(HTTP_AUTHORIZATION=f"Token ms_guess-{n}")
+        assert guesser.get("/v1/ping/").status_code == 401
+    guesser.credentials(HTTP_AUTHORIZATION=f"Token {alice.key}")  # even the right key, from that address
+    with CaptureQueriesContext(connection) as queries:
+        body = _throttled(guesser.get("/v1/ping/"))
+    assert len(queries) == 0 and body["detail"] == body["error"]["message"]
+    guesser.credentials(HTTP_AUTHORIZATION=f"Bearer {alice.key}")
+    _throttled(guesser.post("/api/v1/users/alice/search", {"query": "x"}, format="json"))
