@@ -154,12 +154,35 @@ class SharedCacheThrottle(SimpleRateThrottle):
 
 
 class ApiKeyRateThrottle(SharedCacheThrottle):
+    """Requests per API key (API_RATE_LIMIT): one counter per key, whichever door the request came in by."""
+
     scope = "api_key"
+
+    def get_rate(self) -> str | None:
+        return settings.API_RATE_LIMIT  # type: ignore[no-any-return]  # None: no limit
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if isinstance(request.user, ApiClient):
             return self.cache_format % {"scope": self.scope, "ident": request.user.api_key.pk}
         return None
+
+
+@dataclass(frozen=True)
+class _KeyOnly:
+    """What ApiKeyRateThrottle reads of a request: its caller."""
+
+    user: ApiClient
+
+
+def api_key_admit(key: ApiKey) -> None:
+    """Count one request of `key` on the REST API's own per-key counter; Throttled (with the wait) past the limit.
+
+    For a door outside DRF's views (MCP), to call once the key is known and before any work starts: a key has
+    one budget, whichever API it uses.
+    """
+    throttle = ApiKeyRateThrottle()
+    if not throttle.allow_request(cast(Request, _KeyOnly(ApiClient(api_key=key))), None):
+        raise exceptions.Throttled(throttle.wait())
 
 
 class AuthFailureThrottle(SharedCacheThrottle):
