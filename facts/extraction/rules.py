@@ -29,6 +29,7 @@ MAX_READ_CHARS = 4000  # characters of one turn the rules read for facts (a chat
 KEEP_UNDECIDED = 0.65
 KEEP_PERSONAL = 0.5  # a first person without a hint
 KEEP_HINTED = 0.35  # a first person with a hint of a commitment, decision, preference or dated event
+STORY_FACTOR = 0.5  # a sentence kept for the turn's story ranks below the turn's own facts
 # At most this many facts from one turn (the most likely to be worth keeping).
 MAX_PER_TURN = 2
 
@@ -209,9 +210,16 @@ class RuleExtractor:
         by_index = dict(zip(open_, listed, strict=True))
         reasons: list[str] = [v.reason for v in verdicts if v.keep is False]
         kept: list[tuple[float, Candidate]] = []
+        decided = {i: _decide(verdicts[i], by_index[i], clauses[i][0]) for i in open_}
+        if any(keep for keep, _why in decided.values()):
+            # The turn tells the speaker's story: a sentence about someone or something in it, by name or pronoun
+            # ("Biscuit is a clown: he buried a sock under the sofa!"), is part of that story.
+            for i in open_:
+                if not decided[i][0] and _continues_story(verdicts[i], by_index[i], clauses[i][0]):
+                    decided[i] = (True, "story")
         for i in open_:
-            score, verdict = by_index[i], verdicts[i]
-            keep, why = _decide(verdict, score, clauses[i][0])
+            score = by_index[i]
+            keep, why = decided[i]
             if not keep:
                 reasons.append(why)
                 continue
@@ -221,8 +229,11 @@ class RuleExtractor:
             if candidate is None:
                 reasons.append("not about the speaker")
                 continue
-            candidate.confidence = round(score.keep, 3) if score is not None else candidate.confidence
-            kept.append((score.keep if score is not None else 0.5, candidate))
+            likely = score.keep if score is not None else 0.5
+            if why == "story":  # worth keeping with the turn, less likely than what the speaker says of themself
+                likely *= STORY_FACTOR
+            candidate.confidence = round(likely, 3) if score is not None else candidate.confidence
+            kept.append((likely, candidate))
         best = sorted(kept, key=lambda pair: -pair[0])[:MAX_PER_TURN]
         if len(kept) > len(best):
             reasons.append("over the per-turn limit")
@@ -367,7 +378,9 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     """Keep a sentence the rules keep unless the classifier is sure it is chatter; keep an undecided one only
     when the classifier is confident (without a classifier: only with a first person and a hint)."""
     if verdict.keep:
-        if score is None or score.keep >= KEEP_CONFIRM:
+        # A filled slot of the speaker's ("I can't stand jazz", "我对花生过敏") is what the classifier's turn-level
+        # vectors know least: no veto on it.
+        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason == "slot":
             return True, verdict.reason
         return False, "low value"
     if score is None:
@@ -378,6 +391,19 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     if score.keep >= needed:
         return True, verdict.reason
     return False, "low value"
+
+
+# A clause whose subject is a third party's pronoun ("Biscuit is a clown: he buried a sock", "She's 4", "他...").
+_THIRD_SUBJECT_RE = re.compile(r"(?:^|[:;,，：；]\s*)(?:(?i:he|she|they)(?:'s|'re)? \w|[他她它](?!们?[说觉认想]))")
+
+
+def _continues_story(verdict: Verdict, score: classifier.Score | None, sentence: str) -> bool:
+    """In a turn the gate keeps, an undecided statement with a third party as a subject, with content, goes with
+    it (a capitalised first word is no sign of a name: "Seattle is great", "Learning German is tough")."""
+    if verdict.reason != "content" or score is None or score.keep < KEEP_CONFIRM or is_question(sentence):
+        return False
+    body = strip_chatter(sentence)
+    return bool(_THIRD_SUBJECT_RE.search(body)) and len(keywords(body)) >= 3
 
 
 def _drop_reason(reasons: list[str]) -> str:

@@ -125,7 +125,6 @@ def test_greeting_inside_an_informative_turn_is_dropped_but_content_kept(alice) 
     assert [f["text"] for f in facts] == ["Daniel is drowning in tax forms."]
 
 
-@pytest.mark.xfail(strict=False, reason="issue 20, open: the gate drops a pet anecdote told without 'I' (Biscuit)")
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (

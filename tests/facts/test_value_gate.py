@@ -26,11 +26,12 @@ def _extract(text: str, *, name: str = "", role: str = "user", before: str = "")
 
 def test_the_holdout_quarter_holds_the_measured_floor() -> None:
     """On turns no tuning saw. The issue's targets (precision 0.9, recall 0.8, type accuracy 0.85) are NOT met
-    yet (measured 0.882 / 0.703 / 0.40): this holds the figures reached so that they cannot silently fall."""
+    yet (measured 0.885 / 0.719 / 0.652 on 2026-12-01): this holds the figures reached so that they cannot
+    silently fall."""
     scores = corpus_scores([t for t in load_turns() if t.split == "holdout"])
     assert scores["gate_precision"] >= 0.85, scores["errors"]
     assert scores["gate_recall"] >= 0.68, scores["errors"]
-    assert scores["type_accuracy"] >= 0.38, [e for e in scores["errors"] if e["kind"] == "type"]
+    assert scores["type_accuracy"] >= 0.62, [e for e in scores["errors"] if e["kind"] == "type"]
 
 
 def test_the_classifier_learns_from_the_train_split_only_and_is_deterministic() -> None:
