@@ -170,10 +170,14 @@ class SharedCacheThrottle(SimpleRateThrottle):
 
 
 class ApiKeyRateThrottle(SharedCacheThrottle):
-    """Requests per API key (all processes). ApiKeyAuthentication has counted the request already, in the round
-    trip that checked the address's failures; without that (another authentication), it is counted here."""
+    """Requests per API key (API_RATE_LIMIT): one counter per key, whichever door the request came in by.
+    ApiKeyAuthentication has counted the request already, in the round trip that checked the address's failures;
+    without that (another door: MCP's api_key_admit), it is counted here."""
 
     scope = "api_key"
+
+    def get_rate(self) -> str | None:
+        return settings.API_RATE_LIMIT  # type: ignore[no-any-return]  # None: no limit
 
     def ident_key(self, key_hash: str) -> str:
         return self.cache_format % {"scope": self.scope, "ident": key_hash[:32]}
@@ -198,6 +202,24 @@ class ApiKeyRateThrottle(SharedCacheThrottle):
         if hasattr(self, "_verdict_wait"):
             return self._verdict_wait  # type: ignore[no-any-return]
         return super().wait()
+
+
+@dataclass(frozen=True)
+class _KeyOnly:
+    """What ApiKeyRateThrottle reads of a request: its caller."""
+
+    user: ApiClient
+
+
+def api_key_admit(key: ApiKey) -> None:
+    """Count one request of `key` on the REST API's own per-key counter; Throttled (with the wait) past the limit.
+
+    For a door outside DRF's views (MCP), to call once the key is known and before any work starts: a key has
+    one budget, whichever API it uses.
+    """
+    throttle = ApiKeyRateThrottle()
+    if not throttle.allow_request(cast(Request, _KeyOnly(ApiClient(api_key=key))), None):
+        raise exceptions.Throttled(throttle.wait())
 
 
 class AuthFailureThrottle(SharedCacheThrottle):

@@ -25,9 +25,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def key_rate(monkeypatch: pytest.MonkeyPatch) -> Any:
+def key_rate(settings: Any) -> Any:
     def set_rate(rate: str) -> None:
-        monkeypatch.setattr(ApiKeyRateThrottle, "THROTTLE_RATES", {"api_key": rate})
+        settings.API_RATE_LIMIT = rate
 
     return set_rate
 
