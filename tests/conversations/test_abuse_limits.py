@@ -14,7 +14,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from conversations.auth import ApiKeyRateThrottle
 from conversations.models import ApiKey, Message
 from conversations.services import api_key_create
 from facts.models import Fact
