@@ -116,8 +116,7 @@ if _database_url is None:
 
     _database_url = embedded_db.database_url()
 DATABASES = {"default": dj_database_url.parse(_database_url, conn_max_age=env_int("DB_CONN_MAX_AGE", 60))}
-# PostgreSQL, with a health check that needs no round trip on a sound idle connection (memory_site/pgbackend).
-DATABASES["default"]["ENGINE"] = "memory_site.pgbackend"
+DATABASES["default"]["ENGINE"] = "django.db.backends.postgresql"
 # A unix-socket URL (`?host=/path`) lands in OPTIONS; keep it in HOST/PORT so every tool reads it alike.
 _db_options = DATABASES["default"].setdefault("OPTIONS", {})
 if "host" in _db_options:
