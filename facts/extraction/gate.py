@@ -40,7 +40,8 @@ _PIECES: dict[str, str] = {
     r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜",
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
     r"good job|nice work|你真棒|你太好了|你最好了",
-    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|嗯嗯|那个|这个嘛|我想想|等一下",
+    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
+    r"let me think about it|嗯嗯|那个|这个嘛|我想想|等一下|我再想想|再想想|(?:我)?(?:先)?看看再说(?:吧)?|再说吧|我考虑一下",
 }
 _REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES.items()}
 _ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
@@ -53,7 +54,13 @@ _NAME_RE = re.compile(
 _FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|our|us)\b|我", re.I)
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
-_QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)")
+_QUESTION_RE = re.compile(
+    r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    # A wh-question without its mark ("and how do I sort a dict by value").
+    r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
+    r"would|is|are|was|were) (?:i|we|you)\b",
+    re.I,
+)
 _HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
     r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)",
@@ -242,8 +249,14 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         if not first or not signal:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
-    if second and not first and not has_slot:
+    # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
+    listener = second and not first or _about_listener(strip_chatter(bare))
+    if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
+    if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
+        return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
+        return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if has_slot:
         return Verdict(True, "slot")
     if signal:
@@ -252,6 +265,25 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
     return Verdict(None, hint or ("personal" if first else "content"))
+
+
+# The listener as the subject of a statement: after a lead ("不是吧，你才四十出头啊", "Ha, you're right"), or under
+# the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
+# speaker. Read from the start of a bounded head only.
+_LISTENER_RE = re.compile(
+    r"^(?:[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得)|i (?:know|knew|think|thought|bet|guess|"
+    r"remember)(?: that)?)\s*)?(?:你|您|(?:you|you're|your)\b)",
+    re.I,
+)
+_EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)
+_MISTAKEN_RE = re.compile(r"我(?:还)?以为")
+
+
+def _about_listener(text: str) -> bool:
+    """The statement's subject is the listener and the speaker appears only to frame it."""
+    head = text[:200]
+    m = _LISTENER_RE.match(head)
+    return m is not None and not has_first_person(head[m.end() :])
 
 
 _DATED_RE = re.compile(

@@ -33,11 +33,6 @@ STORY_FACTOR = 0.5  # a sentence kept for the turn's story ranks below the turn'
 # At most this many facts from one turn (the most likely to be worth keeping).
 MAX_PER_TURN = 2
 
-# A sentence starts only where a run of sentence characters starts, and takes the run whole (possessive): the
-# old pattern retried every suffix of a run ending in a newline (quadratic). Same matches, linear time.
-_SENTENCE_RE = re.compile(r"(?<![^.!?。！？\n;；])[^.!?。！？\n;；]++(?:[.!?。！？;；]+|$)")
-_ABBREV_END = re.compile(r"\b(Mr|Mrs|Ms|Dr|St|vs|etc|e\.g|i\.e|No)\.$", re.I)
-
 _REMEMBER_RE = re.compile(
     r"^\s*(?:please\s+|pls\s+|hey,?\s+)?(?:remember|don'?t forget|keep in mind|note)(?:\s+(?:this|that))?\s*[:,-]?\s*(.*)$"
     r"|^\s*(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记下来?|别忘了)(?:这个|这件事)?[：:，,]?\s*(.*)$",
@@ -52,6 +47,51 @@ _FORGET_RE = re.compile(
 )
 
 
+# A boundary candidate: a run of sentence marks, or a newline. The sentences are the text between the boundaries
+# that end one, so the pass is linear: finditer is, and each decision reads a few characters around its run.
+_SENTENCE_RE = re.compile(r"[.!?。！？;；]+|\n")
+# A word right before a "." that does not end a sentence, read from at most 8 characters back: a title before a
+# name ("Dr. Lee", "St. Mary's"), a Latin abbreviation ("e.g.", "i.e.", "vs."), a dotted one before a lower-case
+# word ("3 p.m. tomorrow", "the U.S. last year"), an initial ("J. K. Rowling"), "No." before a number.
+_TITLE_BEFORE = re.compile(r"(?:^|[^\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Jr|Sr|Sgt|Capt|Gen|Rev|Hon)$")
+_LATIN_BEFORE = re.compile(r"(?:^|[^\w.])(?:e\.g|i\.e|vs|cf|approx|incl|viz|a\.k\.a)$", re.I)
+_DOTTED_BEFORE = re.compile(r"(?:^|[^\w.])(?:[A-Za-z]\.)+[A-Za-z]$|(?:^|[^\w.])etc$", re.I)
+_INITIAL_BEFORE = re.compile(r"(?:^|[^\w.])[A-HJ-Z]$")
+_NUMBER_BEFORE = re.compile(r"(?:^|[^\w.])No$")
+_IN_TOKEN_AFTER = re.compile(r"[a-z0-9]")
+_LOOK_BACK = 8
+
+
+def _ends_sentence(text: str, start: int, end: int) -> bool:
+    """Whether the run of marks text[start:end] (or a newline) ends a sentence.
+
+    A single ASCII mark with a lower-case letter or a digit right after it is inside a token: an e-mail address
+    ("sam.okafor@fastmail.com"), a URL ("example.com/?q=1"), a decimal ("3.5 kg"), the inner dots of "e.g." (and
+    of "U.S.A" between capitals). A "." after a title or a Latin abbreviation does not end a sentence; after a
+    dotted abbreviation only before a capital ("at 3 p.m. tomorrow" / "at 3 p.m. Then ..."), after an initial
+    never before a word ("J. K. Rowling"). Chinese marks and newlines always end one."""
+    run = text[start:end]
+    if run == "\n" or any(ch in "。！？；" for ch in run):
+        return True
+    after = text[end : end + 1]
+    before = text[max(0, start - _LOOK_BACK) : start]
+    in_token = _IN_TOKEN_AFTER.match(after) or after.isupper() and after.isascii() and _INITIAL_BEFORE.search(before)
+    if len(run) == 1 and after and in_token:
+        return False
+    if run != ".":
+        return True
+    if _TITLE_BEFORE.search(before) or _LATIN_BEFORE.search(before):
+        return False
+    following = text[end : end + 4].lstrip(" ")[:1]
+    if _DOTTED_BEFORE.search(before):
+        return not (following.islower() or following.isdigit())
+    if _INITIAL_BEFORE.search(before):
+        return not following.isalpha()
+    if _NUMBER_BEFORE.search(before):
+        return not following.isdigit()
+    return True
+
+
 def split_sentences(text: str) -> list[tuple[str, int, int]]:
     """The sentences of a text with their spans."""
     return _sentences(text)
@@ -59,25 +99,25 @@ def split_sentences(text: str) -> list[tuple[str, int, int]]:
 
 def _sentences(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
-    pending: tuple[str, int, int] | None = None
-    for m in _SENTENCE_RE.finditer(text):
-        raw = m.group(0)
+    begin = 0
+
+    def close(end: int) -> None:
+        raw = text[begin:end]
         sentence = raw.strip()
-        if not sentence:
+        if sentence and not _ONLY_MARKS.fullmatch(sentence):
+            start = begin + (len(raw) - len(raw.lstrip()))
+            out.append((sentence, start, start + len(sentence)))
+
+    for m in _SENTENCE_RE.finditer(text):
+        if not _ends_sentence(text, m.start(), m.end()):
             continue
-        start = m.start() + (len(raw) - len(raw.lstrip()))
-        end = start + len(sentence)
-        if pending is not None:
-            sentence = text[pending[1] : end]
-            start = pending[1]
-            pending = None
-        if _ABBREV_END.search(sentence):
-            pending = (sentence, start, end)
-            continue
-        out.append((sentence, start, end))
-    if pending is not None:
-        out.append(pending)
+        close(m.start() if m.group(0) == "\n" else m.end())
+        begin = m.end()
+    close(len(text))
     return out
+
+
+_ONLY_MARKS = re.compile(r"[\s.!?。！？;；]*")
 
 
 # From the start of a whitespace run only, and a caption of at most 500 characters (from every "[shares " of a

@@ -74,6 +74,16 @@ DROPPED = [
     "你这发型真适合你",
     "If I were rich I'd buy a boat and call it Nemo.",
     "要是我中了五百万，我就辞职环游世界",
+    # About the listener, the speaker only framing it; a promise with no content; a non-committal answer; a belief
+    # just given up; a how-to question without its mark.
+    "天哪，你居然一个人去了西藏",
+    "我记得你小时候特别怕狗",
+    "Honestly, you were always the smart one.",
+    "Next week, I promise!",
+    "嗯，我再想想",
+    "We'll see.",
+    "我还以为周日也营业呢",
+    "so what should I name a python variable for a counter",
 ]
 
 
@@ -97,6 +107,9 @@ KEPT = [
     ("这款洗衣机能送货到昆明吗？", "", {"inquiry"}),
     ("We've decided to go with the cheaper flat in Didsbury.", "", {"decision"}),
     ("我对青霉素过敏", "", {"health"}),
+    # The listener named, but the speaker's own fact or a complaint about them stays.
+    ("I know you hate cats, but I adopted two kittens last week.", "", {"event", "profile"}),
+    ("你们寄来的台灯是坏的，开关按了没反应", "", {"complaint"}),
 ]
 
 
