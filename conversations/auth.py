@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import os
 import secrets
+import time
 from dataclasses import dataclass
 from typing import Any, cast
 
 from django.conf import settings
 from django.core.cache import caches
+from django.core.cache.backends.redis import RedisCache
 from django.http import HttpRequest
 from django.utils import timezone
 from rest_framework import exceptions
@@ -82,21 +85,29 @@ class ApiKeyAuthentication(BaseAuthentication):
         raw = self.raw_key(request)
         if raw is None:
             return None
+        key_hash = hash_key(raw)
         failures = AuthFailureThrottle()
-        if not failures.allow_request(request, None):  # before any lookup: a guessing address costs nothing
-            raise exceptions.Throttled(failures.wait(), detail="Too many failed authentications from this address.")
+        rate = _view_key_rate(request)
+        # One round trip to the shared cache, before any lookup (a guessing address costs nothing): the address's
+        # failed authentications, then, when the view is rate-limited per key, this key's count (the request
+        # counted when admitted). The verdict on the rate is given by ApiKeyRateThrottle, once the key is known.
+        verdict = shared_limits(request, failures, rate, key_hash)
+        if not verdict.failures_allowed:
+            raise exceptions.Throttled(verdict.wait, detail="Too many failed authentications from this address.")
         # A user-scoped URL (/users/<user>/...) names the subject the view will look up next: same statement.
         kwargs = (getattr(request, "parser_context", None) or {}).get("kwargs") or {}
         user = kwargs.get("user")
         if isinstance(user, str) and external_id_problem(user):
             user = None  # no such subject can exist: TenantApi refuses the URL once the key is known
-        key, subject = api_key_and_subject(hash_key(raw), user if isinstance(user, str) else None)
+        key, subject = api_key_and_subject(key_hash, user if isinstance(user, str) else None)
         if key is None or not key.tenant.is_active:
             failures.record_failure()
             raise exceptions.AuthenticationFailed("Invalid API key.")
         if key.revoked_at is not None:
             failures.record_failure()
             raise exceptions.AuthenticationFailed("This API key has been revoked.")
+        if verdict.rate_counted:
+            request._key_rate_verdict = verdict  # type: ignore[attr-defined]  # read by ApiKeyRateThrottle
         now = timezone.now()
         # Touch last_used_at at most once a minute to keep the hot path write-free.
         if key.last_used_at is None or (now - key.last_used_at).total_seconds() > 60:
@@ -138,7 +149,12 @@ def request_api_key(request: Request) -> ApiKey:
 class SharedCacheThrottle(SimpleRateThrottle):
     """A rate limit counted in the `throttle` cache, which every web process shares (Redis: settings.CACHES).
 
-    The cache going away must not take the API down with it: the request is let through, with a warning.
+    On Redis the counts are lists of request times (newest first) read, trimmed and extended by one script
+    (`shared_limits`): one round trip for both limits of a request, and no count lost between two processes (a
+    GET then a SET of a pickled list, DRF's way, lost the count of a concurrent request, and moved the whole list
+    both ways on every request: 6,000 times at the default rate). Another cache (one process: development) keeps
+    DRF's way. The cache going away must not take the API down with it: the request is let through, with a
+    warning.
     """
 
     def __init__(self) -> None:
@@ -154,12 +170,56 @@ class SharedCacheThrottle(SimpleRateThrottle):
 
 
 class ApiKeyRateThrottle(SharedCacheThrottle):
+    """Requests per API key (API_RATE_LIMIT): one counter per key, whichever door the request came in by.
+    ApiKeyAuthentication has counted the request already, in the round trip that checked the address's failures;
+    without that (another door: MCP's api_key_admit), it is counted here."""
+
     scope = "api_key"
+
+    def get_rate(self) -> str | None:
+        return settings.API_RATE_LIMIT  # type: ignore[no-any-return]  # None: no limit
+
+    def ident_key(self, key_hash: str) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": key_hash[:32]}
 
     def get_cache_key(self, request: Request, view: Any) -> str | None:
         if isinstance(request.user, ApiClient):
-            return self.cache_format % {"scope": self.scope, "ident": request.user.api_key.pk}
+            return self.ident_key(request.user.api_key.key_hash)
         return None
+
+    def allow_request(self, request: Request, view: Any) -> bool:
+        verdict: Verdict | None = getattr(request, "_key_rate_verdict", None)
+        if verdict is None and self.rate is not None and _redis_of(self.cache) is not None:
+            if not isinstance(request.user, ApiClient):
+                return True
+            verdict = shared_limits(request, None, self, request.user.api_key.key_hash)
+        if verdict is None:
+            return super().allow_request(request, view)
+        self._verdict_wait = verdict.wait
+        return verdict.rate_allowed
+
+    def wait(self) -> float | None:
+        if hasattr(self, "_verdict_wait"):
+            return self._verdict_wait  # type: ignore[no-any-return]
+        return super().wait()
+
+
+@dataclass(frozen=True)
+class _KeyOnly:
+    """What ApiKeyRateThrottle reads of a request: its caller."""
+
+    user: ApiClient
+
+
+def api_key_admit(key: ApiKey) -> None:
+    """Count one request of `key` on the REST API's own per-key counter; Throttled (with the wait) past the limit.
+
+    For a door outside DRF's views (MCP), to call once the key is known and before any work starts: a key has
+    one budget, whichever API it uses.
+    """
+    throttle = ApiKeyRateThrottle()
+    if not throttle.allow_request(cast(Request, _KeyOnly(ApiClient(api_key=key))), None):
+        raise exceptions.Throttled(throttle.wait())
 
 
 class AuthFailureThrottle(SharedCacheThrottle):
@@ -184,7 +244,159 @@ class AuthFailureThrottle(SharedCacheThrottle):
         if not getattr(self, "key", None):
             return
         try:
-            self.history.insert(0, self.now)
-            self.cache.set(self.key, self.history, self.duration)  # type: ignore[attr-defined]
+            client = _redis_of(self.cache)
+            if client is None:
+                self.history.insert(0, self.now)
+                self.cache.set(self.key, self.history, self.duration)  # type: ignore[attr-defined]
+                return
+            key = self.cache.make_key(self.key)
+            with client.pipeline(transaction=False) as pipe:
+                pipe.lpush(key, repr(self.now))
+                pipe.expire(key, int(self.duration or 1))  # type: ignore[attr-defined]
+                pipe.execute()
         except Exception:
             logger.warning("the throttle's cache failed: failure not counted", exc_info=True)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one request may do: try a key (its address's failures under the limit), and pass the key's rate
+    (`rate_counted`: the rate was looked at, and the request counted when allowed). `wait`: seconds until a
+    refused request may come back (DRF's estimate)."""
+
+    failures_allowed: bool = True
+    rate_allowed: bool = True
+    rate_counted: bool = False
+    wait: float | None = None
+
+
+# KEYS[1]: the address's failures (or ""), KEYS[2]: the key's requests (or ""); ARGV: now, then the limit and the
+# window of each (-1: no limit). Each list holds request times, newest first; the times older than the window are
+# dropped from its tail (DRF's history, trimmed the same way). Returns {0} when both pass (the request added to
+# the key's list), else {1 or 2 (the limit that refuses), the list's length, its oldest time}.
+_LIMITS_LUA = """
+local now = tonumber(ARGV[1])
+local function count(key, window)
+    local cutoff = now - window
+    while true do
+        local last = redis.call('LINDEX', key, -1)
+        if not last or tonumber(last) > cutoff then break end
+        redis.call('RPOP', key)
+    end
+    return redis.call('LLEN', key)
+end
+local fail_n, fail_window = tonumber(ARGV[2]), tonumber(ARGV[3])
+if fail_n >= 0 and KEYS[1] ~= '' then
+    local n = count(KEYS[1], fail_window)
+    if n >= fail_n then return {1, n, redis.call('LINDEX', KEYS[1], -1) or ''} end
+end
+local rate_n, rate_window = tonumber(ARGV[4]), tonumber(ARGV[5])
+if rate_n >= 0 and KEYS[2] ~= '' then
+    local n = count(KEYS[2], rate_window)
+    if n >= rate_n then return {2, n, redis.call('LINDEX', KEYS[2], -1) or ''} end
+    redis.call('LPUSH', KEYS[2], ARGV[1])
+    redis.call('EXPIRE', KEYS[2], math.ceil(rate_window))
+end
+return {0}
+"""
+
+_redis_clients: dict[tuple[int, str], tuple[Any, Any]] = {}  # (pid, location) -> (client, script)
+
+
+def _redis_entry(cache: Any) -> tuple[Any, Any] | None:
+    """(client, registered limits script) of the throttle cache's Redis server, or None when the cache is not
+    Redis. One client per process and server: Django's cache builds a client object for every command."""
+    if not isinstance(cache, RedisCache):
+        return None
+    location = cache._servers[0]  # type: ignore[attr-defined]
+    entry = _redis_clients.get((os.getpid(), location))
+    if entry is None:
+        import redis
+
+        client = redis.Redis.from_url(location)
+        entry = (client, client.register_script(_LIMITS_LUA))
+        _redis_clients[(os.getpid(), location)] = entry
+    return entry
+
+
+def _redis_of(cache: Any) -> Any | None:
+    """The throttle cache's Redis client (this process's), or None when the cache is not Redis."""
+    entry = _redis_entry(cache)
+    return entry[0] if entry is not None else None
+
+
+def _view_key_rate(request: Request) -> ApiKeyRateThrottle | None:
+    """The view's per-key rate throttle, when it has one (None outside a DRF view, as for the MCP endpoint)."""
+    view = (getattr(request, "parser_context", None) or {}).get("view")
+    if view is None:
+        return None
+    for cls in getattr(view, "throttle_classes", ()):
+        if isinstance(cls, type) and issubclass(cls, ApiKeyRateThrottle):
+            throttle = cls()
+            return throttle if throttle.rate is not None else None
+    return None
+
+
+def _drf_wait(throttle: SharedCacheThrottle, n: int, oldest: float | None, now: float) -> float | None:
+    """DRF's SimpleRateThrottle.wait for a history of `n` times whose oldest is `oldest`."""
+    duration, num = throttle.duration, throttle.num_requests  # type: ignore[attr-defined]
+    remaining = duration - (now - oldest) if oldest is not None else duration
+    available = num - n + 1
+    return remaining / float(available) if available > 0 else None
+
+
+def shared_limits(
+    request: Request, failures: AuthFailureThrottle | None, rate: ApiKeyRateThrottle | None, key_hash: str
+) -> Verdict:
+    """Check the address's failed authentications and (when `rate` is given) count this key's request against
+    its rate, in one round trip to Redis; on another cache, DRF's way. A failing cache lets the request through."""
+    now = time.time()
+    if failures is not None:
+        failures.key = failures.get_cache_key(request, None) if failures.rate is not None else None
+        failures.now, failures.history = now, []
+    cache = (failures or rate).cache  # type: ignore[union-attr]
+    try:
+        entry = _redis_entry(cache)
+    except Exception:
+        logger.warning("the throttle's cache failed: request let through", exc_info=True)
+        return Verdict(rate_counted=rate is not None)
+    if entry is None:  # not Redis (one process): DRF's counting; the rate once the key is known
+        if failures is not None and not failures.allow_request(request, None):
+            return Verdict(failures_allowed=False, wait=failures.wait())
+        return Verdict()
+    fail_key = failures.key if failures is not None and failures.key else None
+    rate_key = rate.ident_key(key_hash) if rate is not None else None
+    if fail_key is None and rate_key is None:
+        return Verdict()
+    try:
+        answer = entry[1](
+            keys=[cache.make_key(fail_key) if fail_key else "", cache.make_key(rate_key) if rate_key else ""],
+            args=[
+                repr(now),
+                failures.num_requests if fail_key else -1,  # type: ignore[union-attr]
+                failures.duration if fail_key else 0,  # type: ignore[union-attr]
+                rate.num_requests if rate_key else -1,  # type: ignore[union-attr]
+                rate.duration if rate_key else 0,  # type: ignore[union-attr]
+            ],
+        )
+    except Exception:
+        logger.warning("the throttle's cache failed: request let through", exc_info=True)
+        return Verdict(rate_counted=rate is not None)
+    if int(answer[0]) == 0:
+        return Verdict(rate_counted=rate is not None)
+    refused_by = failures if int(answer[0]) == 1 else rate
+    oldest = float(answer[2]) if answer[2] else None
+    wait = _drf_wait(refused_by, int(answer[1]), oldest, now)  # type: ignore[arg-type]
+    if int(answer[0]) == 1:
+        return Verdict(failures_allowed=False, wait=wait)
+    return Verdict(rate_allowed=False, rate_counted=True, wait=wait)
+
+
+def key_requests_counted(key_hash: str) -> int:
+    """The requests of the key with this hash counted in the shared cache (its last window, and any older ones not
+    dropped yet)."""
+    throttle = ApiKeyRateThrottle()
+    client, key = _redis_of(throttle.cache), throttle.ident_key(key_hash)
+    if client is None:
+        return len(throttle.cache.get(key) or [])
+    return int(client.llen(throttle.cache.make_key(key)))

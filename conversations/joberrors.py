@@ -17,6 +17,9 @@ JOB_ERRORS = {
     "invalid_data": "A value of this job could not be stored.",
     "timeout": "The work took longer than its time limit; it is retried.",
     "internal_error": "The work failed; it is retried, and operators can see why in the log.",
+    # Not a failure (the message is done and its turn searchable) but a limit the client must hear of.
+    "too_many_facts": "This user holds the most facts allowed; facts past the limit were not stored. Forgetting "
+    "or erasing facts makes room.",
 }
 # Notes on a message that finished: the job did not fail.
 NOT_ERRORS = ("llm fallback", "llm dropped")
@@ -30,6 +33,13 @@ def job_error_record(exc: BaseException, *, code: str = "") -> str:
     if code:
         return f"{code}: {JOB_ERRORS.get(code, 'The work failed.')}"
     return stored
+
+
+def job_error_coded(code: str, detail: str = "") -> str:
+    """What a message keeps for a known code: the code, its stable message and a detail that quotes no user text
+    (counts, limits)."""
+    stored = f"{code}: {JOB_ERRORS[code]}"
+    return f"{stored} ({detail})" if detail else stored
 
 
 def job_error(stored: str) -> dict[str, str] | None:

@@ -171,6 +171,8 @@ MAX_MESSAGES_PER_REQUEST = env_int("MAX_MESSAGES_PER_REQUEST", 500)
 # Failed authentications (a wrong or revoked key) one client address may make per period; past it, 429 until the
 # period has passed, before any key is looked up.
 AUTH_FAILURE_RATE = env_str("AUTH_FAILURE_RATE", "30/min")
+# Requests one API key may make, counted once for all its doors (REST, mem0's API, MCP) and all processes.
+API_RATE_LIMIT = env_str("API_RATE_LIMIT", "6000/min")
 # What one subject (user) may hold: past either, ingest and direct fact writes answer 413 too_many_messages /
 # too_many_facts (extraction stops adding facts, and records why). Erasing or forgetting makes room again.
 MAX_MESSAGES_PER_SUBJECT = env_int("MAX_MESSAGES_PER_SUBJECT", 200_000)
@@ -191,7 +193,7 @@ REST_FRAMEWORK = {
     "DEFAULT_SCHEMA_CLASS": "memory_site.schema.MemorySiteAutoSchema",
     "EXCEPTION_HANDLER": "memory_site.errors.api_exception_handler",
     "DEFAULT_THROTTLE_CLASSES": ["conversations.auth.ApiKeyRateThrottle"],
-    "DEFAULT_THROTTLE_RATES": {"api_key": env_str("API_RATE_LIMIT", "6000/min")},  # per key, all processes
+    "DEFAULT_THROTTLE_RATES": {"api_key": API_RATE_LIMIT},  # per key, all processes (read as the setting)
     # Proxies in front of the web processes whose X-Forwarded-For is trusted (0: the client's own address), so a
     # client cannot pick its own address for the per-address limit of failed authentications.
     "NUM_PROXIES": env_int("NUM_PROXIES", 0),

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.db import DataError
+from rest_framework.test import APIClient
 
 from conversations.models import Message, Subject
 from facts.models import Conflict, Fact
@@ -223,3 +224,48 @@ def test_an_error_of_a_csv_export_is_json_in_the_error_shape(alice: Persona) -> 
     response = alice.client.get("/api/v1/users/nobody/export?format=csv")
     _refused(response, 404, "not_found")
     assert response["Content-Type"].startswith("application/json")
+
+
+def test_an_mcp_body_over_the_limit_is_413(alice: Persona, settings: Any) -> None:
+    """Django's own HTML 400 answered it: the MCP door reads the body once, after the key and its rate limit."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    message = {"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": "remember", "arguments": {"user": "alice", "text": "x" * 20_000}}}  # fmt: skip
+    response = alice.client.post(
+        "/mcp/", message, format="json", HTTP_ACCEPT="application/json, text/event-stream"
+    )  # fmt: skip
+    _refused(response, 413, "payload_too_large")
+
+
+def test_mem0_paths_refuse_hostile_input_with_a_4xx_and_write_nothing(alice: Persona) -> None:
+    """mem0's paths validate as our own: NUL in metadata or a user id, a user id over 255 characters, timestamps and
+    dates outside the calendar, unreadable filters. Each of these answered 500 (a database or datetime error)."""
+    mem0 = APIClient()
+    mem0.credentials(HTTP_AUTHORIZATION=f"Token {alice.key}")
+    fact = alice.post("facts", {"text": "I like tea."}).json()
+    before = _rows()
+    turn = [{"role": "user", "content": "I live in Lisbon."}]
+    for infer in (True, False):
+        _refused(mem0.post("/v3/memories/add/", {"messages": turn, "user_id": "alice", "infer": infer,
+                                                 "metadata": {"k": "a\x00b"}}, format="json"))  # fmt: skip
+    _refused(mem0.post("/v3/memories/add/", {"messages": turn, "user_id": "alice", "timestamp": 10**15}, format="json"))
+    _refused(mem0.post("/v3/memories/add/", {"messages": turn, "filters": {"user_id": "u" * 300}}, format="json"),
+             400, "invalid_user")  # fmt: skip
+    _refused(mem0.post("/v3/memories/add/", {"messages": turn, "user_id": "alice", "infer": False,
+                                             "expiration_date": "2023-02-30"}, format="json"))  # fmt: skip
+    _refused(mem0.put(f"/v1/memories/{fact['id']}/", {"metadata": {"k": "\x00"}}, format="json"))
+    _refused(mem0.post("/v3/memories/search/", {"query": "tea", "filters": {"user_id": "al\x00ice"}}, format="json"),
+             400, "invalid_user")  # fmt: skip
+    _refused(mem0.delete("/v2/entities/user/al%00ice/"), 400, "invalid_user")
+    for created in ("0001-01-01T00:00:00+23:00", "2023-02-30T00:00:00", "not a date"):
+        filters = {"user_id": "alice", "created_at": {"gte": created}}
+        _refused(mem0.post("/v3/memories/", {"filters": filters}, format="json"))
+    _refused(mem0.delete("/v1/memories/?filters=" + "[" * 5000))
+    _refused(mem0.post("/v3/memories/", {"filters": "{'user_id': " + "(" * 300 + "'alice'" + ")" * 300 + "}"},
+                       format="json"))  # fmt: skip
+    assert _rows() == before
+    # Offsets past PostgreSQL's 16 hours are read in UTC; the last day of the calendar is an expiry.
+    filters = {"user_id": "alice", "created_at": {"gte": "0001-01-01T00:00:00-23:00"}}
+    assert mem0.post("/v3/memories/", {"filters": filters}, format="json").json()["count"] == 1
+    assert mem0.put(f"/v1/memories/{fact['id']}/", {"expiration_date": "9999-12-31"}, format="json").status_code == 200
+    assert mem0.get(f"/v1/memories/{fact['id']}/").json()["expiration_date"] == "9999-12-31"

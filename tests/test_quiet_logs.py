@@ -137,3 +137,39 @@ def test_serve_runs_gunicorn_with_the_quiet_logger() -> None:
     web = next(c for c in _children({"host": "127.0.0.1", "port": 8000, "web_workers": 1, "concurrency": 1})
                if c.name == "web")  # fmt: skip
     assert "memory_site.accesslog.QuietLogger" in web.argv
+
+
+@pytest.mark.django_db(transaction=True)  # MCP's tools close a connection they find inside a test's transaction
+def test_mcp_and_mem0_requests_log_no_text_user_or_query(alice, service_log) -> None:  # type: ignore[no-untyped-def]
+    """The other doors log no more than the REST API: MCP's tool calls (their arguments travel in the body, which
+    the SDK handles and may log) and mem0's paths (the user in the query string and in the body)."""
+    from rest_framework.test import APIClient
+
+    mcp = APIClient()
+    mcp.credentials(HTTP_AUTHORIZATION=f"Bearer {alice.key}")
+
+    def tool(name: str, arguments: dict[str, object]) -> int:
+        body = {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+        response = mcp.post("/mcp/", body, format="json", HTTP_ACCEPT="application/json, text/event-stream")
+        return response.status_code  # type: ignore[no-any-return]
+
+    assert tool("remember", {"user": SECRET_USER, "text": SECRET_TURN}) == 200
+    assert tool("recall", {"user": SECRET_USER, "query": SECRET_QUERY}) == 200
+    assert tool("get_context", {"user": SECRET_USER, "query": SECRET_QUERY}) == 200
+    assert tool("recall", {"user": SECRET_USER + "-unknown", "query": SECRET_QUERY}) == 200  # a refusal, in the body
+    assert tool("forget", {"user": SECRET_USER, "fact_id": 999999999}) == 200
+    assert tool("remember", {"user": SECRET_USER, "text": SECRET_TURN * 200}) == 200  # too long: refused
+    mem0 = APIClient()
+    mem0.credentials(HTTP_AUTHORIZATION=f"Token {alice.key}")
+    search = {"query": SECRET_QUERY, "filters": {"user_id": SECRET_USER}}
+    assert mem0.post("/v3/memories/search/", search, format="json").status_code == 200
+    assert mem0.post("/v3/memories/", {"filters": {"user_id": SECRET_USER}}, format="json").status_code == 200
+    assert mem0.get(f"/v3/memories/?user_id={SECRET_USER}").status_code == 405  # logged by Django, with its path
+    assert mem0.delete(f"/v1/memories/?user_id={SECRET_USER}-unknown").status_code in {200, 204, 404}
+    add = {"messages": [{"role": "user", "content": SECRET_TURN}], "user_id": SECRET_USER, "infer": False}
+    assert mem0.post("/v3/memories/add/", add, format="json").status_code in {200, 201}
+    assert mem0.delete(f"/v2/entities/user/{SECRET_USER}-unknown/").status_code in {200, 204, 404}
+    written = service_log.getvalue()
+    assert written, "the requests above logged nothing: this test would see nothing"
+    for secret in SECRETS:
+        assert secret not in written, f"{secret!r} in the log:\n{written}"

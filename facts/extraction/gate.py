@@ -40,7 +40,8 @@ _PIECES: dict[str, str] = {
     r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜",
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
     r"good job|nice work|你真棒|你太好了|你最好了",
-    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|嗯嗯|那个|这个嘛|我想想|等一下",
+    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
+    r"let me think about it|嗯嗯|那个|这个嘛|我想想|等一下|我再想想|再想想|(?:我)?(?:先)?看看再说(?:吧)?|再说吧|我考虑一下",
 }
 _REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES.items()}
 _ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
@@ -53,7 +54,13 @@ _NAME_RE = re.compile(
 _FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|our|us)\b|我", re.I)
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
-_QUESTION_RE = re.compile(r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)")
+_QUESTION_RE = re.compile(
+    r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    # A wh-question without its mark ("and how do I sort a dict by value").
+    r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
+    r"would|is|are|was|were) (?:i|we|you)\b",
+    re.I,
+)
 _HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
     r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)",
@@ -77,7 +84,11 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"pressure|medication|prescri\w*|\d+ ?mg|therap(y|ist)|physio\w*|injur\w*|tore my|broke my (arm|leg|"
             r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|"
-            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b",
+            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
+            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio)\b|"
+            r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
+            r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
+            r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b",
             re.I,
         ),
     ),
@@ -85,7 +96,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "legal",
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|court|custody|divorce|"
-            r"insurance|policy number|blue card|residence permit)\b|房贷|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             r"保险|保单|居留|户口",
             re.I,
         ),
@@ -95,7 +106,9 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
             r"stopped working|doesn'?t work|not working|won'?t (turn on|charge|start)|wrong (item|size|order)|"
-            r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund)\b|投诉|坏了|坏掉|不出|不转|"
+            r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model))\b|"
+            r"[送发寄给拿上做]错了?|断网|掉线|没信号|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣",
             re.I,
@@ -107,9 +120,13 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(my|our) (wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|"
             r"baby|mum|mom|mother|dad|father|parents|brother|sister|siblings?|grandma|grandpa|grandmother|"
             r"grandfather|aunt|uncle|cousin|niece|nephew|in-laws)\b|\b(got engaged|proposed|broke up|split up|"
-            r"got married|getting married|got divorced|we'?re expecting|gave birth|was born)\b|"
+            r"got married|getting married|got divorced|we'?re expecting|gave birth|was born|been together|"
+            r"started dating|we'?re dating|seeing someone)\b|"
+            r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
+            r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
+            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
             r"(我|我们)(的)?(老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|求婚|订婚|分手|结婚|离婚|出生了|生了",
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|生了",
             re.I,
         ),
     ),
@@ -143,7 +160,9 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "preference",
         re.compile(
             r"\b(i (really )?(love|like|enjoy|prefer|hate|dislike|adore)|i'?m (obsessed with|into|a fan of)|"
-            r"favou?rite|can'?t stand|vegan|vegetarian)\b|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想",
+            r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
+            r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch))\b|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)",
             re.I,
         ),
     ),
@@ -230,8 +249,14 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         if not first or not signal:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
-    if second and not first and not has_slot:
+    # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
+    listener = second and not first or _about_listener(strip_chatter(bare))
+    if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
+    if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
+        return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
+        return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if has_slot:
         return Verdict(True, "slot")
     if signal:
@@ -240,6 +265,25 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
     return Verdict(None, hint or ("personal" if first else "content"))
+
+
+# The listener as the subject of a statement: after a lead ("不是吧，你才四十出头啊", "Ha, you're right"), or under
+# the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
+# speaker. Read from the start of a bounded head only.
+_LISTENER_RE = re.compile(
+    r"^(?:[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得)|i (?:know|knew|think|thought|bet|guess|"
+    r"remember)(?: that)?)\s*)?(?:你|您|(?:you|you're|your)\b)",
+    re.I,
+)
+_EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)
+_MISTAKEN_RE = re.compile(r"我(?:还)?以为")
+
+
+def _about_listener(text: str) -> bool:
+    """The statement's subject is the listener and the speaker appears only to frame it."""
+    head = text[:200]
+    m = _LISTENER_RE.match(head)
+    return m is not None and not has_first_person(head[m.end() :])
 
 
 _DATED_RE = re.compile(

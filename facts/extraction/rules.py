@@ -29,13 +29,9 @@ MAX_READ_CHARS = 4000  # characters of one turn the rules read for facts (a chat
 KEEP_UNDECIDED = 0.65
 KEEP_PERSONAL = 0.5  # a first person without a hint
 KEEP_HINTED = 0.35  # a first person with a hint of a commitment, decision, preference or dated event
+STORY_FACTOR = 0.5  # a sentence kept for the turn's story ranks below the turn's own facts
 # At most this many facts from one turn (the most likely to be worth keeping).
 MAX_PER_TURN = 2
-
-# A sentence starts only where a run of sentence characters starts, and takes the run whole (possessive): the
-# old pattern retried every suffix of a run ending in a newline (quadratic). Same matches, linear time.
-_SENTENCE_RE = re.compile(r"(?<![^.!?。！？\n;；])[^.!?。！？\n;；]++(?:[.!?。！？;；]+|$)")
-_ABBREV_END = re.compile(r"\b(Mr|Mrs|Ms|Dr|St|vs|etc|e\.g|i\.e|No)\.$", re.I)
 
 _REMEMBER_RE = re.compile(
     r"^\s*(?:please\s+|pls\s+|hey,?\s+)?(?:remember|don'?t forget|keep in mind|note)(?:\s+(?:this|that))?\s*[:,-]?\s*(.*)$"
@@ -51,6 +47,51 @@ _FORGET_RE = re.compile(
 )
 
 
+# A boundary candidate: a run of sentence marks, or a newline. The sentences are the text between the boundaries
+# that end one, so the pass is linear: finditer is, and each decision reads a few characters around its run.
+_SENTENCE_RE = re.compile(r"[.!?。！？;；]+|\n")
+# A word right before a "." that does not end a sentence, read from at most 8 characters back: a title before a
+# name ("Dr. Lee", "St. Mary's"), a Latin abbreviation ("e.g.", "i.e.", "vs."), a dotted one before a lower-case
+# word ("3 p.m. tomorrow", "the U.S. last year"), an initial ("J. K. Rowling"), "No." before a number.
+_TITLE_BEFORE = re.compile(r"(?:^|[^\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Jr|Sr|Sgt|Capt|Gen|Rev|Hon)$")
+_LATIN_BEFORE = re.compile(r"(?:^|[^\w.])(?:e\.g|i\.e|vs|cf|approx|incl|viz|a\.k\.a)$", re.I)
+_DOTTED_BEFORE = re.compile(r"(?:^|[^\w.])(?:[A-Za-z]\.)+[A-Za-z]$|(?:^|[^\w.])etc$", re.I)
+_INITIAL_BEFORE = re.compile(r"(?:^|[^\w.])[A-HJ-Z]$")
+_NUMBER_BEFORE = re.compile(r"(?:^|[^\w.])No$")
+_IN_TOKEN_AFTER = re.compile(r"[a-z0-9]")
+_LOOK_BACK = 8
+
+
+def _ends_sentence(text: str, start: int, end: int) -> bool:
+    """Whether the run of marks text[start:end] (or a newline) ends a sentence.
+
+    A single ASCII mark with a lower-case letter or a digit right after it is inside a token: an e-mail address
+    ("sam.okafor@fastmail.com"), a URL ("example.com/?q=1"), a decimal ("3.5 kg"), the inner dots of "e.g." (and
+    of "U.S.A" between capitals). A "." after a title or a Latin abbreviation does not end a sentence; after a
+    dotted abbreviation only before a capital ("at 3 p.m. tomorrow" / "at 3 p.m. Then ..."), after an initial
+    never before a word ("J. K. Rowling"). Chinese marks and newlines always end one."""
+    run = text[start:end]
+    if run == "\n" or any(ch in "。！？；" for ch in run):
+        return True
+    after = text[end : end + 1]
+    before = text[max(0, start - _LOOK_BACK) : start]
+    in_token = _IN_TOKEN_AFTER.match(after) or after.isupper() and after.isascii() and _INITIAL_BEFORE.search(before)
+    if len(run) == 1 and after and in_token:
+        return False
+    if run != ".":
+        return True
+    if _TITLE_BEFORE.search(before) or _LATIN_BEFORE.search(before):
+        return False
+    following = text[end : end + 4].lstrip(" ")[:1]
+    if _DOTTED_BEFORE.search(before):
+        return not (following.islower() or following.isdigit())
+    if _INITIAL_BEFORE.search(before):
+        return not following.isalpha()
+    if _NUMBER_BEFORE.search(before):
+        return not following.isdigit()
+    return True
+
+
 def split_sentences(text: str) -> list[tuple[str, int, int]]:
     """The sentences of a text with their spans."""
     return _sentences(text)
@@ -58,25 +99,25 @@ def split_sentences(text: str) -> list[tuple[str, int, int]]:
 
 def _sentences(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
-    pending: tuple[str, int, int] | None = None
-    for m in _SENTENCE_RE.finditer(text):
-        raw = m.group(0)
+    begin = 0
+
+    def close(end: int) -> None:
+        raw = text[begin:end]
         sentence = raw.strip()
-        if not sentence:
+        if sentence and not _ONLY_MARKS.fullmatch(sentence):
+            start = begin + (len(raw) - len(raw.lstrip()))
+            out.append((sentence, start, start + len(sentence)))
+
+    for m in _SENTENCE_RE.finditer(text):
+        if not _ends_sentence(text, m.start(), m.end()):
             continue
-        start = m.start() + (len(raw) - len(raw.lstrip()))
-        end = start + len(sentence)
-        if pending is not None:
-            sentence = text[pending[1] : end]
-            start = pending[1]
-            pending = None
-        if _ABBREV_END.search(sentence):
-            pending = (sentence, start, end)
-            continue
-        out.append((sentence, start, end))
-    if pending is not None:
-        out.append(pending)
+        close(m.start() if m.group(0) == "\n" else m.end())
+        begin = m.end()
+    close(len(text))
     return out
+
+
+_ONLY_MARKS = re.compile(r"[\s.!?。！？;；]*")
 
 
 # From the start of a whitespace run only, and a caption of at most 500 characters (from every "[shares " of a
@@ -209,9 +250,16 @@ class RuleExtractor:
         by_index = dict(zip(open_, listed, strict=True))
         reasons: list[str] = [v.reason for v in verdicts if v.keep is False]
         kept: list[tuple[float, Candidate]] = []
+        decided = {i: _decide(verdicts[i], by_index[i], clauses[i][0]) for i in open_}
+        if any(keep for keep, _why in decided.values()):
+            # The turn tells the speaker's story: a sentence about someone or something in it, by name or pronoun
+            # ("Biscuit is a clown: he buried a sock under the sofa!"), is part of that story.
+            for i in open_:
+                if not decided[i][0] and _continues_story(verdicts[i], by_index[i], clauses[i][0]):
+                    decided[i] = (True, "story")
         for i in open_:
-            score, verdict = by_index[i], verdicts[i]
-            keep, why = _decide(verdict, score, clauses[i][0])
+            score = by_index[i]
+            keep, why = decided[i]
             if not keep:
                 reasons.append(why)
                 continue
@@ -221,8 +269,11 @@ class RuleExtractor:
             if candidate is None:
                 reasons.append("not about the speaker")
                 continue
-            candidate.confidence = round(score.keep, 3) if score is not None else candidate.confidence
-            kept.append((score.keep if score is not None else 0.5, candidate))
+            likely = score.keep if score is not None else 0.5
+            if why == "story":  # worth keeping with the turn, less likely than what the speaker says of themself
+                likely *= STORY_FACTOR
+            candidate.confidence = round(likely, 3) if score is not None else candidate.confidence
+            kept.append((likely, candidate))
         best = sorted(kept, key=lambda pair: -pair[0])[:MAX_PER_TURN]
         if len(kept) > len(best):
             reasons.append("over the per-turn limit")
@@ -367,7 +418,9 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     """Keep a sentence the rules keep unless the classifier is sure it is chatter; keep an undecided one only
     when the classifier is confident (without a classifier: only with a first person and a hint)."""
     if verdict.keep:
-        if score is None or score.keep >= KEEP_CONFIRM:
+        # A filled slot of the speaker's ("I can't stand jazz", "我对花生过敏") is what the classifier's turn-level
+        # vectors know least: no veto on it.
+        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason == "slot":
             return True, verdict.reason
         return False, "low value"
     if score is None:
@@ -378,6 +431,19 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     if score.keep >= needed:
         return True, verdict.reason
     return False, "low value"
+
+
+# A clause whose subject is a third party's pronoun ("Biscuit is a clown: he buried a sock", "She's 4", "他...").
+_THIRD_SUBJECT_RE = re.compile(r"(?:^|[:;,，：；]\s*)(?:(?i:he|she|they)(?:'s|'re)? \w|[他她它](?!们?[说觉认想]))")
+
+
+def _continues_story(verdict: Verdict, score: classifier.Score | None, sentence: str) -> bool:
+    """In a turn the gate keeps, an undecided statement with a third party as a subject, with content, goes with
+    it (a capitalised first word is no sign of a name: "Seattle is great", "Learning German is tough")."""
+    if verdict.reason != "content" or score is None or score.keep < KEEP_CONFIRM or is_question(sentence):
+        return False
+    body = strip_chatter(sentence)
+    return bool(_THIRD_SUBJECT_RE.search(body)) and len(keywords(body)) >= 3
 
 
 def _drop_reason(reasons: list[str]) -> str:

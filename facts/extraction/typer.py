@@ -9,7 +9,13 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.gate import _SERVICE_RE, has_first_person, is_question, keep_hint, strong_signal
+from facts.extraction.gate import (
+    _SERVICE_RE,
+    has_first_person,
+    is_question,
+    keep_hint,
+    strong_signal,
+)
 from facts.extraction.slots import Slot
 
 # Slot families (the corpus's slot names) and the type a family implies.
@@ -27,14 +33,16 @@ _KIN = [
         r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象",
     ),
     ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|孩子|宝宝"),
-    ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹"),
+    ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
     ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
 ]
 _KIN_RE = [
     (
         slot,
         re.compile(
-            rf"\b(?:my|our|his|her) (?:{words})\b|(?:{'|'.join(w for w in words.split('|') if re.match(r'[^a-z]', w))})",
+            rf"\b(?:my|our|his|her) (?:{words})\b|(?:\bhave|'ve)(?: got)? (?:a|an|one|two|three|four|\d) "
+            rf"(?:(?:older|younger|little|big|baby|twin|step|half)[ -])?(?:{words})\b|"
+            rf"(?:{'|'.join(w for w in words.split('|') if re.match(r'[^a-z]', w))})",
             re.I,
         ),
     )
@@ -79,7 +87,7 @@ _STATUS_RE = re.compile(
 _BIRTH_RE = re.compile(r"\b(was born|gave birth|had a baby)\b|出生了|生了(个|一个)", re.I)
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
 _PAST_EVENT_RE = re.compile(
-    r"\b(yesterday|last (week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
     r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
     re.I,
 )
@@ -124,10 +132,67 @@ _FUTURE_RE = re.compile(
 )
 
 
+# A request to look something up, without a question mark ("帮我查一下快递", "please check my order").
+_REQUEST_RE = re.compile(
+    r"\b(?:please (?:check|track|look up)|can you (?:check|track|look up)|help me (?:check|track)|"
+    r"i'?d like to (?:check|know)|i want to (?:check|know))\b|帮我查|帮忙查|查一下|查询|看一下我的|想问(?:一)?下",
+    re.I,
+)
+# A relative named as a subject ("my sister is ...", "我妹今年...") and the speaker as one ("I", "we", "帮我").
+_RELATIVE_RE = re.compile(
+    r"\b(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
+    r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?)\b(?! and (?:i|me)\b)|"
+    r"我(?:的)?(?:老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹)"
+    r"(?!和我|跟我)",
+    re.I,
+)
+_SPEAKER_RE = re.compile(r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|me)\b|我(?!的)", re.I)
+# Words of a plan the speaker makes (not a month alone, which a past event has too).
+_PLAN_RE = re.compile(
+    r"\b(?:i'?ll|i will|we'?ll|we will|going to|gonna|have to|need to|next (?:week|weekend|month|year|\w+day)|"
+    r"tomorrow|"
+    r"this (?:weekend|summer|autumn|fall|winter|spring)|plan\w*|book(?:ed|ing)?|i'?m (?:going|taking|flying|"
+    r"travell?ing|visiting|bringing|giving|hosting)|we'?re (?:going|taking|flying|travell?ing|visiting))\b|"
+    r"下周|下个月|明年|明天|后天|国庆|春节|出发|打算|计划|准备|规划|行程|要去|带.{1,4}去",
+    re.I,
+)
+
+
+_MOVED_RE = re.compile(r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?", re.I)
+
+
+def _own_or_relative(sentence: str, family: str | None) -> str:
+    """A sentence naming a relative: the speaker's own plan or past outing with them ("I'm taking my mum to Rome in
+    May", "上周我们带孩子去了动物园") is the speaker's commitment or event; a fact whose subject is the relative, and
+    the speaker's own engagement or breakup, are relationship facts."""
+    if family == "relationship_status" or _STATUS_RE.search(sentence) or not _speaker_first(sentence):
+        return "relationship"
+    if _PAST_EVENT_RE.search(sentence):
+        return "event"
+    return "commitment" if _PLAN_RE.search(sentence) else "relationship"
+
+
+def _speaker_first(sentence: str) -> bool:
+    """True when the speaker is named before any relative: the sentence is the speaker's own."""
+    speaker, relative = _SPEAKER_RE.search(sentence), _RELATIVE_RE.search(sentence)
+    return speaker is not None and (relative is None or speaker.start() < relative.start())
+
+
+# How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
+_WORK_RE = re.compile(
+    r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
+    r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
+    r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业",
+    re.I,
+)
+
+
 def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type rules are sure of, or ""."""
     signal = strong_signal(sentence)
-    service = is_question(sentence) and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
+    asks = is_question(sentence) or _REQUEST_RE.search(sentence)
+    service = asks and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
     if service and not _DECISION_RE.search(sentence):
         return "inquiry"
     if _BIRTH_RE.search(sentence):
@@ -137,18 +202,30 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     if signal == "complaint":
         return "complaint"
     if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
-        return "relationship"
+        # The speaker's own plan with a relative ("I'm taking my mum to Rome in May") is the speaker's commitment;
+        # a fact whose subject is the relative ("my sister starts uni next year") is a relationship fact.
+        return _own_or_relative(sentence, family)
     if family is not None:
         if family == "order_status" and slot is not None:
             return slot.type if slot.type in {"complaint", "event"} else "other"
         return _FAMILY_TYPE.get(family, "profile")
     if signal in {"health", "legal"}:
         return signal
+    if signal == "relationship":
+        return _own_or_relative(sentence, None)
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)
     if hint in {"decision", "commitment", "preference"}:
         return hint
+    if _WORK_RE.search(sentence):
+        return "profile"
+    if signal in {"amount", "id"}:
+        return "other"  # an amount or an id with no slot and nothing else (income, rent, a membership number)
+    if _MOVED_RE.search(sentence):
+        return "profile"  # a move is a residence, even without the new place in the sentence
+    if _PAST_EVENT_RE.search(sentence) and _SPEAKER_RE.search(sentence):
+        return "event"  # something the speaker did, dated in the past
     return ""
 
 
@@ -170,10 +247,14 @@ def fallback_type(sentence: str) -> str:
 
 
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
-    """Rules, then the classifier's type when it is confident (>= 0.5), then the sentence's shape."""
+    """Rules, then the classifier's most likely type, then (embedder down) the sentence's shape.
+
+    The classifier's type is taken at any confidence: where no rule is sure, its argmax is right about twice as
+    often as the shape fallback in 4-fold cross-validation on the train split (22 vs 13 of 51 turns), and a
+    threshold only hands turns back to the weaker fallback."""
     sure = rule_type(sentence, slot, family)
     if sure:
         return sure
-    if predicted is not None and predicted[1] >= 0.35:
+    if predicted is not None:
         return predicted[0]
     return fallback_type(sentence)

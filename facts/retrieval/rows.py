@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from django.db import connection
+
 from facts.models import VALUE_SCORE_DEFAULT
 from facts.retrieval.scope import Key
 from facts.text import keywords
@@ -23,54 +25,100 @@ def _dicts(sql: str, params: list[Any]) -> list[Row]:
         return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]
 
 
+# The columns of a fact's row and what they are read from (`f`: the fact), each fact with its source messages.
+_ORDER = "ORDER BY m.created_at, m.id"
+_FACT_COLUMNS = (
+    "f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, "
+    f"COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, COALESCE(a.access_count, 0) AS access_count, "
+    "f.pinned, f.entity_keys, f.keywords, "
+    "lower(f.subject_entity) AS subject_key, src.message_ids, src.external_ids, src.session_ids, src.times"
+)
+# The read counters and the value score live in facts_factaccess (no row until a fact's first read or scoring):
+# both sides by primary key.
+_FACT_JOINS = (
+    "LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
+    f"LEFT JOIN LATERAL (SELECT array_agg(m.id {_ORDER}) AS message_ids, "
+    f"array_agg(m.external_id {_ORDER}) AS external_ids, array_agg(s.external_id {_ORDER}) AS session_ids, "
+    f"array_agg(m.created_at {_ORDER}) AS times "
+    "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
+    "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = f.id) src ON true"
+)
+_MESSAGE_COLUMNS = (
+    "m.id, m.content AS text, m.role, lower(m.name) AS name_key, m.created_at, m.external_id, "
+    "s.external_id AS session_external_id"
+)
+_MESSAGE_JOINS = "LEFT JOIN conversations_session s ON s.id = m.session_id"  # every message has its session
+
+
+def _fact_row(r: Row) -> Row:
+    """A fact's row as read, its sources' columns made into `sources`."""
+    columns = (
+        r.pop("message_ids") or [],
+        r.pop("external_ids") or [],
+        r.pop("session_ids") or [],
+        r.pop("times") or [],
+    )
+    r["sources"] = [
+        {"message_id": m, "external_id": e, "session_id": s, "created_at": t}
+        for m, e, s, t in zip(*columns, strict=True)
+    ]
+    return r
+
+
+def _message_row(r: Row) -> Row:
+    r["keywords"] = keywords(r["text"])
+    return r
+
+
 def fact_rows(ids: list[int]) -> dict[int, Row]:
     """The facts' fields for the re-rank and the answer, each with its source messages (`sources`), in one
     statement (a statement less a search: each costs a round trip and its planning)."""
     if not ids:
         return {}
-    # The read counters and the value score live in facts_factaccess (no row until a fact's first read or
-    # scoring): both sides by primary key.
-    order = "ORDER BY m.created_at, m.id"
-    rows = _dicts(
-        "SELECT f.id, f.text, f.normalized_text, f.type, f.valid_from, f.created_at, f.event_time, "
-        f"COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, COALESCE(a.access_count, 0) AS access_count, "
-        "f.pinned, f.entity_keys, f.keywords, lower(f.subject_entity) AS subject_key, src.message_ids, "
-        "src.external_ids, src.session_ids, src.times "
-        "FROM facts_fact f LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
-        f"LEFT JOIN LATERAL (SELECT array_agg(m.id {order}) AS message_ids, "
-        f"array_agg(m.external_id {order}) AS external_ids, array_agg(s.external_id {order}) AS session_ids, "
-        f"array_agg(m.created_at {order}) AS times "
-        "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
-        "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = f.id) src ON true "
-        "WHERE f.id = ANY(%s)",
-        [ids],
-    )
-    for r in rows:
-        columns = (
-            r.pop("message_ids") or [],
-            r.pop("external_ids") or [],
-            r.pop("session_ids") or [],
-            r.pop("times") or [],
-        )
-        r["sources"] = [
-            {"message_id": m, "external_id": e, "session_id": s, "created_at": t}
-            for m, e, s, t in zip(*columns, strict=True)
-        ]
-    return {r["id"]: r for r in rows}
+    rows = _dicts(f"SELECT {_FACT_COLUMNS} FROM facts_fact f {_FACT_JOINS} WHERE f.id = ANY(%s)", [ids])
+    return {r["id"]: _fact_row(r) for r in rows}
 
 
 def message_rows(ids: list[int]) -> dict[int, Row]:
     if not ids:
         return {}
     rows = _dicts(
-        "SELECT m.id, m.content AS text, m.role, lower(m.name) AS name_key, m.created_at, m.external_id, "
-        "s.external_id AS session_external_id "
-        "FROM conversations_message m JOIN conversations_session s ON s.id = m.session_id WHERE m.id = ANY(%s)",
-        [ids],
+        f"SELECT {_MESSAGE_COLUMNS} FROM conversations_message m {_MESSAGE_JOINS} WHERE m.id = ANY(%s)", [ids]
     )
-    for r in rows:
-        r["keywords"] = keywords(r["text"])
-    return {r["id"]: r for r in rows}
+    return {r["id"]: _message_row(r) for r in rows}
+
+
+def nearest_with_rows(
+    kind: str, sql: str, params: list[Any], *, known: Iterable[int], min_sim: float
+) -> tuple[list[tuple[int, float]], dict[int, Row]]:
+    """Run `sql`, a statement of (id, d) rows of `kind` ("fact" or "message") ordered by (d, id), d a cosine
+    distance, and read the rows of those at least `min_sim` similar (1 - d, as scope.similar keeps them) and not
+    in `known` in the same statement: a round trip less in the search's critical path (after the query's
+    embedding). Returns the statement's (id, d) rows in its order, and the rows read by id.
+
+    The ordinary cursor: the nearest rows' plan depends on the subject's size (prepared_cursor's doc)."""
+    columns, table, joins = (
+        (_FACT_COLUMNS, "facts_fact f", _FACT_JOINS)
+        if kind == "fact"
+        else (_MESSAGE_COLUMNS, "conversations_message m", _MESSAGE_JOINS)
+    )
+    alias = table[-1]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH n AS MATERIALIZED ({sql}) SELECT n.id AS n_id, n.d AS n_d, {columns} FROM n "
+            f"LEFT JOIN {table} ON {alias}.id = n.id AND 1 - n.d >= %s AND NOT (n.id = ANY(%s)) {joins} "
+            "ORDER BY n.d, n.id",
+            [*params, min_sim, sorted(set(known))],
+        )
+        names = [c.name for c in cursor.description]
+        found: list[tuple[int, float]] = []
+        read: dict[int, Row] = {}
+        for values in cursor.fetchall():
+            r = dict(zip(names, values, strict=True))
+            found.append((r.pop("n_id"), r.pop("n_d")))
+            if r["id"] is not None:
+                read[r["id"]] = _fact_row(r) if kind == "fact" else _message_row(r)
+    return found, read
 
 
 def facts_sources(fact_ids: list[int]) -> dict[int, list[Source]]:
@@ -114,6 +162,10 @@ class Rows:
 
     def read_messages(self, ids: Iterable[int]) -> None:
         self.messages.update(message_rows(sorted(set(ids) - self.messages.keys())))
+
+    def add(self, kind: str, read: dict[int, Row]) -> None:
+        """Rows read elsewhere (rows.nearest_with_rows), by id, of `kind` ("fact" or "message")."""
+        (self.facts if kind == "fact" else self.messages).update(read)
 
     def row(self, key: Key) -> Row | None:
         """The candidate's row, or None when it was deleted since it was found (or not read)."""

@@ -211,15 +211,16 @@ def gather_candidates(state: SearchState) -> None:
 
 
 def read_ahead(state: SearchState) -> None:
-    """While the query embeds: the rows (with sources) and links of the candidates found so far, and the rows
-    those links lead to (the request's thread would wait idle otherwise)."""
+    """While the query embeds: the links of the candidates found so far, then the rows (with sources) of those
+    candidates and of what their links lead to, one statement per kind (the request's thread would wait idle
+    otherwise)."""
     found = [key for ranking in state.rankings.values() for key, _ in ranking]
-    state.rows.read(found)
     state.links.fetch(found, state.flt)
     linked_facts, linked_messages = state.links.targets()
-    state.rows.read_facts(linked_facts)
-    if state.include_messages:
-        state.rows.read_messages(linked_messages)
+    state.rows.read_facts([*(pk for kind, pk in found if kind == "fact"), *linked_facts])
+    state.rows.read_messages(
+        [*(pk for kind, pk in found if kind == "message"), *(linked_messages if state.include_messages else [])]
+    )
 
 
 def gather_vector_candidates(state: SearchState) -> None:
@@ -231,7 +232,13 @@ def gather_vector_candidates(state: SearchState) -> None:
     facts = keyed(
         "fact",
         vector.nearest_facts(
-            flt, query_vector, limit=state.pool, total=state.total, tuning=config.vector, held=state.held
+            flt,
+            query_vector,
+            limit=state.pool,
+            total=state.total,
+            tuning=config.vector,
+            held=state.held,
+            rows=state.rows,
         ),
     )
     messages: Ranking = []
@@ -239,8 +246,14 @@ def gather_vector_candidates(state: SearchState) -> None:
         messages = keyed(
             "message",
             vector.nearest_messages(
-                flt.subject_id, query_vector, limit=state.pool, since=flt.since, until=flt.until, tuning=config.vector
-            ),
+                flt.subject_id,
+                query_vector,
+                limit=state.pool,
+                since=flt.since,
+                until=flt.until,
+                tuning=config.vector,
+                rows=state.rows,
+            ),  # fmt: skip
         )
     state.rankings["vector"] = merged(facts, messages)
     state.similarity = dict(facts + messages)

@@ -18,7 +18,7 @@ from django.conf import settings
 from django.db import InterfaceError, OperationalError, connection, transaction
 from django.utils import timezone
 
-from conversations.joberrors import job_error_record
+from conversations.joberrors import job_error_coded, job_error_record
 from conversations.models import Message, Subject
 from conversations.selectors import (
     message_previous_user_turn,
@@ -28,7 +28,7 @@ from conversations.selectors import (
 )
 from conversations.services import MessageFinish, messages_claim, messages_finish, messages_mark_failed
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
-from facts.exceptions import ExtractionFailed
+from facts.exceptions import ExtractionFailed, TooManyFacts
 from facts.extraction.base import Command, ExtractionOutput, MessageView
 from facts.extraction.llm import get_extractor
 from facts.extraction.slot_vectors import slots_second_opinion
@@ -252,6 +252,7 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
     fact_ids: list[int] = []
     errors: dict[int, str] = {}
     finished: list[MessageFinish] = []
+    over_cap: dict[int, int] = {}  # message id -> candidates not stored: the subject is at MAX_FACTS_PER_SUBJECT
     with transaction.atomic():
         subject = Subject.objects.select_for_update().get(pk=subject_id)
         # Re-check under the lock: another worker may have finished a message meanwhile (sweeper + late ack).
@@ -268,30 +269,43 @@ def _subject_apply(*, subject_id: int, items: list[_Extracted], isolate: bool) -
                 within=NEIGHBOUR_DISTANCE,
             )
             buffer.reserve(sum(len(item.output.candidates) for item in items))
+            if any(item.output.candidates for item in items):  # counted under the lock, as fact_create does
+                buffer.room = settings.MAX_FACTS_PER_SUBJECT - Fact.objects.filter(subject=subject).count()
         for item in items:
             if not isolate:
-                fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten))
-                finished.append(_finish(subject, item))
+                fact_ids.extend(_message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten,
+                                               over_cap=over_cap))  # fmt: skip
+                finished.append(_finish(subject, item, over_cap=over_cap.get(item.message.pk, 0)))
                 continue
+            room = buffer.room
             try:
                 with transaction.atomic():  # a savepoint: a failing message rolls back alone
-                    ids = _message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten)
+                    ids = _message_apply(subject=subject, item=item, buffer=buffer, forgotten=forgotten,
+                                         over_cap=over_cap)  # fmt: skip
             except Exception as exc:
                 logger.exception("extraction failed for message %s", item.message.pk)
                 errors[item.message.pk] = job_error_record(exc)
                 buffer.reset()
+                buffer.room = room  # its rows were rolled back
                 continue
             fact_ids.extend(ids)
-            finished.append(_finish(subject, item))
+            finished.append(_finish(subject, item, over_cap=over_cap.get(item.message.pk, 0)))
         buffer.flush()
         messages_finish(finished=finished)  # one UPDATE for the batch, at its end
+    if over_cap:
+        logger.warning("subject %s is at its fact limit: %d candidates of %d messages not stored", subject_id,
+                       sum(over_cap.values()), len(over_cap))  # fmt: skip
     return fact_ids, errors
 
 
-def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer, forgotten: set[str]) -> list[int]:
+def _message_apply(
+    *, subject: Subject, item: _Extracted, buffer: WriteBuffer, forgotten: set[str], over_cap: dict[int, int]
+) -> list[int]:
     """Reconcile one message's candidates and apply its commands (the caller holds the subject's lock).
 
-    A candidate whose text the subject forgot (its fingerprint is in `forgotten`) is skipped."""
+    A candidate whose text the subject forgot (its fingerprint is in `forgotten`) is skipped. Past
+    MAX_FACTS_PER_SUBJECT (the buffer's room) a candidate that needs a new row is not stored and counted in
+    `over_cap`; merges into current facts, pins and forgets still apply."""
     if subject.memory_paused:
         return []
     message, output = item.message, item.output
@@ -305,21 +319,31 @@ def _message_apply(*, subject: Subject, item: _Extracted, buffer: WriteBuffer, f
     for candidate, vector in zip(output.candidates, item.vectors, strict=True):
         if is_forgotten(subject=subject, forgotten=forgotten, text=candidate.text):
             continue
-        result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, buffer=buffer)
+        try:
+            result = fact_reconcile(subject=subject, candidate=candidate, embedding=vector, buffer=buffer)
+        except TooManyFacts:  # raised before anything of this candidate was written
+            over_cap[message.pk] = over_cap.get(message.pk, 0) + 1
+            continue
         fact_ids.append(result.fact.pk)
     if buffer.isolate:
         buffer.flush()  # this message's rows inside its own savepoint
     return fact_ids
 
 
-def _finish(subject: Subject, item: _Extracted) -> MessageFinish:
-    """What the message's row records once it is applied: done (skipped while memory is paused)."""
+def _finish(subject: Subject, item: _Extracted, *, over_cap: int = 0) -> MessageFinish:
+    """What the message's row records once it is applied: done (skipped while memory is paused), with why some of
+    its facts were not stored (the subject's fact limit: a job error the API shows, though the job is done) and
+    the extractor's notes."""
     paused, output = subject.memory_paused, item.output
+    notes = [f"llm fallback: {output.fallback_reason}" if output.fallback_reason else output.dropped_reason]
+    if over_cap:
+        detail = f"{over_cap} not stored, limit {settings.MAX_FACTS_PER_SUBJECT}"
+        notes.insert(0, job_error_coded("too_many_facts", detail))
     return MessageFinish(
         message_id=item.message.pk,
         state=ExtractionState.SKIPPED if paused else ExtractionState.DONE,
         finished_at=timezone.now(),
-        error=f"llm fallback: {output.fallback_reason}" if output.fallback_reason else output.dropped_reason,
+        error="; ".join(n for n in notes if n),
         extractor=output.extractor,
         gate_decision="keep" if output.gate.keep else "skip",
         gate_reason="memory paused" if paused else output.gate.reason,

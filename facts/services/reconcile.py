@@ -63,6 +63,11 @@ class _Incoming:
     def history(self, fact: Fact, event: str, **fields: Any) -> None:
         history_record(fact=fact, event=event, actor=self.actor, actor_id=self.actor_id, buffer=self.buffer, **fields)
 
+    def new_row(self) -> None:
+        """Before anything is written for a new fact row: TooManyFacts when the batch's room is spent."""
+        if self.buffer is not None:
+            self.buffer.take_room()
+
 
 def history_record(
     *,
@@ -119,7 +124,8 @@ def fact_reconcile(
 
     Call inside a transaction holding the subject's row lock, so two workers never both create it.
     Order: exact text -> same slot -> nearest vectors (merge only when nothing new is said).
-    With a buffer (the pipeline's batch), history and sources are written in bulk when it is flushed.
+    With a buffer (the pipeline's batch), history and sources are written in bulk when it is flushed, and a
+    candidate that needs a new row past the buffer's `room` raises TooManyFacts before anything is written.
     """
     incoming = _Incoming(subject, candidate, embedding, actor, actor_id, buffer)
     norm = normalize(candidate.text)
@@ -156,6 +162,7 @@ def _reconcile_new(incoming: _Incoming, current: QuerySet[Fact]) -> ReconcileRes
         result = _by_vector(incoming, current, incoming.embedding)
     if result is not None:
         return result
+    incoming.new_row()
     fact = fact_insert(subject=incoming.subject, candidate=candidate, embedding=incoming.embedding, buffer=buffer)
     incoming.history(fact, FactHistory.Event.CREATED, after_text=fact.text, data={"extractor": fact.extractor})
     return ReconcileResult(fact, "created")
@@ -273,6 +280,7 @@ def _merge(existing: Fact, incoming: _Incoming) -> Fact:
 
 def _supersede(incoming: _Incoming, old: Fact) -> ReconcileResult:
     """Same slot, new value: the newer statement becomes the current truth, the older one gets valid_to."""
+    incoming.new_row()
     subject, candidate = incoming.subject, incoming.candidate
     new_from = candidate.valid_from or timezone.now()
     fact = fact_insert(subject=subject, candidate=candidate, embedding=incoming.embedding)
@@ -307,6 +315,7 @@ def _supersede(incoming: _Incoming, old: Fact) -> ReconcileResult:
 
 def _conflict(incoming: _Incoming, old: Fact, *, reason: str) -> ReconcileResult:
     """A contradiction the rules cannot settle: both facts stay, marked conflicted, one open Conflict."""
+    incoming.new_row()
     subject = incoming.subject
     fact = fact_insert(subject=subject, candidate=incoming.candidate, embedding=incoming.embedding)
     Fact.objects.filter(pk__in=[fact.pk, old.pk]).update(status=Fact.Status.CONFLICTED, updated_at=timezone.now())

@@ -10,9 +10,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+from django.conf import settings
 from django.db import connection
 
 from conversations.models import Subject
+from facts.exceptions import TooManyFacts
 from facts.models import Fact, FactHistory, FactSource
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
@@ -44,6 +46,18 @@ class WriteBuffer:
     # New facts waiting for one bulk INSERT, and primary keys reserved for them from the table's sequence.
     pending: list[Fact] = field(default_factory=list)
     reserved: list[int] = field(default_factory=list)
+    # How many new fact rows the batch may still add under MAX_FACTS_PER_SUBJECT; None: not counted. Past it a
+    # candidate that needs a row (new, superseding or conflicting) raises TooManyFacts; a merge still applies.
+    room: int | None = None
+
+    def take_room(self) -> None:
+        """Count one new fact row against `room`; TooManyFacts (nothing written) when none is left."""
+        if self.room is None:
+            return
+        if self.room <= 0:
+            limit = settings.MAX_FACTS_PER_SUBJECT
+            raise TooManyFacts(limit=limit, held=limit - self.room)
+        self.room -= 1
 
     def reserve(self, count: int) -> None:
         """Reserve primary keys for `count` new facts from the table's sequence (one query)."""

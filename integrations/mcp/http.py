@@ -11,12 +11,14 @@ ASGI scope of the Django request; the view is async, so a WSGI server runs it on
 
 from __future__ import annotations
 
+import math
 import threading
 from collections.abc import MutableMapping
 from typing import Any
 
 import anyio
 from asgiref.sync import sync_to_async
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
@@ -24,7 +26,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from rest_framework import exceptions
 from rest_framework.request import Request
 
-from conversations.auth import ApiKeyAuthentication
+from conversations.auth import ApiKeyAuthentication, api_key_admit
 from conversations.models import ApiKey
 from integrations.mcp.server import CALLER_KEY_HASH, memory_server
 from memory_site.errors import error_body
@@ -124,14 +126,21 @@ async def mcp_endpoint(request: HttpRequest) -> HttpResponse:
         return response
     try:
         key = await sync_to_async(_authenticated_key)(request)
-    except exceptions.Throttled as exc:  # this address failed authentication too often
-        response = JsonResponse(error_body("throttled", str(exc.detail)), status=429)
-        response["Retry-After"] = str(int(getattr(exc, "wait", None) or 1))
+        # The key's rate limit, on the REST API's counter, before the SDK reads the message or runs a tool.
+        await sync_to_async(api_key_admit)(key)
+    except exceptions.Throttled as exc:  # this address failed authentication too often, or this key is over its rate
+        wait = math.ceil(getattr(exc, "wait", None) or 1)
+        response = JsonResponse(error_body("throttled", str(exc.detail), {"retry_after_seconds": wait}), status=429)
+        response["Retry-After"] = str(wait)
         return response
     except exceptions.APIException as exc:
         response = JsonResponse(error_body("unauthenticated", str(exc.detail)), status=401)
         response["WWW-Authenticate"] = 'Bearer realm="api"'
         return response
+    try:
+        request.body  # noqa: B018 (read once here: over DATA_UPLOAD_MAX_MEMORY_SIZE it raises, as the REST API's 413)
+    except RequestDataTooBig:
+        return JsonResponse(error_body("payload_too_large", "Request body is over the size limit."), status=413)
     token = CALLER_KEY_HASH.set(key.key_hash)
     try:
         return await _asgi_answer(request)

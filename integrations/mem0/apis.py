@@ -29,12 +29,13 @@ from facts.models import Actor, Fact, FactHistory, FactType
 from facts.selectors import fact_list, fact_search, facts_for_messages, facts_for_payload
 from integrations.mem0 import memories
 from integrations.mem0.auth import Mem0TokenAuthentication
-from memory_site.api import validate_input
+from memory_site.api import MetadataField, external_id_problem, validate_input
 from memory_site.errors import ApiError, PayloadTooLarge, api_exception_handler
 from policies.portal.erasure import subject_erase
 
 ADD_EVENTS = {"created": "ADD", "superseded": "ADD", "conflicted": "ADD", "merged": "NONE"}
 MAX_PAGE_SIZE = 200
+MAX_TIMESTAMP = 253_402_300_799  # 9999-12-31T23:59:59Z
 
 
 def mem0_exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
@@ -43,6 +44,14 @@ def mem0_exception_handler(exc: Exception, context: dict[str, Any]) -> Response 
     if response is not None and isinstance(response.data, dict) and "error" in response.data:
         response.data["detail"] = response.data["error"]["message"]
     return response
+
+
+def user_id_valid(user_id: str) -> str:
+    """The user id as given; 400 invalid_user for one no user can have (too long, a NUL), as the REST API's URLs."""
+    problem = external_id_problem(str(user_id))
+    if problem:
+        raise ApiError(problem, code="invalid_user", details={"length": len(str(user_id))})
+    return user_id
 
 
 @extend_schema(exclude=True)  # mem0's API, documented by mem0; ours is under /api/v1/
@@ -59,7 +68,7 @@ class Mem0Api(TenantApi):
         """The tenant's user by id; None for a user it does not have."""
         if not user_id:
             raise ApiError("Give the user: user_id, or filters={'user_id': ...}.", code="user_required")
-        return subject_find(tenant=self.tenant(request), external_id=user_id)
+        return subject_find(tenant=self.tenant(request), external_id=user_id_valid(user_id))
 
     def fact(self, request: Request, memory_id: str) -> Fact:
         fact = memories.fact_by_memory_id(tenant=self.tenant(request), memory_id=memory_id)
@@ -81,9 +90,10 @@ class AddApi(Mem0Api):
         user_id = serializers.CharField(max_length=255, required=False)
         run_id = serializers.CharField(max_length=255, required=False, allow_null=True)
         filters = serializers.DictField(required=False, allow_null=True)
-        metadata = serializers.DictField(required=False, allow_null=True)
+        metadata = MetadataField(required=False, allow_null=True)  # no NUL, bounded depth and size, as ours
         infer = serializers.BooleanField(required=False, default=True)
-        timestamp = serializers.IntegerField(required=False, allow_null=True)
+        # Unix seconds, up to the last second of year 9999 (a datetime's range: past it, 400, not a 500).
+        timestamp = serializers.IntegerField(required=False, allow_null=True, min_value=0, max_value=MAX_TIMESTAMP)
         expiration_date = serializers.CharField(required=False, allow_null=True)
 
     class MessageSerializer(serializers.Serializer):
@@ -101,6 +111,7 @@ class AddApi(Mem0Api):
         user_id = memories.scope_of(data, filters=data.get("filters")).user_id
         if not user_id:
             raise ApiError("Memories belong to a user here: give user_id.", code="user_required")
+        user_id_valid(user_id)
         if not data["infer"]:
             return self._verbatim(request, user_id, turns, data)
         stamp = data.get("timestamp")
@@ -208,7 +219,7 @@ class SearchApi(Mem0Api):
 class MemoryDetailApi(Mem0Api):
     class UpdateSerializer(serializers.Serializer):
         text = serializers.CharField(max_length=2000, required=False)
-        metadata = serializers.DictField(required=False, allow_null=True)
+        metadata = MetadataField(required=False, allow_null=True)  # no NUL, bounded depth and size, as ours
         expiration_date = serializers.CharField(required=False, allow_null=True)
         timestamp = serializers.JSONField(required=False)  # accepted, not kept: a fact's time is when it was said
 
@@ -355,7 +366,7 @@ class EntityDeleteApi(Mem0Api):
     def delete(self, request: Request, entity_type: str, entity_id: str) -> Response:
         if entity_type != "user":
             raise memories.unsupported("Only users are kept here: agents, apps and runs are not entities.")
-        subject = subject_find(tenant=self.tenant(request), external_id=entity_id)
+        subject = subject_find(tenant=self.tenant(request), external_id=user_id_valid(entity_id))
         if subject is None:
             raise Http404("Entity not found!")
         subject_erase(subject=subject, actor=Actor.AGENT, actor_id=self.actor_id(request))

@@ -62,14 +62,40 @@ class Scope:
 
 
 def _when(value: Any) -> dt.datetime:
+    """A date or ISO 8601 moment, in UTC (PostgreSQL refuses offsets past 16 hours); 400 for one that is not a real
+    moment (30 February) or leaves the calendar once in UTC."""
     text = str(value)
-    moment = parse_datetime(text)
-    if moment is None:
-        day = parse_date(text)
-        if day is None:
-            raise ApiError("Dates are YYYY-MM-DD or ISO 8601.", details={"value": text})
-        moment = dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
-    return moment if timezone.is_aware(moment) else moment.replace(tzinfo=dt.UTC)
+    try:
+        moment = parse_datetime(text)
+        if moment is None:
+            day = parse_date(text)
+            if day is None:
+                raise ValueError(text)
+            moment = dt.datetime.combine(day, dt.time(), tzinfo=dt.UTC)
+        return (moment if timezone.is_aware(moment) else moment.replace(tzinfo=dt.UTC)).astimezone(dt.UTC)
+    except (ValueError, OverflowError):
+        raise ApiError("Dates are YYYY-MM-DD or ISO 8601.", details={"value": text[:100]}) from None
+
+
+# A filters text (a query string's) longer than this is refused unread: mem0's client sends a few hundred characters,
+# and Python's literal reader is neither linear in memory nor safe from deep nesting.
+MAX_FILTERS_CHARS = 4000
+
+
+def _filters_read(text: str) -> Any:
+    """Filters sent as text: JSON, or the Python repr mem0's client sends; 400 for anything else (too long, too
+    deep, not a literal)."""
+    unreadable = ApiError("filters is not readable.", details={"filters": text[:100]})
+    if len(text) > MAX_FILTERS_CHARS:
+        raise unreadable
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        pass
+    try:
+        return ast.literal_eval(text)
+    except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+        raise unreadable from None
 
 
 def scope_of(body: dict[str, Any], *, filters: Any = None) -> Scope:
@@ -79,13 +105,7 @@ def scope_of(body: dict[str, Any], *, filters: Any = None) -> Scope:
     if isinstance(body.get("user_id"), str):
         scope.merge("user_id", body["user_id"])
     if isinstance(filters, str):
-        try:
-            filters = json.loads(filters)
-        except ValueError:
-            try:
-                filters = ast.literal_eval(filters)
-            except (ValueError, SyntaxError):
-                raise ApiError("filters is not readable.", details={"filters": filters}) from None
+        filters = _filters_read(filters)
     _walk(filters, scope)
     if "start_date" in body and body["start_date"]:
         scope.created["gte"] = _when(body["start_date"])
@@ -128,9 +148,14 @@ def expiry_of(expiration_date: Any) -> dt.datetime | None:
     """mem0's expiration_date (the last day the memory is visible) as our expires_at (the moment after it)."""
     if expiration_date is None:
         return None
-    day = parse_date(str(expiration_date))
+    try:
+        day = parse_date(str(expiration_date))
+    except ValueError:  # well formed, not a day: 2023-02-30
+        day = None
     if day is None:
-        raise ApiError("expiration_date must be YYYY-MM-DD.", details={"expiration_date": expiration_date})
+        raise ApiError("expiration_date must be YYYY-MM-DD.", details={"expiration_date": str(expiration_date)[:100]})
+    if day == dt.date.max:  # visible through 9999-12-31: the last moment a datetime holds
+        return dt.datetime.max.replace(tzinfo=dt.UTC)
     return dt.datetime.combine(day + dt.timedelta(days=1), dt.time(), tzinfo=dt.UTC)
 
 

@@ -14,7 +14,6 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
-from conversations.auth import ApiKeyRateThrottle
 from conversations.models import ApiKey, Message
 from conversations.services import api_key_create
 from facts.models import Fact
@@ -25,9 +24,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def key_rate(monkeypatch: pytest.MonkeyPatch) -> Any:
+def key_rate(settings: Any) -> Any:
     def set_rate(rate: str) -> None:
-        monkeypatch.setattr(ApiKeyRateThrottle, "THROTTLE_RATES", {"api_key": rate})
+        settings.API_RATE_LIMIT = rate
 
     return set_rate
 
@@ -48,10 +47,9 @@ def test_the_rate_limit_is_counted_where_every_process_sees_it(alice: Persona, k
     assert alice.search("tea").status_code == 200
     _throttled(alice.search("tea"))
     key = ApiKey.objects.get(tenant=alice.tenant, name="alice")
-    cache_key = ApiKeyRateThrottle.cache_format % {"scope": "api_key", "ident": key.pk}
     script = (
-        "import django; django.setup(); from django.core.cache import caches; "
-        f"print(len(caches['throttle'].get({cache_key!r}) or []))"
+        "import django; django.setup(); from conversations.auth import key_requests_counted; "
+        f"print(key_requests_counted({key.key_hash!r}))"
     )
     env = {
         **os.environ,

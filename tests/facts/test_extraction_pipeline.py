@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from django.db import connection
+from django.test import override_settings
 
 from conversations.models import Message
 from facts.models import Conflict, Fact, FactHistory
@@ -302,3 +303,56 @@ def test_a_message_skipped_while_locked_is_sent_again(alice, monkeypatch) -> Non
     finally:
         release()
     assert len(sent) == 1
+
+
+@pytest.mark.django_db
+def test_past_the_fact_limit_extraction_adds_no_fact_and_still_finishes(alice) -> None:  # type: ignore[no-untyped-def]
+    """At MAX_FACTS_PER_SUBJECT the pipeline stores no new fact row (a new fact, or one superseding or contradicting
+    a current one, adds a row) but merges a repeated fact; the messages are done, not retried, with the reason
+    recorded and shown on the job; their raw turns stay searchable; forgetting a fact makes room."""
+    body = alice.ingest("I live in Lisbon.", "I have a corgi named 豆包.", wait=False).json()
+    messages_extract(message_ids=[m["id"] for m in body["messages"]])
+    held = Fact.objects.count()
+    corgi = Fact.objects.get(text__contains="豆包")
+    assert held >= 2 and corgi.mention_count == 1
+    with override_settings(MAX_FACTS_PER_SUBJECT=held):
+        body = alice.ingest(
+            "I have a corgi named 豆包.", "I'm allergic to peanuts.", "I live in Porto.", wait=False
+        ).json()
+        ids = [m["id"] for m in body["messages"]]
+        messages_extract(message_ids=ids)  # no ExtractionFailed: nothing to retry
+        assert Fact.objects.count() == held
+        corgi.refresh_from_db()
+        assert corgi.mention_count == 2 and corgi.sources.filter(message_id=ids[0]).exists()  # the merge applied
+        assert Fact.objects.get(text__contains="Lisbon").status == "active"  # not superseded by an unstored fact
+        rows = {m.pk: m for m in Message.objects.filter(pk__in=ids)}
+        assert {m.extraction_state for m in rows.values()} == {"done"}
+        assert rows[ids[0]].extraction_error == ""
+        for pk in ids[1:]:
+            assert rows[pk].extraction_error.startswith("too_many_facts: "), rows[pk].extraction_error
+            assert f"limit {held}" in rows[pk].extraction_error and "peanut" not in rows[pk].extraction_error
+        job = alice.client.get(f"/api/v1/jobs/{body['job_id']}").json()
+        assert job["state"] == "done" and job["error"]["code"] == "too_many_facts"
+        found = alice.search("allergic to peanuts", include_messages=True).json()["results"]
+        assert found[0]["kind"] == "message" and found[0]["text"] == "I'm allergic to peanuts."  # the turn
+        assert not any("peanuts" in r["text"] for r in found if r["kind"] == "fact")
+        assert alice.client.delete(alice.url(f"facts/{corgi.pk}")).status_code in (200, 204)
+        again = alice.ingest("I'm allergic to peanuts.", wait=False).json()
+        messages_extract(message_ids=[m["id"] for m in again["messages"]])
+        assert Fact.objects.filter(text__contains="peanuts").count() == 1 and Fact.objects.count() == held
+        assert Message.objects.get(pk=again["messages"][0]["id"]).extraction_error == ""
+
+
+@pytest.mark.django_db
+def test_a_failing_message_gives_back_its_room_under_the_fact_limit(alice, fake_llm) -> None:  # type: ignore[no-untyped-def]
+    """Message by message (after a failure), a message rolled back returns the fact rows it counted: the next
+    message may still store its fact."""
+    fake_llm.answer = _one_fact_per_turn("Miso")
+    with override_settings(MAX_FACTS_PER_SUBJECT=1):
+        body = alice.ingest("I have a cat named Miso.", "I work at Siemens.", wait=False).json()
+        ids = [m["id"] for m in body["messages"]]
+        with pytest.raises(ExtractionFailed):
+            messages_extract(message_ids=ids)
+        assert list(Fact.objects.values_list("text", flat=True)) == ["I work at Siemens."]
+        done = Message.objects.get(pk=ids[1])
+        assert done.extraction_state == "done" and done.extraction_error == ""

@@ -162,12 +162,8 @@ def test_a_trip_does_not_move_the_speaker(alice) -> None:  # type: ignore[no-unt
     [
         ("I don't eat lamb at all.", "These days I'd like to try lamb.", "lamb"),
         ("我从来不吃羊肉。", "我最近开始喜欢羊肉了", "羊肉"),
-        pytest.param(
-            "I can't stand jazz.",
-            "I've started enjoying jazz lately.",
-            "jazz",
-            marks=pytest.mark.xfail(strict=False, reason="issue 20, open: the gate's classifier drops this dislike"),
-        ),
+        ("I can't stand jazz.", "I've started enjoying jazz lately.", "jazz"),
+        ("我受不了香菜。", "这阵子我开始爱吃香菜了", "香菜"),
     ],
 )
 def test_a_preference_that_says_it_changed_ranks_first_and_the_old_leaves_search(  # type: ignore[no-untyped-def]

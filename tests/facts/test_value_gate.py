@@ -26,11 +26,12 @@ def _extract(text: str, *, name: str = "", role: str = "user", before: str = "")
 
 def test_the_holdout_quarter_holds_the_measured_floor() -> None:
     """On turns no tuning saw. The issue's targets (precision 0.9, recall 0.8, type accuracy 0.85) are NOT met
-    yet (measured 0.882 / 0.703 / 0.40): this holds the figures reached so that they cannot silently fall."""
+    yet (measured 0.885 / 0.719 / 0.652 on 2026-12-01): this holds the figures reached so that they cannot
+    silently fall."""
     scores = corpus_scores([t for t in load_turns() if t.split == "holdout"])
     assert scores["gate_precision"] >= 0.85, scores["errors"]
     assert scores["gate_recall"] >= 0.68, scores["errors"]
-    assert scores["type_accuracy"] >= 0.38, [e for e in scores["errors"] if e["kind"] == "type"]
+    assert scores["type_accuracy"] >= 0.62, [e for e in scores["errors"] if e["kind"] == "type"]
 
 
 def test_the_classifier_learns_from_the_train_split_only_and_is_deterministic() -> None:
@@ -73,6 +74,16 @@ DROPPED = [
     "你这发型真适合你",
     "If I were rich I'd buy a boat and call it Nemo.",
     "要是我中了五百万，我就辞职环游世界",
+    # About the listener, the speaker only framing it; a promise with no content; a non-committal answer; a belief
+    # just given up; a how-to question without its mark.
+    "天哪，你居然一个人去了西藏",
+    "我记得你小时候特别怕狗",
+    "Honestly, you were always the smart one.",
+    "Next week, I promise!",
+    "嗯，我再想想",
+    "We'll see.",
+    "我还以为周日也营业呢",
+    "so what should I name a python variable for a counter",
 ]
 
 
@@ -96,6 +107,9 @@ KEPT = [
     ("这款洗衣机能送货到昆明吗？", "", {"inquiry"}),
     ("We've decided to go with the cheaper flat in Didsbury.", "", {"decision"}),
     ("我对青霉素过敏", "", {"health"}),
+    # The listener named, but the speaker's own fact or a complaint about them stays.
+    ("I know you hate cats, but I adopted two kittens last week.", "", {"event", "profile"}),
+    ("你们寄来的台灯是坏的，开关按了没反应", "", {"complaint"}),
 ]
 
 

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, replace
+from typing import Any
 
 from django.db import connection, transaction
 
 from conversations.models import EMBEDDING_DIMENSIONS
 from facts.retrieval import vector_cache
+from facts.retrieval.rows import Rows, nearest_with_rows
 from facts.retrieval.scope import (
     FactFilter,
     Ranking,
@@ -57,11 +59,13 @@ def nearest_facts(
     total: int,
     tuning: VectorTuning,
     held: vector_cache.Entry | None = None,
+    rows: Rows | None = None,
 ) -> list[tuple[int, float]]:
     """Active-tier facts nearest to the query vector, (id, cosine similarity), best first.
 
     `total` is the subject's searchable count; `held`, the subject's facts in memory when current and the filter
     is one memory serves (vector_cache.serves). Memory and PostgreSQL give the same rows in the same order.
+    With `rows`, PostgreSQL's answer reads the rows of the facts found (those `rows` lacks) in the same statement.
     """
     depth, staged = two_stage(tuning, limit=limit, total=total)
     if held is not None and in_memory(tuning, held, limit=limit, total=total):
@@ -73,29 +77,47 @@ def nearest_facts(
             with connection.cursor() as cursor:
                 cursor.execute("SET LOCAL hnsw.iterative_scan = 'relaxed_order'")
                 cursor.execute("SET LOCAL hnsw.ef_search = %s", [max(40, limit * 2)])
-            rows = fetch(
+            found = fetch(
                 f"SELECT id, embedding <=> %s::vector FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
                 "ORDER BY embedding <=> %s::vector LIMIT %s",
                 [literal, *params, literal, limit],
             )
-        rows.sort(key=lambda r: (r[1], r[0]))
+        found.sort(key=lambda r: (r[1], r[0]))
     elif staged:
         bits = f"binary_quantize(%s::vector)::bit({EMBEDDING_DIMENSIONS})"
-        rows = fetch(
+        return _nearest(
+            "fact",
             f"WITH near AS MATERIALIZED (SELECT id FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
             f"ORDER BY (embedding_bits <~> {bits}) + 0, id LIMIT %s) "
             "SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE id IN (SELECT id FROM near) "
             "ORDER BY d, id LIMIT %s",
             [*params, literal, depth, literal, limit],
+            min_sim=tuning.min_similarity,
+            rows=rows,
         )
     else:
         # The distance computed once per row (a select-list `1 - d` beside `ORDER BY d + 0` computed it twice).
-        rows = fetch(
+        return _nearest(
+            "fact",
             f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} AND embedding IS NOT NULL "
             "ORDER BY d, id LIMIT %s",
             [literal, *params, limit],
+            min_sim=tuning.min_similarity,
+            rows=rows,
         )
-    return similar(rows, tuning.min_similarity)
+    return similar(found, tuning.min_similarity)
+
+
+def _nearest(kind: str, sql: str, params: list[Any], *, min_sim: float, rows: Rows | None) -> list[tuple[int, float]]:
+    """The (id, similarity) of `sql`'s (id, distance) rows at least `min_sim` similar; with `rows`, their rows
+    read in the same statement (rows.nearest_with_rows) and added there."""
+    if rows is None:
+        return similar(fetch(sql, params), min_sim)
+    known = rows.facts if kind == "fact" else rows.messages
+    found, read = nearest_with_rows(kind, sql, params, known=known, min_sim=min_sim)
+    kept = similar(found, min_sim)
+    rows.add(kind, {pk: read[pk] for pk, _ in kept if pk in read})
+    return kept
 
 
 def nearest_facts_in_range(
@@ -125,15 +147,19 @@ def nearest_messages(
     since: dt.datetime | None,
     until: dt.datetime | None,
     tuning: VectorTuning,
+    rows: Rows | None = None,
 ) -> list[tuple[int, float]]:
-    """The subject's messages nearest to the query vector (an exact scan: messages have no vector index)."""
+    """The subject's messages nearest to the query vector (an exact scan: messages have no vector index); with
+    `rows`, their rows read in the same statement."""
     where, params = message_where(subject_id, since, until)
-    rows = fetch(
+    return _nearest(
+        "message",
         f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM conversations_message WHERE {where} "
         "AND embedding IS NOT NULL ORDER BY d, id LIMIT %s",
         [vector_literal(vector), *params, limit],
+        min_sim=tuning.min_similarity,
+        rows=rows,
     )
-    return similar(rows, tuning.min_similarity)
 
 
 def nearest_in_range(

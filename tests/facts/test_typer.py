@@ -1,0 +1,136 @@
+"""The typer and the gate on phrasings of their own (none from the corpus), in English and Chinese: the type a
+rule is sure of, the classifier's type where no rule is, relatives as subjects versus the speaker's plans with
+them, facts about a third party in a kept turn, and filled slots the classifier may not veto."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+from facts.extraction.typer import rule_type, slot_family, type_of
+
+WHEN = dt.datetime(2026, 4, 14, 10, 0, tzinfo=dt.UTC)
+
+
+def _extract(text: str, *, name: str = ""):  # type: ignore[no-untyped-def]
+    view = MessageView(id=1, role="user", name=name, content=text, created_at=WHEN)
+    return RuleExtractor().extract([view])[1]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # The speaker's own plan with a relative is a commitment; a relative as the subject is a relationship fact.
+        ("I'm driving my dad to the coast next weekend for his birthday.", "commitment"),
+        ("我下个月带我妈去成都玩几天", "commitment"),
+        ("My sister starts her nursing degree next September.", "relationship"),
+        ("下个月我哥要去深圳上班了", "relationship"),
+        # A past, dated thing the speaker did is an event (a relative in it or not).
+        ("Last summer we took my nephew camping in Wales.", "event"),
+        ("上周我们带孩子去了动物园", "event"),
+        # Having a relative, being together: relationship.
+        ("I have two younger sisters.", "relationship"),
+        ("我有两个弟弟", "relationship"),
+        ("We've been together for six years now.", "relationship"),
+        ("我们在一起三年了", "relationship"),
+        # How the speaker works is profile without a slot value; a move is a residence.
+        ("I work nights at the moment, mostly weekends.", "profile"),
+        ("我是做外贸的，经常出差", "profile"),
+        ("We moved last spring, it's much quieter.", "profile"),
+        ("我们刚搬家了，离公司近多了", "profile"),
+        # Appointments with a doctor and sleep problems are health; a note for a doctor is not.
+        ("I'm seeing the dentist on Friday about my wisdom tooth.", "health"),
+        ("我周四约了口腔门诊", "health"),
+        ("I'll post the doctor's letter to you tomorrow.", "commitment"),
+        # An embassy or a notary is legal.
+        ("My interview at the embassy is on the 9th.", "legal"),
+        ("房子过户要去公证处公证", "legal"),
+        # A wrong delivery and an outage are complaints; a reunion where nobody was recognised is not.
+        ("The restaurant sent the wrong dish again, I ordered the curry.", "complaint"),
+        ("快递给我寄错了，我买的是蓝色", "complaint"),
+        ("Our internet keeps disconnecting every hour.", "complaint"),
+        ("家里又断网了，已经两天了", "complaint"),
+        ("昨天去了小学同学聚会，好几个人我都认不出来", "event"),
+        # A request to look something up is an inquiry even without a question mark.
+        ("帮我查一下订单到哪了", "inquiry"),
+        ("Please check my order status, it's been a week.", "inquiry"),
+        # Habits of taste are preferences.
+        ("I usually drink green tea in the afternoon.", "preference"),
+        ("我平时爱喝冰美式", "preference"),
+        ("I used to love horror films but not any more.", "preference"),
+        # An amount or an id with nothing else is "other".
+        ("My membership number is GY-55120.", "other"),
+        ("每个月工资到手12000块", "other"),
+    ],
+)
+def test_rules_type_what_they_are_sure_of(sentence: str, expected: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence", ["The band got signed by a small label.", "周末天气不错，风景很好", "The garden looks different."]
+)
+def test_where_no_rule_is_sure_the_classifiers_type_decides_at_any_confidence(sentence: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == ""
+    assert type_of(sentence, None, None, ("decision", 0.12)) == "decision"
+    assert type_of(sentence, None, None, None)  # the embedder down: the sentence's shape decides
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "kind", "words"),
+    [
+        ("I have a brother named Tom.", "Daniel", "relationship", ["Tom"]),
+        ("I've got a younger sister called Ruth.", "", "relationship", ["Ruth"]),
+        ("我有一个妹妹，叫小雨。", "", "relationship", ["小雨"]),
+        ("I can't stand opera.", "Lea", "preference", ["opera"]),
+        ("I really dislike cilantro.", "", "preference", ["cilantro"]),
+        ("我受不了榴莲", "", "preference", ["榴莲"]),
+    ],
+)
+def test_siblings_and_dislikes_are_kept(text: str, name: str, kind: str, words: list[str]) -> None:
+    out = _extract(text, name=name)
+    assert [c.type for c in out.candidates] == [kind], out.gate.reason
+    assert all(w in out.candidates[0].text for w in words)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        (
+            "Pickle is a menace: she stole a whole baguette off the counter! Last month I adopted her from a shelter.",
+            ["Pickle", "baguette", "shelter"],
+        ),  # fmt: skip
+        ("我家猫太皮了，它把我的耳机线咬断了！上周我带它去打了疫苗。", ["耳机线", "疫苗"]),
+    ],
+)
+def test_a_third_party_anecdote_in_a_kept_turn_is_kept_with_it(text: str, words: list[str]) -> None:
+    out = _extract(text, name="Marta")
+    joined = " ".join(c.text for c in out.candidates)
+    assert len(out.candidates) == 2 and all(w in joined for w in words), joined
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Haha he's hilarious, love it.",  # a reaction about a third party, alone in its turn
+        "Wow, she sounds amazing!",
+        "他真的太搞笑了哈哈哈",
+        "Seattle is such a great city, honestly.",
+        "Thanks so much, see you soon!",
+        "谢谢啦，拜拜",
+        "Yeah, totally agree.",
+        "好的好的，没问题",
+    ],
+)
+def test_third_party_chatter_and_small_talk_stay_dropped(text: str) -> None:
+    assert _extract(text, name="Marta").candidates == []
+
+
+def test_a_story_sentence_ranks_below_the_speakers_own_fact() -> None:
+    out = _extract("She cried the whole way home from the vet. I picked up a new puppy on Saturday.", name="Ana")
+    assert len(out.candidates) == 2
+    own, story = sorted(out.candidates, key=lambda c: -c.confidence)
+    assert "puppy" in own.text and "vet" in story.text
