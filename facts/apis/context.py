@@ -82,7 +82,7 @@ class ContextApi(TenantApi):
             "Prompt-ready memory for the user under `token_budget` tokens (50..32000, default 2000), counted with "
             "an offline WordPiece tokenizer. Priority when room runs short: the 2 newest turns; facts relevant "
             "to `query` (or to the newest turn) up to half the budget; earlier turns relevant to it, verbatim "
-            "with date and speaker, up to 30% (`sections.turns`: the same search over the raw turns, under the "
+            "with date and speaker, up to 45% (`sections.turns`: the same search over the raw turns, under the "
             "same relevance floor, without the recent turns and without turns a chosen fact cites as its "
             "source); the other recent turns (an unbroken run ending at the newest); the profile (at most a "
             "fifth); summaries (this session's mid-term, its far summary, then other sessions'); then more "

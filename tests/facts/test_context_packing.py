@@ -146,7 +146,7 @@ def test_relevant_turns_come_after_top_facts_and_the_newest_turns(case, budget, 
 
 
 def test_turns_take_at_most_their_share_before_the_summaries() -> None:
-    """Four turns would crowd the summary out; capped at TURN_SHARE, two go first, the summary, then one more."""
+    """Four turns would crowd the summary out; capped at TURN_SHARE, three go first, then the summary."""
     turns = [_turn(pk) for pk in range(11, 15)]
     packed = pack(
         header="h", recent=[], facts=[], profile=None, summaries=[SUMMARY], budget=230, count=count_tokens,
