@@ -4,8 +4,9 @@ For every category 1-4 question with evidence, POST /users/{user}/context {query
 running service at each budget (1000 and 2000), then check each evidence turn (dia_id):
 
 - `recall`: the turn is represented in the context: a fact whose sources include it, the turn itself among
-  the recent turns, or a summary (mid-term or far) whose window covers it;
-- `recall_facts_or_turns`: the stricter part of that: only facts' sources and verbatim recent turns.
+  the recent turns or the relevant earlier turns, or a summary (mid-term or far) whose window covers it;
+- `recall_facts_or_turns`: the stricter part of that: only facts' sources and verbatim turns (recent or
+  relevant earlier ones).
 
 Reported per category and overall as the mean fraction of evidence turns present (`recall`) and the share of
 questions with all their evidence present (`all_evidence`), with mean context tokens vs the full history.
@@ -58,7 +59,8 @@ def evidence_present(answer: dict[str, Any], turn_info: dict[str, tuple[str, dt.
     strict: set[str] = set()
     for fact in sections["facts"]:
         strict.update(s["external_id"] for s in fact.get("sources", []) if s.get("external_id"))
-    strict.update(ids[r["id"]] for r in sections["recent"] if r["id"] in ids)
+    turns = [*sections["recent"], *sections.get("turns", [])]
+    strict.update(ids[r["id"]] for r in turns if r["id"] in ids)
     covered = set(strict)
     for summary in sections["summaries"]:
         start, until = _parse(summary.get("covers_from")), _parse(summary.get("covers_until"))

@@ -1,4 +1,4 @@
-"""Context: recent turns, summaries, relevant facts and the profile packed under a token budget."""
+"""Context: recent turns, summaries, relevant facts, relevant earlier turns and the profile under a token budget."""
 
 from __future__ import annotations
 
@@ -30,6 +30,17 @@ class ContextApi(TenantApi):
             content = serializers.CharField()
             created_at = serializers.DateTimeField()
 
+        class TurnSerializer(serializers.Serializer):
+            """An earlier turn relevant to the query, verbatim (found by the search with include_messages)."""
+
+            id = serializers.IntegerField()
+            role = serializers.CharField()
+            name = serializers.CharField()
+            content = serializers.CharField()
+            created_at = serializers.DateTimeField()
+            session_id = serializers.CharField()
+            rank = serializers.IntegerField(help_text="Its place among the turns the search found (0 = best).")
+
         class SummarySerializer(serializers.Serializer):
             kind = serializers.ChoiceField(choices=["mid", "far"])
             session_id = serializers.CharField()
@@ -54,6 +65,7 @@ class ContextApi(TenantApi):
             recent = serializers.ListField(child=serializers.DictField())
             summaries = serializers.ListField(child=serializers.DictField())
             facts = serializers.ListField(child=serializers.DictField())
+            turns = serializers.ListField(child=serializers.DictField())
             profile = serializers.CharField(allow_blank=True)
 
         context = serializers.CharField(allow_blank=True)  # type: ignore[assignment]  # DRF pops declared fields
@@ -69,10 +81,13 @@ class ContextApi(TenantApi):
         description=(
             "Prompt-ready memory for the user under `token_budget` tokens (50..32000, default 2000), counted with "
             "an offline WordPiece tokenizer. Priority when room runs short: the 2 newest turns; facts relevant "
-            "to `query` (or to the newest turn) up to half the budget; the other recent turns (an unbroken run "
-            "ending at the newest); the profile (at most a fifth); summaries (this session's mid-term, its far "
-            "summary, then other sessions'); then more facts. `session_id` picks the session (default: the "
-            "latest). Every line carries a date. `full_history_tokens` is what the whole history would cost."
+            "to `query` (or to the newest turn) up to half the budget; earlier turns relevant to it, verbatim "
+            "with date and speaker, up to 45% (`sections.turns`: the same search over the raw turns, under the "
+            "same relevance floor, without the recent turns and without turns a chosen fact cites as its "
+            "source); the other recent turns (an unbroken run ending at the newest); the profile (at most a "
+            "fifth); summaries (this session's mid-term, its far summary, then other sessions'); then more "
+            "facts and turns. `session_id` picks the session (default: the latest). Every line carries a date. "
+            "`full_history_tokens` is what the whole history would cost."
         ),
     )
     def post(self, request: Request, user: str) -> Response:
@@ -92,6 +107,7 @@ class ContextApi(TenantApi):
             "recent": out.RecentSerializer(result.sections["recent"], many=True).data,
             "summaries": out.SummarySerializer(result.sections["summaries"], many=True).data,
             "facts": out.FactSerializer(result.sections["facts"], many=True).data,
+            "turns": out.TurnSerializer(result.sections["turns"], many=True).data,
             "profile": result.sections["profile"],
         }
         return Response(

@@ -4,15 +4,21 @@ Priority (highest first); an item is taken whole if it fits, else skipped, so sm
 
 1. the 2 most recent turns of the session (verbatim);
 2. facts relevant to the query (or to the latest turn), in search rank order, up to FACT_SHARE of the budget;
-3. the rest of the recent turns, newest first (recent turns always form an unbroken run ending at the newest);
-4. the profile, cut by whole lines to at most PROFILE_SHARE of the budget;
-5. summaries: the session's mid-term summaries (most relevant to the query first, then newest), then its far
+3. earlier turns relevant to the query, verbatim, in search rank order, up to TURN_SHARE of the budget;
+4. the rest of the recent turns, newest first (recent turns always form an unbroken run ending at the newest);
+5. the profile, cut by whole lines to at most PROFILE_SHARE of the budget;
+6. summaries: the session's mid-term summaries (most relevant to the query first, then newest), then its far
    summary (truncated by whole lines when it does not fit), then other sessions' summaries, same order;
-6. the remaining facts, in rank order, into whatever room is left.
+7. the remaining facts, then the remaining relevant turns, in rank order, into whatever room is left.
 
-Rendering order is for reading, not priority: header, profile, facts, summaries (oldest first), recent turns
-(oldest first). The final text is counted again with the real tokenizer and items are dropped from the lowest
-priority until it fits, so `tokens <= token_budget` holds whatever the tokenizer does at joins.
+A relevant turn or a fact is skipped when every message it shows (`Item.shows`: a turn's own id, a fact's
+source turns) is shown already by an item taken before it: a fact and its own source turn are the same evidence
+twice, and a turn already among the recent ones is not repeated.
+
+Rendering order is for reading, not priority: header, profile, facts, summaries (oldest first), relevant
+earlier turns (oldest first), recent turns (oldest first). The final text is counted again with the real
+tokenizer and items are dropped from the lowest priority until it fits, so `tokens <= token_budget` holds
+whatever the tokenizer does at joins.
 """
 
 from __future__ import annotations
@@ -23,23 +29,27 @@ from typing import Any
 
 RECENT_HEAD = 2
 FACT_SHARE = 0.5
+TURN_SHARE = 0.45  # 0.3: context recall 0.695 at 1000 tokens, 0.45: 0.731 (bench/README.md, 2026-12-02)
 PROFILE_SHARE = 0.2
 SECTION_TITLES = {
     "profile": "## Profile",
     "facts": "## Relevant facts (date = when it became true or was said)",
     "summaries": "## Summaries of earlier conversation",
+    "turns": "## Relevant earlier turns (oldest first)",
     "recent": "## Recent turns (oldest first)",
 }
-RENDER_ORDER = ["profile", "facts", "summaries", "recent"]
+RENDER_ORDER = ["profile", "facts", "summaries", "turns", "recent"]
+DEDUPED = {"facts", "turns"}  # sections whose items are skipped when what they show is shown already
 
 
 @dataclass
 class Item:
-    section: str  # recent, facts, summaries, profile
+    section: str  # recent, facts, turns, summaries, profile
     text: str
     payload: Any = None
     sort_key: Any = 0  # rendering order inside the section
     truncatable: bool = False  # may be cut to its first lines
+    shows: frozenset[int] = frozenset()  # the messages this item shows (a turn's id, a fact's source turns)
 
 
 @dataclass
@@ -71,7 +81,7 @@ def _truncate(item: Item, room: int, count: Callable[[str], int]) -> Item | None
         used += cost
     if len(kept) < 2:  # a title line alone says nothing
         return None
-    return Item(item.section, "\n".join(kept), item.payload, item.sort_key)
+    return Item(item.section, "\n".join(kept), item.payload, item.sort_key, shows=item.shows)
 
 
 def pack(
@@ -83,8 +93,9 @@ def pack(
     summaries: list[Item],
     budget: int,
     count: Callable[[str], int],
+    turns: list[Item] | None = None,
 ) -> Packed:
-    """Choose items by priority under budget; recent must be newest first."""
+    """Choose items by priority under budget; recent must be newest first, facts and turns best first."""
     chosen: list[Item] = []
     used = 0
     open_sections: set[str] = set()
@@ -96,10 +107,14 @@ def pack(
         return count(item.text) + 1 + extra
 
     section_used: dict[str, int] = {}
+    shown: set[int] = set()
 
     def take(item: Item, cap: float | None = None) -> bool:
-        """Add item if it fits the budget (and the section's cap); truncatable items may be cut to fit."""
+        """Add item if it fits the budget (and the section's cap); truncatable items may be cut to fit. An item
+        of a deduplicated section that shows nothing new counts as taken (there is nothing to add)."""
         nonlocal used
+        if item.section in DEDUPED and item.shows and item.shows <= shown:
+            return True
         limit = budget if cap is None else min(budget, used + int(cap) - section_used.get(item.section, 0))
         cost = cost_of(item)
         if used + cost > limit and item.truncatable:
@@ -114,6 +129,7 @@ def pack(
         used += cost
         section_used[item.section] = section_used.get(item.section, 0) + cost
         open_sections.add(item.section)
+        shown.update(item.shows)
         return True
 
     recent_ok = True
@@ -123,13 +139,17 @@ def pack(
     for item in facts:
         if not take(item, cap=FACT_SHARE * budget):
             left_over.append(item)
+    turns_left: list[Item] = []
+    for item in turns or []:
+        if not take(item, cap=TURN_SHARE * budget):
+            turns_left.append(item)
     for item in recent[RECENT_HEAD:]:
         recent_ok = recent_ok and take(item)
     if profile is not None:
         take(profile, cap=PROFILE_SHARE * budget)
     for item in summaries:
         take(item)
-    for item in left_over:
+    for item in left_over + turns_left:
         take(item)
 
     text = render(header, chosen)

@@ -20,6 +20,7 @@ from facts.context.packing import Item, pack
 from facts.durable import is_durable
 from facts.models import ContextCall
 from facts.profile import profile_current
+from facts.retrieval.relevance import calibration
 from facts.text import keywords
 from facts.tokens import count_many, count_tokens
 
@@ -29,6 +30,9 @@ MAX_BUDGET = 32000
 # Facts asked from the read path: about one per 60 tokens of budget (a fact is one sentence), 5 to 50.
 FACTS_PER_TOKENS = 60
 FACT_LIMIT_MIN, FACT_LIMIT_MAX = 5, 50
+# Earlier turns asked from the same search: about one per 100 tokens of budget (a turn is a few sentences), 3 to 20.
+TURNS_PER_TOKENS = 100
+TURN_LIMIT_MIN, TURN_LIMIT_MAX = 3, 20
 # The 8 most recent turns plus the (< 4) turns not yet in a complete summary window.
 RECENT_MAX = RECENT_TURNS + WINDOW_TURNS - 1
 OTHER_SUMMARIES_MAX = 200
@@ -72,20 +76,30 @@ def full_history_tokens(*, subject: Subject) -> int:
     return total
 
 
-def _fact_search(subject: Subject, query: str, api_key: ApiKey | None, limit: int, **when: Any) -> list[Any]:
-    """The read path's search (under its relevance floor: an unrelated query finds no fact, and the facts section
-    is left out rather than padded); passes the extended keywords only when that signature has them."""
+def _memory_search(
+    subject: Subject, query: str, api_key: ApiKey | None, limit: int, **when: Any
+) -> tuple[list[Any], list[Any]]:
+    """One call of the read path's search with the raw turns included, under its relevance floor (an unrelated
+    query finds nothing, and the facts and turns sections are left out rather than padded): (fact hits, message
+    hits), each best first, the message hits under the fitted floor as well. Passes the extended keywords only
+    when that signature has them."""
     params = inspect.signature(fact_selectors.fact_search).parameters
-    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit, **when}
+    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit, "include_messages": True, **when}
     if "api_key" in params:
         kwargs["api_key"] = api_key
     hits, _ = fact_selectors.fact_search(**kwargs)
     # Durable facts only (facts/durable.py): a quote of small talk costs tokens and tells the model nothing.
-    return [
+    facts = [
         h
         for h in hits
         if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type, has_time=bool(h.event_time))
-    ][:limit]
+    ]
+    # Raw turns are many and mostly chatter: they must also clear the fitted floor (docs/relevance.md), which the
+    # search applies by default only when an operator sets it, and only to what the full model scored; else an
+    # unrelated query (or any Chinese one) would be padded with the nearest small talk.
+    floor = calibration().min_relevance
+    turns = [h for h in hits if getattr(h, "kind", "fact") == "message" and h.relevance >= floor]
+    return facts, turns
 
 
 def _session_for(subject: Subject, session_external_id: str | None) -> Session | None:
@@ -172,6 +186,30 @@ def _recent_item(message: Message) -> Item:
     return Item("recent", turn_text(message), payload, sort_key=(message.created_at, message.pk))
 
 
+def _turn_items(subject: Subject, hits: list[Any], skip: set[int]) -> list[Item]:
+    """The message hits as verbatim turns (date, speaker, role), best first, without those in `skip` (the recent
+    turns). The rows are read again under the subject, so nothing of another subject can be shown."""
+    wanted = [h.id for h in hits if h.id not in skip]
+    rows = Message.objects.filter(subject=subject, pk__in=wanted).select_related("session").in_bulk()
+    items = []
+    for rank, pk in enumerate(wanted):
+        message = rows.get(pk)
+        if message is None:
+            continue
+        payload = {
+            "id": message.pk,
+            "role": message.role,
+            "name": message.name,
+            "content": message.content,
+            "created_at": message.created_at,
+            "session_id": message.session.external_id,
+            "rank": rank,
+        }
+        key = (message.created_at, message.pk)
+        items.append(Item("turns", turn_text(message), payload, sort_key=key, shows=frozenset({message.pk})))
+    return items
+
+
 def _fact_item(hit: Any, rank: int) -> Item:
     payload = {
         "id": hit.id,
@@ -185,7 +223,8 @@ def _fact_item(hit: Any, rank: int) -> Item:
         "sources": hit.sources,
     }
     when = hit.event_time or hit.valid_from or hit.created_at  # an event's own day, else when it was said
-    return Item("facts", f"- [{_when(when)}] {hit.text}", payload, sort_key=rank)
+    shows = frozenset(s["message_id"] for s in hit.sources if s.get("message_id") is not None)
+    return Item("facts", f"- [{_when(when)}] {hit.text}", payload, sort_key=rank, shows=shows)
 
 
 def context_build(
@@ -198,9 +237,13 @@ def context_build(
     as_of: dt.datetime | None = None,
     known_at: dt.datetime | None = None,
 ) -> ContextResult:
-    """Assemble recent turns, summaries, facts and the profile under token_budget; record a ContextCall.
+    """Assemble recent turns, summaries, facts, relevant earlier turns and the profile under token_budget; record a
+    ContextCall.
 
-    With `as_of` / `known_at` the facts section holds the facts of that moment (facts.retrieval.asof)."""
+    Facts and earlier turns come from one search (include_messages) for `query`, else for the newest turn. A turn
+    already among the recent ones is left out, and pack() skips a turn a chosen fact cites as its source.
+    With `as_of` / `known_at` the facts section holds the facts of that moment (facts.retrieval.asof) and the
+    turns are those said by then."""
     started = time.perf_counter()
     session = _session_for(subject, session_external_id)
     recent_rows = _recent_turns(session)
@@ -209,8 +252,13 @@ def context_build(
     # Over-fetch: the durable filter may drop some of the hits.
     when = {k: v for k, v in (("as_of", as_of), ("known_at", known_at)) if v is not None}
     fetch = min(FACT_LIMIT_MAX, 2 * limit)
-    hits = _fact_search(subject, search_query, api_key, fetch, **when) if search_query else []
+    turn_limit = max(TURN_LIMIT_MIN, min(TURN_LIMIT_MAX, token_budget // TURNS_PER_TOKENS))
+    hits, message_hits = (
+        _memory_search(subject, search_query, api_key, fetch + turn_limit, **when) if search_query else ([], [])
+    )
     hits = hits[:limit]
+    recent_ids = {m.pk for m in recent_rows}
+    turns = _turn_items(subject, message_hits, recent_ids)[:turn_limit]
     profile = profile_current(subject=subject)
     now = timezone.now()
     header = (
@@ -225,12 +273,14 @@ def context_build(
         summaries=_summaries(subject, session, set(keywords(query or ""))),
         budget=token_budget,
         count=count_tokens,
+        turns=turns,
     )
     history = full_history_tokens(subject=subject)
     sections = {
         "recent": [i.payload for i in packed.items["recent"]],
         "summaries": [i.payload for i in packed.items["summaries"]],
         "facts": [i.payload for i in packed.items["facts"]],
+        "turns": [i.payload for i in packed.items["turns"]],
         "profile": packed.items["profile"][0].text if packed.items["profile"] else "",
     }
     ContextCall.objects.create(

@@ -101,7 +101,7 @@ def memory_server() -> MCPServer:
 
     @server.tool(
         description="Prompt-ready memory of the user for the current question, packed under a token budget: recent "
-        "turns, summaries, relevant facts and the profile. Returns JSON with `context` (the text to put in a prompt) "
+        "turns, summaries, relevant facts, relevant earlier turns (verbatim, dated) and the profile. Returns JSON with `context` (the text to put in a prompt) "
         "and `tokens`.",
         structured_output=False,
     )

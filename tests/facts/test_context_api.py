@@ -204,3 +204,104 @@ def test_daily_rebuild_picks_missing_stale_and_old_profiles(alice) -> None:  # t
     assert profiles_due(older_than=dt.timedelta(hours=23)) == []
     Profile.objects.filter(subject=subject).update(built_at=timezone.now() - dt.timedelta(days=2))
     assert profiles_due(older_than=dt.timedelta(hours=23)) == [subject.pk]
+
+
+# --- relevant earlier turns: evidence that lives only in a raw turn -----------------------------------------------
+
+CHATTER_CASES = [
+    pytest.param(
+        "lol so yesterday we finally tried that tiny ramen shop on Elm Street with the red lanterns, the broth was ok",
+        "Which ramen shop did we try?",
+        "ramen shop on Elm Street",
+        "Alice",
+        id="en",
+    ),
+    pytest.param(
+        "哈哈，昨天我们终于去了榆树街那家挂红灯笼的小拉面馆，汤还行吧",
+        "我们去了哪家拉面馆？",
+        "榆树街那家挂红灯笼的小拉面馆",
+        "小王",
+        id="zh",
+    ),
+]
+
+
+def zh_filler(i: int) -> str:
+    return f"第{i}轮：今天我们聊了聊天气和周末的安排，邻居也说了几句，没有什么特别的事情，改天再聊。"
+
+
+def chatter_history(persona, evidence: str, name: str, chinese: bool) -> list[int]:  # type: ignore[no-untyped-def]
+    """The evidence at turn 3 of 40, far from the recent turns, searchable as a raw turn and stored as no fact."""
+    turns = [(zh_filler if chinese else filler)(i) for i in range(40)]
+    turns[2] = evidence
+    ids = post_turns(persona, turns, name=name)
+    messages_extract(message_ids=ids)  # what the worker does after ingest: the turns become searchable
+    Fact.objects.filter(subject__external_id=persona.name).delete()  # whatever the gate kept: the turn alone
+    return ids
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("evidence", "query", "needle", "name"), CHATTER_CASES)
+def test_evidence_only_in_an_earlier_chatter_turn_reaches_the_context(alice, evidence, query, needle, name) -> None:  # type: ignore[no-untyped-def]
+    ids = chatter_history(alice, evidence, name, chinese=name == "小王")
+    body = alice.post("context", {"query": query, "token_budget": 1000}).json()
+    assert body["sections"]["facts"] == []
+    turns = body["sections"]["turns"]
+    assert [t["id"] for t in turns][:3].count(ids[2]) == 1, turns
+    hit = next(t for t in turns if t["id"] == ids[2])
+    assert (hit["content"], hit["role"], hit["name"], hit["session_id"]) == (evidence, "user", name, "s1")
+    text = body["context"]
+    assert "## Relevant earlier turns (oldest first)" in text
+    assert f"[2024-02-01 11:00] {name} (user): {evidence}" in text  # verbatim, dated, with the speaker
+    assert needle in text
+    assert body["tokens"] == count_tokens(text) <= 1000
+    # Not repeated: no relevant turn is also among the recent turns.
+    assert not {t["id"] for t in turns} & {r["id"] for r in body["sections"]["recent"]}
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("chinese", "query"),
+    [(False, "What is my blood type?"), (True, "我的血型是什么？")],
+    ids=["en", "zh"],
+)
+def test_an_unrelated_query_adds_no_earlier_turns(alice, settings, chinese, query) -> None:  # type: ignore[no-untyped-def]
+    from facts.retrieval.relevance import calibration
+
+    settings.SEARCH_MIN_RELEVANCE = calibration().min_relevance  # the floor the facts section abstains under
+    chatter_history(alice, "lol we finally tried that ramen shop on Elm Street", "Alice", chinese=chinese)
+    body = alice.post("context", {"query": query, "token_budget": 2000}).json()
+    assert body["sections"]["turns"] == [] and body["sections"]["facts"] == []
+    assert "Relevant earlier turns" not in body["context"]
+
+
+@pytest.mark.django_db
+def test_a_turn_a_chosen_fact_cites_is_not_shown_twice(alice) -> None:  # type: ignore[no-untyped-def]
+    turns = [filler(i) for i in range(40)]
+    turns[2] = "Remember this: I am allergic to penicillin, my doctor Dr. Chen confirmed it on 2024-02-01."
+    ids = post_turns(alice, turns)
+    messages_extract(message_ids=ids)
+    body = alice.post("context", {"query": "Which medicine is Alice allergic to?", "token_budget": 2000}).json()
+    cited = {s["message_id"] for f in body["sections"]["facts"] for s in f["sources"]}
+    assert ids[2] in cited
+    assert not cited & {t["id"] for t in body["sections"]["turns"]}
+    assert turns[2] not in body["context"]  # the fact stands for its turn
+
+
+@pytest.mark.django_db
+def test_other_subjects_and_tenants_turns_never_appear(alice, bob, carol) -> None:  # type: ignore[no-untyped-def]
+    secret = "lol we finally tried that ramen shop on Elm Street with the red lanterns"
+    for persona, user in [(alice, "mallory"), (carol, "alice")]:  # another subject; another tenant's "alice"
+        turns = [filler(i) for i in range(20)]
+        turns[2] = secret + f" ({persona.name}/{user})"
+        messages = [{"role": "user", "content": t, "created_at": (T0 + dt.timedelta(hours=i)).isoformat()}
+                    for i, t in enumerate(turns)]  # fmt: skip
+        assert persona.post("messages", {"session_id": "s1", "messages": messages}, user=user).status_code == 202
+    messages_extract(message_ids=list(Message.objects.values_list("pk", flat=True)))
+    post_turns(alice, ["I like tea.", "Noted."])
+    messages_extract(
+        message_ids=list(Message.objects.filter(subject__external_id="alice").values_list("pk", flat=True))
+    )
+    for persona in (alice, bob):  # bob shares alice's tenant
+        body = persona.post("context", {"query": "Which ramen shop on Elm Street?"}, user="alice").json()
+        assert "ramen" not in body["context"] and body["sections"]["turns"] == []
