@@ -30,7 +30,10 @@ class RerankTuning:
     info_per_word: float = 0.2
     named: float = 0.3  # a name the query gives on the candidate (speaker, entity), too common to select by
     time_match: float = 1.0  # inside the time the query names: counts double (0.3-2.0 a plateau on LoCoMo)
-    message: float = 1.5  # a raw turn against the facts cut from it (include_messages): 1.0 0.792, 1.5-1.7 0.801
+    # A raw turn against the facts cut from it (include_messages). With 2.2 facts a turn: 1.0 0.792, 1.5-1.7 0.801.
+    # The value gate keeps 0.6 facts a turn (2026-12-01): most turns are now found only as themselves, so the turn
+    # counts more: 1.5 / 2.0 / 2.5 / 3.0 -> 0.758 / 0.764 / 0.761 / 0.761, 2.0 chosen in all ten 3/2 cross-fits.
+    message: float = 2.0
     # Found by the vector alone: at least this similarity, and this share of the best vector match (MiniLM gives
     # 0.2-0.3 to unrelated sentences, which must not pad the answer).
     vector_alone_min_similarity: float = 0.3
