@@ -151,11 +151,15 @@ def pack(
         take(item)
     for item in left_over + turns_left:
         take(item)
+    return _fit(header, chosen, budget, count)
 
+
+def _fit(header: str, chosen: list[Item], budget: int, count: Callable[[str], int]) -> Packed:
+    """Render the chosen items; drop the lowest-priority ones (chosen is in priority order) until the text fits."""
     text = render(header, chosen)
     tokens = count(text)
     while tokens > budget and chosen:
-        chosen.pop()  # lowest priority first: chosen is in priority order
+        chosen.pop()
         text = render(header, chosen)
         tokens = count(text)
     if tokens > budget:
