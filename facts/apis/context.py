@@ -30,14 +30,9 @@ class ContextApi(TenantApi):
             content = serializers.CharField()
             created_at = serializers.DateTimeField()
 
-        class TurnSerializer(serializers.Serializer):
+        class TurnSerializer(RecentSerializer):
             """An earlier turn relevant to the query, verbatim (found by the search with include_messages)."""
 
-            id = serializers.IntegerField()
-            role = serializers.CharField()
-            name = serializers.CharField()
-            content = serializers.CharField()
-            created_at = serializers.DateTimeField()
             session_id = serializers.CharField()
             rank = serializers.IntegerField(help_text="Its place among the turns the search found (0 = best).")
 

@@ -175,15 +175,18 @@ def _recent_turns(session: Session | None) -> list[Message]:
     return rows
 
 
-def _recent_item(message: Message) -> Item:
-    payload = {
+def _turn_payload(message: Message) -> dict[str, Any]:
+    return {
         "id": message.pk,
         "role": message.role,
         "name": message.name,
         "content": message.content,
         "created_at": message.created_at,
     }
-    return Item("recent", turn_text(message), payload, sort_key=(message.created_at, message.pk))
+
+
+def _recent_item(message: Message) -> Item:
+    return Item("recent", turn_text(message), _turn_payload(message), sort_key=(message.created_at, message.pk))
 
 
 def _turn_items(subject: Subject, hits: list[Any], skip: set[int]) -> list[Item]:
@@ -196,15 +199,7 @@ def _turn_items(subject: Subject, hits: list[Any], skip: set[int]) -> list[Item]
         message = rows.get(pk)
         if message is None:
             continue
-        payload = {
-            "id": message.pk,
-            "role": message.role,
-            "name": message.name,
-            "content": message.content,
-            "created_at": message.created_at,
-            "session_id": message.session.external_id,
-            "rank": rank,
-        }
+        payload = {**_turn_payload(message), "session_id": message.session.external_id, "rank": rank}
         key = (message.created_at, message.pk)
         items.append(Item("turns", turn_text(message), payload, sort_key=key, shows=frozenset({message.pk})))
     return items
