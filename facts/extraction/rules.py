@@ -230,13 +230,12 @@ class RuleExtractor:
         """The candidates of the sentences the gate keeps, and the reason codes of those it drops."""
         speaker, content, offset = self._speaker(message, content, offset)
         content = content[:MAX_READ_CHARS]  # a document pasted as a turn: its head is read, all of it stays searchable
-        shared: list[Candidate] = []
         shares = _SHARES_RE.search(content)
         if shares:
-            caption = shares.group(1).strip()
+            # A picture's caption ("[shares a photo of a park at sunset]", written by a captioning model) says what
+            # the picture shows, not what the person is, has or plans: it stays in the raw turn, searchable, and
+            # yields no fact of its own; the turn's words are gated as usual.
             content = content[: shares.start()]
-            if caption:
-                shared.append(self._shared(message, caption, offset + shares.start(), offset + shares.end(), speaker))
         # A turn yields at most two facts: past MAX_CLAUSES the rest of a very long turn is left to the raw message
         # (searchable, summarised) rather than scored clause by clause.
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
@@ -278,7 +277,7 @@ class RuleExtractor:
         if len(kept) > len(best):
             reasons.append("over the per-turn limit")
         chosen = {id(c) for _p, c in best}
-        return [c for _p, c in kept if id(c) in chosen] + shared, reasons
+        return [c for _p, c in kept if id(c) in chosen], reasons
 
     def candidates(self, message: MessageView, content: str, *, offset: int) -> list[Candidate]:
         return self.gated_candidates(message, content, offset=offset)[0]
@@ -294,14 +293,6 @@ class RuleExtractor:
             offset += prefix.end()
             content = content[prefix.end() :]
         return speaker, content, offset
-
-    def _shared(self, message: MessageView, caption: str, start: int, end: int, speaker: str) -> Candidate:
-        candidate = self._candidate(message, caption, start, end, speaker, None, None, framed=False)
-        assert candidate is not None
-        candidate.text = f"{speaker} shared {caption.rstrip('.')}."
-        candidate.keywords = keywords(candidate.text)
-        candidate.type = "event"
-        return candidate
 
     def _candidate(
         self,

@@ -125,6 +125,21 @@ def test_greeting_inside_an_informative_turn_is_dropped_but_content_kept(alice) 
     assert [f["text"] for f in facts] == ["Daniel is drowning in tax forms."]
 
 
+@pytest.mark.django_db
+def test_a_pictures_caption_is_no_fact_but_the_turn_keeps_it_searchable(alice) -> None:  # type: ignore[no-untyped-def]
+    # A captioning model's description of a shared picture says what it shows, not what the person is or does.
+    reaction = "Haha, look at this! [shares a photo of two dogs running on a beach at sunset]"
+    assert _facts(alice, reaction, name="Mia") == []
+    with_fact = "My sister Ana just got her pilot licence! [shares a photo of a small plane on a runway]"
+    texts = [f["text"] for f in _facts(alice, with_fact, name="Mia")]
+    assert texts and all("plane" not in t and "photo" not in t for t in texts), texts
+    assert any("pilot licence" in t for t in texts), texts
+    zh = "周末去爬山了，累死 [shares a photo of a mountain path in autumn]"
+    assert all("photo" not in f["text"] for f in _facts(alice, zh, name="小林"))
+    found = alice.search("beach dogs sunset", include_messages=True).json()["results"]
+    assert any(r["kind"] == "message" and "two dogs" in r["text"] for r in found), found
+
+
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
