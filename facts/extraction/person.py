@@ -160,6 +160,18 @@ def _conjugate(verb: str) -> str:
     return verb + "s"
 
 
+# Past forms that are also the present or the imperative ("Put it in the oven"): no sign of a past by themselves.
+_SAME_AS_PRESENT = frozenset(["read", "set", "put", "cut", "let", "hit", "quit", "shut", "hurt", "cost", "spread"])
+
+
+def is_past_form(word: str) -> bool:
+    """A simple past by its form: an irregular past, or a verb in -ed (not "need", "speed")."""
+    low = word.lower()
+    if low in _SAME_AS_PRESENT:
+        return False
+    return low in _IRREGULAR_PAST or len(low) > 3 and low.endswith("ed") and low not in _PRESENT_IN_ED
+
+
 _I_RE = re.compile(r"\b(I)(?:'m|’m| am\b)|\b(I)(?:'ve|’ve)|\b(I)(?:'d|’d)|\b(I)(?:'ll|’ll)|\bI\b(?: (\w+(?:'t)?))?")
 
 

@@ -13,6 +13,7 @@ import re
 from facts.extraction import classifier
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
+from facts.extraction.elision import not_about_speaker, with_elided_subject
 from facts.extraction.entities import entities_of
 from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
@@ -387,6 +388,11 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
         what = re.sub(r"\byou\b", "they", what)
         verb = "Asked whether" if m else "Asked about"
         return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
+    if type_ != "complaint" and not_about_speaker(body):  # "Your courier left it in the rain" is a complaint
+        return ""
+    elided = with_elided_subject(body, speaker)
+    if elided is not None:
+        return elided
     if not named:
         return body[:1].upper() + body[1:]
     if _COMMON_FIRST.match(body):

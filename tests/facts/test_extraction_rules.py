@@ -8,7 +8,8 @@ import pytest
 
 from conversations.models import Message
 from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
+from facts.extraction.person import third_person_en
+from facts.extraction.rules import RuleExtractor, frame
 from facts.extraction.timeexpr import resolve_text
 
 WHEN = "2023-05-08T13:56:00Z"  # a Monday
@@ -138,6 +139,46 @@ def test_a_pictures_caption_is_no_fact_but_the_turn_keeps_it_searchable(alice) -
     assert all("photo" not in f["text"] for f in _facts(alice, zh, name="小林"))
     found = alice.search("beach dogs sunset", include_messages=True).json()["results"]
     assert any(r["kind"] == "message" and "two dogs" in r["text"] for r in found), found
+
+
+ELIDED = [
+    ("Checked out the old harbour museum on Sunday.", "Lena checked out the old harbour museum on Sunday"),
+    ("Finally booked the flights to Lisbon", "Lena finally booked the flights to Lisbon"),
+    ("Got a new bike for my commute.", None),  # first person: the ordinary rewrite, not this one
+    ("Fred came over last night.", "Lena mentioned that Fred came over last night"),  # a name, not a dropped "I"
+]
+NOT_ABOUT_SPEAKER = [
+    "Hope your knee heals quickly.",
+    "Be sure to ask the landlord for a receipt.",
+    "Wow, sounds like a great trip.",
+    "Combining your two hobbies is such a good idea.",
+    "Don't forget to water the plants.",
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), ELIDED)
+def test_a_dropped_subject_is_the_speaker(sentence: str, expected: str | None) -> None:
+    text = frame(sentence, "Lena", type_="event", question=False)
+    if expected is None:
+        assert text == third_person_en(sentence, "Lena") or text.startswith("Lena"), text
+    else:
+        assert text == expected
+
+
+@pytest.mark.parametrize("sentence", NOT_ABOUT_SPEAKER)
+def test_advice_wishes_and_reactions_to_the_listener_are_not_said_of_the_speaker(sentence: str) -> None:
+    assert frame(sentence, "Lena", type_="profile", question=False) == ""
+    assert frame(sentence, "User", type_="profile", question=False) == ""
+
+
+def test_a_complaint_addressed_to_the_business_is_still_framed() -> None:
+    text = frame("Your courier left the parcel out in the rain", "Lena", type_="complaint", question=False)
+    assert "courier left the parcel" in text
+
+
+@pytest.mark.django_db
+def test_a_wish_for_the_listener_yields_no_fact(alice) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, "Hope your injury is feeling better. Take it easy this week!", name="Tim") == []
 
 
 def test_every_informative_sentence_keeps_its_content_words() -> None:
