@@ -210,6 +210,7 @@ def third_person_en(sentence: str, name: str) -> str:
             return f"{_MARK} {verb}"
         return f"{_MARK} {_conjugate(verb)}" if whole[1:].strip() else _MARK
 
+    sentence = _WE_RE.sub(_we_mark, sentence)
     out = _I_RE.sub(repl_i, sentence)
     out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _conjugate(m.group(1)), out)
     out = out.replace("\x00", "")
@@ -218,8 +219,39 @@ def third_person_en(sentence: str, name: str) -> str:
     out = re.sub(r"\b[Mm]yself\b", "themselves", out)
     out = re.sub(r"(?<=\w )me\b", f"{_MARK}@", out)
     if _MARK not in out:
-        return sentence
-    return _name_marks(out, name)
+        return _name_plural(out, name) if _WE in out or _OUR in out or _US in out else sentence
+    return _name_plural(_name_marks(out, name), None)
+
+
+# "we" / "our" / "us": the speaker and others. With no "I" in the sentence the first of them names the speaker
+# ("we went hiking" -> "Maya and others went hiking", "our dog" -> "Maya's dog"); later, or after the name, they are
+# they / their / them.
+_WE, _OUR, _US = "\x02", "\x03", "\x04"
+_WE_RE = re.compile(r"\b(?:([Ww]e)(?:'re|’re|'ve|’ve|'d|’d|'ll|’ll)?|([Oo]ur)|(ourselves|ours)|(?<=\w )(us))\b")
+_WE_VERB = {"'re": " are", "’re": " are", "'ve": " have", "’ve": " have", "'d": " would", "’d": " would",
+            "'ll": " will", "’ll": " will"}  # fmt: skip
+
+
+def _we_mark(m: re.Match[str]) -> str:
+    if m.group(1):
+        return _WE + _WE_VERB.get(m.group(0)[len(m.group(1)) :], "")
+    if m.group(2):
+        return _OUR
+    if m.group(3):
+        return "themselves" if m.group(3) == "ourselves" else "theirs"
+    return _US
+
+
+def _name_plural(out: str, name: str | None) -> str:
+    """Plural first-person marks in words: the first one names the speaker when `name` is given."""
+    if name is not None:
+        label = "User" if name in _UNNAMED else name
+        first = min(i for i in (out.find(_WE), out.find(_OUR), out.find(_US)) if i >= 0)
+        mark = out[first]
+        named = {_WE: f"{label} and others", _OUR: f"{label}'s", _US: f"{label} and others"}[mark]
+        out = out[:first] + named + out[first + 1 :]
+    out = re.sub(rf"(^|[.!?]\s+){_WE}", lambda m: m.group(1) + "They", out)
+    return out.replace(_WE, "they").replace(_OUR, "their").replace(_US, "them")
 
 
 def _name_marks(out: str, name: str) -> str:

@@ -156,6 +156,20 @@ NOT_ABOUT_SPEAKER = [
 ]
 
 
+PLURAL = [
+    ("We went to a food bank on Saturday.", "Omar and others went to a food bank on Saturday."),
+    ("we're thinking about adopting a rescue dog", "Omar and others are thinking about adopting a rescue dog"),
+    ("Our cat hates the new sofa.", "Omar's cat hates the new sofa."),
+    ("My sister and I drove to Porto and we loved it.", "Omar's sister and Omar drove to Porto and they loved it."),
+    ("I moved to the US in 2019.", "Omar moved to the US in 2019."),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), PLURAL)
+def test_we_and_our_are_the_speaker_and_others(sentence: str, expected: str) -> None:
+    assert third_person_en(sentence, "Omar") == expected
+
+
 @pytest.mark.parametrize(("sentence", "expected"), ELIDED)
 def test_a_dropped_subject_is_the_speaker(sentence: str, expected: str | None) -> None:
     text = frame(sentence, "Lena", type_="event", question=False)
