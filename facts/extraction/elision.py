@@ -4,7 +4,9 @@ Chat drops the subject ("Checked out the library there." = "I checked out..."); 
 reads as "Joanna checked out the library there". A sentence addressed to the listener ("Hope your knee is better",
 "Combining your two interests is super cool"), an instruction ("Be sure to ask them first") or a reaction to what
 the listener said ("Sounds wonderful") is not about the speaker at all: it yields no fact ("X mentioned that Be
-sure to..." would be a quote in disguise). Linear-time patterns over the sentence's head only.
+sure to..." would be a quote in disguise). A promise or request whose only content is to talk later ("I'll let you
+know", "Let me know if you need anything", "Tell me more about your trip") carries nothing either. Linear-time
+patterns over the sentence's head only.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction.person import is_past_form, third_person_en
+from facts.text import keywords
 
 _HEAD = 300
 _ADVERB = r"(?:even|just|also|finally|recently|actually|really|totally|always|never|still|already|once|then)"
@@ -49,3 +52,30 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     if after in _VERB_AFTER or after and is_past_form(after):
         return None
     return third_person_en("I " + head[:1].lower() + head[1:], speaker)
+
+
+# Talking later, and the clauses that only condition it ("if you need anything", "whenever you need help").
+_TALK_RE = re.compile(
+    r"\b(?:let (?:me|you|us) know|lemme know|keep (?:you|me) (?:posted|updated|in the loop)|get back to (?:you|me)|"
+    r"reach out|hit (?:me|you) up|tell me (?:more|all)|text (?:me|you)|call (?:me|you)|give (?:me|you) a shout|"
+    r"send (?:it|them|that|those) (?:to you|over|your way))\b|(?:跟|和|给)?(?:我|你)(?:说|讲)一声|告诉(?:我|你)|"
+    r"通知(?:我|你)|联系(?:我|你)|找我|跟我说|保持联系",
+    re.I,
+)
+_TALK_FILLER_RE = re.compile(
+    r"\b(?:if (?:i|you) (?:need|want) (?:anything|any help|help|more|some)(?: \w+)?|if there'?s anything(?: else)?"
+    r"(?: i can do)?(?: to help)?|whenever you (?:need|want)(?: help| anything)?|any ?time|definitely|sure|just|"
+    r"(?:i'?ll|i will|i'?m gonna|i am going to|i can|i'?d|will|would|be)|help(?: you)?(?: out)?|later|soon|more)\b|"
+    r"有(?:什么)?(?:需要|问题|事)(?:的话)?|随时|到时候?|回头|一定|再|就|的话|[会我你吧啊哈呀啦]",
+    re.I,
+)
+
+
+def only_talk(sentence: str) -> bool:
+    """A promise or request to talk later with no content of its own, or one about the listener's business."""
+    head = sentence[:_HEAD]
+    m = _TALK_RE.search(head)
+    if m is None:
+        return False
+    rest = _TALK_FILLER_RE.sub(" ", head[: m.start()] + " " + head[m.end() :])
+    return bool(_SECOND_PERSON_RE.search(rest)) or len(keywords(rest)) < 2

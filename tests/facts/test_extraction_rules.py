@@ -195,6 +195,31 @@ def test_a_wish_for_the_listener_yields_no_fact(alice) -> None:  # type: ignore[
     assert _facts(alice, "Hope your injury is feeling better. Take it easy this week!", name="Tim") == []
 
 
+TALK_ONLY = [
+    "I'll definitely give you a shout if I need anything!",
+    "Just let me know if there's anything I can do.",
+    "Keep me posted, ok?",
+    "有啥需要随时跟我说一声",
+    "回头告诉你哈",
+]
+TALK_WITH_CONTENT = [
+    ("I'll let you know when the dentist confirms my crown appointment.", "dentist"),
+    ("搬到成都以后联系你，新地址在武侯区", "武侯区"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("content", TALK_ONLY)
+def test_a_promise_to_talk_later_with_nothing_in_it_yields_no_fact(alice, content: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content, name="Kai") == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "word"), TALK_WITH_CONTENT)
+def test_a_promise_to_talk_later_with_content_keeps_it(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    assert any(word in f["text"] for f in _facts(alice, content, name="Kai"))
+
+
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
