@@ -16,7 +16,7 @@ from __future__ import annotations
 import functools
 import json
 import math
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,15 +104,25 @@ class QuerySignals:
     # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
     time_only: bool = False
 
+    # The query's best similarity and BM25 score, the same for every candidate: computed once, not per candidate
+    # (each a pass over the whole pool).
+    @functools.cached_property
+    def top_sim(self) -> float:
+        return max(self.similarity.values(), default=0.0)
+
+    @functools.cached_property
+    def top_bm25(self) -> float:
+        return math.log1p(max(self.bm25.values(), default=0.0))
+
 
 def features(item: Fused, rank: int, score: float, best_score: float, q: QuerySignals) -> dict[str, float]:
     """One candidate's features (`rank` from 1 after re-ranking)."""
     bm25 = q.bm25.get(item.key, 0.0)
     return {
         "sim": q.similarity.get(item.key, q.sim_floor),
-        "top_sim": max(q.similarity.values(), default=0.0),
+        "top_sim": q.top_sim,
         "bm25": math.log1p(bm25),
-        "top_bm25": math.log1p(max(q.bm25.values(), default=0.0)),
+        "top_bm25": q.top_bm25,
         "entity": 1.0 if "entity" in item.matched_by else 0.0,
         "time": 1.0 if "time" in item.matched_by else 0.0,
         "signals": float(len(set(item.matched_by))),
@@ -124,9 +134,14 @@ def features(item: Fused, rank: int, score: float, best_score: float, q: QuerySi
 
 
 def relevance_of(
-    scored: Iterable[tuple[float, Fused]], q: QuerySignals, *, params: Calibration | None = None
+    scored: Iterable[tuple[float, Fused]],
+    q: QuerySignals,
+    *,
+    params: Calibration | None = None,
+    only: Collection[Key] | None = None,
 ) -> dict[Key, float]:
-    """Each scored candidate's calibrated relevance (best first, as re-ranked), rounded to 4 places."""
+    """Each scored candidate's calibrated relevance (best first, as re-ranked), rounded to 4 places; with `only`,
+    just those candidates' (their rank and the best score are still taken from all of `scored`)."""
     cal = params or calibration()
     model = cal.full if q.vector_ran else cal.keyword_only
     items = list(scored)
@@ -136,4 +151,5 @@ def relevance_of(
         if q.time_only and "time" in item.matched_by
         else round(model.probability(features(item, rank, score, best, q)), 4)
         for rank, (score, item) in enumerate(items, start=1)
+        if only is None or item.key in only
     }

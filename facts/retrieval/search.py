@@ -145,19 +145,32 @@ def run_search(
         return outcome
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
     outcome.scored, outcome.query_signals = state.scored, query_signals(state)
-    relevance = relevance_of(state.scored, outcome.query_signals)
-    # The default floor cuts only what the full model scored: the keyword-only model (a Chinese query under an
-    # English-only embedder, or no embedder) was fitted on English turns and cuts right Chinese slot matches, so
-    # there only an explicit `min_relevance` applies (docs/relevance.md).
+    outcome.hits = answer(state, outcome.query_signals, min_relevance)
+    return outcome
+
+
+def answer(state: SearchState, signals: QuerySignals, min_relevance: float | None) -> list[SearchHit]:
+    """The re-ranked candidates at or over the relevance floor, collapsed to the answer, each with its relevance.
+
+    The default floor cuts only what the full model scored: the keyword-only model (a Chinese query under an
+    English-only embedder, or no embedder) was fitted on English turns and cuts right Chinese slot matches, so
+    there only an explicit `min_relevance` applies (docs/relevance.md).
+    """
+    config = state.config
+    floor = config.min_relevance if signals.vector_ran else 0.0
     if min_relevance is not None:
         floor = min_relevance
-    else:
-        floor = config.min_relevance if outcome.query_signals.vector_ran else 0.0
-    kept = [x for x in state.scored if relevance[x[1].key] >= floor]
-    outcome.hits = collapse(kept, state.rows, limit=limit, tuning=config.collapse)
-    for hit in outcome.hits:
+    if floor > 0.0:
+        relevance = relevance_of(state.scored, signals)
+        kept = [x for x in state.scored if relevance[x[1].key] >= floor]
+    else:  # a relevance is never under 0: nothing to cut, and only the answer's relevance is needed
+        kept = state.scored
+    hits = collapse(kept, state.rows, limit=state.limit, tuning=config.collapse)
+    if floor <= 0.0:
+        relevance = relevance_of(state.scored, signals, only={(hit.kind, hit.id) for hit in hits})
+    for hit in hits:
         hit.relevance = relevance[(hit.kind, hit.id)]
-    return outcome
+    return hits
 
 
 def messages_until(
