@@ -4,7 +4,7 @@ Data: the scale test's generator (bench.search_latency.generate: one subject of 
 1k, ages spread over two years) in a database of its own, `memory_site_lifecycle_src`, then given a mix of types
 (the eleven, by id), an expiry on 1 % and a pin on 1 %. Each run copies it (CREATE DATABASE ... TEMPLATE) to
 `memory_site_lifecycle` and times `manage.py lifecycle --json` there, in a process of its own (its peak RSS is the
-job's; CPU seconds of that process and of its PostgreSQL backend beside the wall time), twice: the first pass over fresh data (every score computed and written, the archive and vector drops of two
+job's; CPU seconds of that process and of the PostgreSQL server beside the wall time), twice: the first pass over fresh data (every score computed and written, the archive and vector drops of two
 years at once) and a second at the same clock (the steady state of a nightly run: nothing left to do but look).
 Then search latency over HTTP for the 10k-fact subject (bench.search_latency.measure), right after the passes
 (`--queries 0` skips it).
@@ -69,16 +69,34 @@ def copy_database() -> str:
     return database_url_for(RUN_DB)
 
 
-def backend_cpu_s(connection: Any) -> float:
-    """CPU seconds (user + system) of this connection's PostgreSQL backend so far (same machine; 0 if unreadable)."""
+def server_cpu_s(connection: Any) -> float:
+    """CPU seconds (user + system) of the PostgreSQL server this connection is on, so far: its processes alive now
+    and those it reaped (parallel workers, autovacuum), from /proc (the server is on this machine; 0 if not)."""
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        pid = int(cursor.fetchone()[0])
+        cursor.execute("SHOW data_directory")
+        data_dir = Path(str(cursor.fetchone()[0]))
     try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+    def stat(pid: int | str) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    try:
+        own = stat(postmaster)
     except OSError:
         return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    ticks = int(own[11]) + int(own[12]) + int(own[13]) + int(own[14])  # its own and its reaped children's
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = stat(entry.name)
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def one_pass(url: str, now: str) -> dict[str, Any]:
@@ -87,10 +105,10 @@ def one_pass(url: str, now: str) -> dict[str, Any]:
     code = (
         "import json, os, resource, sys, time, io, django; django.setup(); "
         "from django.core.management import call_command; from policies.models import LifecycleRun; "
-        "from django.db import connection; from bench.lifecycle_pass import backend_cpu_s; "
-        "buf = io.StringIO(); pg0 = backend_cpu_s(connection); t0 = time.perf_counter(); c0 = time.process_time(); "
+        "from django.db import connection; from bench.lifecycle_pass import server_cpu_s; "
+        "buf = io.StringIO(); pg0 = server_cpu_s(connection); t0 = time.perf_counter(); c0 = time.process_time(); "
         f"call_command('lifecycle', '--json', '--now', {now!r}, stdout=buf); wall = time.perf_counter() - t0; "
-        "cpu = time.process_time() - c0; pg = backend_cpu_s(connection) - pg0; "
+        "cpu = time.process_time() - c0; pg = server_cpu_s(connection) - pg0; "
         "run = LifecycleRun.objects.order_by('-pk').first(); "
         f"json.dump({{'wall_s': wall, 'cpu_s': cpu, 'pg_cpu_s': pg, "
         "'counts': json.loads(buf.getvalue().splitlines()[-1]), "
