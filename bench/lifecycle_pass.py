@@ -4,9 +4,10 @@ Data: the scale test's generator (bench.search_latency.generate: one subject of 
 1k, ages spread over two years) in a database of its own, `memory_site_lifecycle_src`, then given a mix of types
 (the eleven, by id), an expiry on 1 % and a pin on 1 %. Each run copies it (CREATE DATABASE ... TEMPLATE) to
 `memory_site_lifecycle` and times `manage.py lifecycle --json` there, in a process of its own (its peak RSS is the
-job's), twice: the first pass over fresh data (every score computed and written, the archive and vector drops of two
+job's; CPU seconds of that process and of the PostgreSQL server beside the wall time), twice: the first pass over fresh data (every score computed and written, the archive and vector drops of two
 years at once) and a second at the same clock (the steady state of a nightly run: nothing left to do but look).
-Then search latency over HTTP for the 10k-fact subject (bench.search_latency.measure), right after the passes.
+Then search latency over HTTP for the 10k-fact subject (bench.search_latency.measure), right after the passes
+(`--queries 0` skips it).
 
     python -m bench.lifecycle_pass [--facts 1000000] [--queries 100] [--fresh] [--out PATH]
 """
@@ -68,17 +69,50 @@ def copy_database() -> str:
     return database_url_for(RUN_DB)
 
 
+def server_cpu_s(connection: Any) -> float:
+    """CPU seconds (user + system) of the PostgreSQL server this connection is on, so far: its processes alive now
+    and those it reaped (parallel workers, autovacuum), from /proc (the server is on this machine; 0 if not)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW data_directory")
+        data_dir = Path(str(cursor.fetchone()[0]))
+    try:
+        postmaster = int((data_dir / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+    def stat(pid: int | str) -> list[str]:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+
+    try:
+        own = stat(postmaster)
+    except OSError:
+        return 0.0
+    ticks = int(own[11]) + int(own[12]) + int(own[13]) + int(own[14])  # its own and its reaped children's
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = stat(entry.name)
+            except OSError:
+                continue
+            if int(fields[1]) == postmaster:
+                ticks += int(fields[11]) + int(fields[12])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def one_pass(url: str, now: str) -> dict[str, Any]:
     """`manage.py lifecycle --json` in a process of its own; wall time, counts, its peak RSS."""
     out = ROOT / "var" / f".lifecycle-pass-{os.getpid()}.json"
     code = (
-        "import json, resource, sys, time, io, django; django.setup(); "
+        "import json, os, resource, sys, time, io, django; django.setup(); "
         "from django.core.management import call_command; from policies.models import LifecycleRun; "
-        "buf = io.StringIO(); t0 = time.perf_counter(); "
+        "from django.db import connection; from bench.lifecycle_pass import server_cpu_s; "
+        "buf = io.StringIO(); pg0 = server_cpu_s(connection); t0 = time.perf_counter(); c0 = time.process_time(); "
         f"call_command('lifecycle', '--json', '--now', {now!r}, stdout=buf); wall = time.perf_counter() - t0; "
+        "cpu = time.process_time() - c0; pg = server_cpu_s(connection) - pg0; "
         "run = LifecycleRun.objects.order_by('-pk').first(); "
-        f"json.dump({{'wall_s': wall, 'counts': json.loads(buf.getvalue().splitlines()[-1]), "
-        "'facts_scanned': run.facts_scanned, 'details': run.details, "
+        f"json.dump({{'wall_s': wall, 'cpu_s': cpu, 'pg_cpu_s': pg, "
+        "'counts': json.loads(buf.getvalue().splitlines()[-1]), "
+        "'facts_scanned': run.facts_scanned, 'details': run.details, 'load_avg': os.getloadavg(), "
         f"'peak_rss_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}}, open({str(out)!r}, 'w'))"
     )
     from bench.common import BENCH_BROKER
@@ -90,7 +124,9 @@ def one_pass(url: str, now: str) -> dict[str, Any]:
     result = json.loads(out.read_text())
     out.unlink()
     result["facts_per_s"] = round(result["facts_scanned"] / result["wall_s"]) if result["wall_s"] else None
-    result["wall_s"] = round(result["wall_s"], 1)
+    for key in ("wall_s", "cpu_s", "pg_cpu_s"):
+        result[key] = round(result[key], 1)
+    result["load_avg"] = [round(x, 1) for x in result["load_avg"]]
     result["peak_rss_mb"] = round(result["peak_rss_mb"], 1)
     return result
 
@@ -122,8 +158,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     from bench import search_latency
     from bench.common import running_service
 
-    with running_service(database=RUN_DB, conversations=[], tenant=search_latency.SCALE_TENANT) as ctx:
-        latency = search_latency.measure(ctx, queries=args.queries)
+    latency: dict[str, Any] = {}
+    if args.queries:
+        with running_service(database=RUN_DB, conversations=[], tenant=search_latency.SCALE_TENANT) as ctx:
+            latency = search_latency.measure(ctx, queries=args.queries)
     result = {
         "facts": args.facts,
         "generation": generation,
@@ -131,7 +169,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "first_pass": first,
         "second_pass": second,
         "target_facts_per_s": 20_000,
-        "search_after": {k: latency[k] for k in ("queries", "search_ms", "embed_ms", "p50_over_embed_p50")},
+        "search_after": {k: latency.get(k) for k in ("queries", "search_ms", "embed_ms", "p50_over_embed_p50")},
         "children_peak_rss_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
     }
     if args.out:

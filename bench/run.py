@@ -334,11 +334,15 @@ def render_markdown(r: dict[str, Any]) -> str:
     lc = r.get("lifecycle")
     if isinstance(lc, dict) and "first_pass" in lc:
         lines += ["", f"## Lifecycle pass ({lc['facts']} facts; target {lc['target_facts_per_s']} facts/s)", "",
-                  "| pass | facts/s | wall s | peak RSS MB | counts |", "|---|---:|---:|---:|---|"]  # fmt: skip
+                  "| pass | facts/s | wall s | CPU s (pass / PostgreSQL) | peak RSS MB | load | counts |",
+                  "|---|---:|---:|---:|---:|---:|---|"]  # fmt: skip
         for name in ("first_pass", "second_pass"):
             one = lc[name]
+            cpu = f"{one.get('cpu_s', '-')} / {one.get('pg_cpu_s', '-')}"
+            load = (one.get("load_avg") or ["-"])[0]
             lines.append(
-                f"| {name} | {one['facts_per_s']} | {one['wall_s']} | {one['peak_rss_mb']} | {one['counts']} |"
+                f"| {name} | {one['facts_per_s']} | {one['wall_s']} | {cpu} | {one['peak_rss_mb']} | {load} "
+                f"| {one['counts']} |"
             )
         after = lc["search_after"]["search_ms"]
         lines += ["", f"Search right after (HTTP, 10k-fact subject): p50 {after['p50']} ms, p95 {after['p95']} ms."]

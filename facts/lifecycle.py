@@ -61,20 +61,21 @@ class Scope:
 def rows_cte(*, by_ids: bool = False) -> str:
     """`WITH r (rules), x (the batch's rows with rule and score), warm (subjects past the cold start)`; `by_ids`:
     only the scope's `ids` (the writes), each looked up by its key rather than the whole range read and filtered."""
-    rows = "f.id = ANY(%(ids)s::bigint[])" if by_ids else "f.id >= %(lo)s AND f.id < %(hi)s"
+    # The reads' rows are looked up by the same keys as the facts' (never a scan of every fact's reads per batch).
+    keys = "{0} = ANY(%(ids)s::bigint[])" if by_ids else "{0} >= %(lo)s AND {0} < %(hi)s"
     return (
         "WITH r AS (SELECT * FROM unnest(%(r_type)s::text[], %(r_label)s::text[], %(r_archive)s::int[], "
         "%(r_drop)s::int[], %(r_delete)s::int[], %(r_min)s::float8[], %(r_half)s::float8[], %(r_ti)s::float8[]) "
         "AS r(type, label, archive_days, drop_days, delete_days, min_value, half_life, ti)), "
-        "x AS MATERIALIZED (SELECT f.id, f.uid, f.tenant_id, f.subject_id, f.type, f.tier, f.status, f.pinned, "
-        f"f.created_at, f.updated_at, f.expires_at, COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, "
-        "(f.embedding IS NOT NULL) AS has_vector, "
+        # Only the columns the conditions below and the writes of facts.services.tiers read (narrow: kept in memory).
+        "x AS MATERIALIZED (SELECT f.id, f.subject_id, f.tier, f.pinned, f.created_at, f.updated_at, f.expires_at, "
+        f"COALESCE(a.value_score, {VALUE_SCORE_DEFAULT}) AS value_score, (f.embedding IS NOT NULL) AS has_vector, "
         "a.last_accessed_at, GREATEST(f.created_at, COALESCE(a.last_accessed_at, f.created_at)) AS last_touch, "
-        f"r.label, r.archive_days, r.drop_days, r.delete_days, r.min_value, {parts_sql()} "
+        f"r.label, r.archive_days, r.drop_days, r.delete_days, r.min_value, {parts_sql(score_only=True)} "
         "FROM facts_fact f JOIN r ON r.type = f.type "
         "JOIN conversations_subject s ON s.id = f.subject_id AND NOT s.memory_paused "
-        "LEFT JOIN facts_factaccess a ON a.fact_id = f.id "
-        f"WHERE f.tenant_id = %(tenant)s AND {rows}), "
+        f"LEFT JOIN facts_factaccess a ON a.fact_id = f.id AND {keys.format('a.fact_id')} "
+        f"WHERE f.tenant_id = %(tenant)s AND {keys.format('f.id')}), "
         # Per subject, its first `cold` searchable facts are enough to know (not a count of all of them).
         "warm AS (SELECT d.subject_id FROM (SELECT DISTINCT subject_id FROM x) d WHERE (SELECT count(*) FROM "
         "(SELECT 1 FROM facts_fact c WHERE c.subject_id = d.subject_id AND c.tier = 'active' "
@@ -176,6 +177,11 @@ class DuplicatePair:
     similarity: float | None
 
 
+# A fact's `updated_at` may be stamped by the application a moment before its transaction starts (and by another
+# host's clock): facts changed this long before the mark still count as changed, in the subjects that changed.
+CHANGED_FACT_SLACK = dt.timedelta(minutes=10)
+
+
 def duplicate_pairs(
     *,
     tenant_id: int,
@@ -186,29 +192,36 @@ def duplicate_pairs(
 ) -> list[DuplicatePair]:
     """Pairs of a subject's active facts that say the same thing: the same slot value, or (past the cold start, as
     search's vector signal) vectors at least `min_similarity` alike, of one type, naming the same entities (two cats
-    named Pixel1 and Pixel2 are alike as vectors, not the same fact). With
-    `changed_since`, only pairs where one fact was created or changed since then (the nightly pass looks at what is
-    new). Each fact is in one pair at most; the older fact of a pair is the one kept."""
-    params: dict[str, Any] = {"tenant": tenant_id, "subjects": list(subject_ids), "since": changed_since,
+    named Pixel1 and Pixel2 are alike as vectors, not the same fact). With `changed_since`, only pairs where one
+    fact was created or changed since then (the nightly pass looks at what is new): each changed fact is looked up
+    against its subject's facts, so the read grows with the changes, not with the subject. Each fact is in one pair
+    at most; the older fact of a pair is the one kept."""
+    since = None if changed_since is None else changed_since - CHANGED_FACT_SLACK
+    params: dict[str, Any] = {"tenant": tenant_id, "subjects": list(subject_ids), "since": since,
                               "dist": 1 - min_similarity, "cold": cold_start}  # fmt: skip
-    fresh = "(%(since)s::timestamptz IS NULL OR a.updated_at >= %(since)s OR b.updated_at >= %(since)s)"
+    # p: a changed fact (any, without `since`); q: another active fact of its subject. A pair of two changed facts
+    # is found from its older one only.
+    changed = "(%(since)s::timestamptz IS NULL OR {0}.updated_at >= %(since)s)"
     base = (
-        "FROM facts_fact a JOIN facts_fact b ON b.subject_id = a.subject_id AND b.id > a.id "
-        "JOIN conversations_subject s ON s.id = a.subject_id AND NOT s.memory_paused "
-        "WHERE a.tenant_id = %(tenant)s AND a.subject_id = ANY(%(subjects)s) AND a.status = 'active' "
-        "AND b.status = 'active'"
+        "FROM facts_fact p JOIN conversations_subject s ON s.id = p.subject_id AND NOT s.memory_paused "
+        "JOIN facts_fact q ON q.subject_id = p.subject_id AND q.id <> p.id AND q.status = 'active' "
+        f"AND (NOT {changed.format('q')} OR q.id > p.id) "
+        "WHERE p.tenant_id = %(tenant)s AND p.subject_id = ANY(%(subjects)s) AND p.status = 'active' "
+        f"AND {changed.format('p')}"
     )
+    pair = "p.subject_id, LEAST(p.id, q.id), GREATEST(p.id, q.id)"
     slot_sql = (
-        f"SELECT a.subject_id, a.id, b.id, 'slot', NULL::float8 {base} AND a.predicate <> '' "
-        "AND b.predicate = a.predicate AND lower(b.subject_entity) = lower(a.subject_entity) "
-        f"AND lower(btrim(b.object_value)) = lower(btrim(a.object_value)) AND {fresh}"
+        f"SELECT {pair}, 'slot', NULL::float8 {base} AND p.predicate <> '' AND q.predicate = p.predicate "
+        "AND lower(q.subject_entity) = lower(p.subject_entity) "
+        "AND lower(btrim(q.object_value)) = lower(btrim(p.object_value))"
     )
     vector_sql = (
-        f"SELECT a.subject_id, a.id, b.id, 'vector', 1 - (a.embedding <=> b.embedding) {base} "
-        "AND a.embedding IS NOT NULL AND b.embedding IS NOT NULL AND b.type = a.type "
-        "AND cardinality(a.entity_keys) > 0 AND a.entity_keys @> b.entity_keys AND b.entity_keys @> a.entity_keys "
-        f"AND (a.embedding <=> b.embedding) <= %(dist)s AND {fresh} AND (SELECT count(*) FROM facts_fact c "
-        "WHERE c.subject_id = a.subject_id AND c.tier = 'active' AND c.status IN ('active', 'conflicted')) >= %(cold)s"
+        f"SELECT {pair}, 'vector', 1 - (p.embedding <=> q.embedding) {base} "
+        "AND p.embedding IS NOT NULL AND q.embedding IS NOT NULL AND q.type = p.type "
+        "AND cardinality(p.entity_keys) > 0 AND p.entity_keys @> q.entity_keys AND q.entity_keys @> p.entity_keys "
+        "AND (p.embedding <=> q.embedding) <= %(dist)s AND (SELECT count(*) FROM (SELECT 1 FROM facts_fact c "
+        "WHERE c.subject_id = p.subject_id AND c.tier = 'active' AND c.status IN ('active', 'conflicted') "
+        "LIMIT %(cold)s) k) >= %(cold)s"
     )
     rows = _fetch(f"{slot_sql} UNION ALL {vector_sql} ORDER BY 1, 2, 3", params)
     seen: set[int] = set()
@@ -219,6 +232,27 @@ def duplicate_pairs(
         seen.update((keep, dup))
         out.append(DuplicatePair(int(subject_id), int(keep), int(dup), kind, None if sim is None else float(sim)))
     return out
+
+
+def consolidation_mark() -> dt.datetime:
+    """The time from which changes are the next consolidation's work: the start of the oldest transaction still open
+    on this database (what it writes is logged at its start and not visible yet), else now, by the database's clock
+    as the change log's times are."""
+    sql = (
+        "SELECT LEAST(now(), min(xact_start)) FROM pg_stat_activity WHERE datname = current_database() "
+        "AND backend_type = 'client backend' AND xact_start IS NOT NULL"
+    )
+    return _fetch(sql, {})[0][0]
+
+
+def subjects_changed(*, tenant_id: int, since: dt.datetime) -> list[int]:
+    """The tenant's subjects (memory not paused) whose facts changed since `since`, by the change log (facts 0010),
+    ascending: the work of a consolidation after one at `since`."""
+    sql = (
+        "SELECT DISTINCT c.subject_id FROM facts_factchange c JOIN conversations_subject s ON s.id = c.subject_id "
+        "WHERE s.tenant_id = %(t)s AND NOT s.memory_paused AND c.created_at >= %(since)s ORDER BY 1"
+    )
+    return [int(r[0]) for r in _fetch(sql, {"t": tenant_id, "since": since})]
 
 
 def subjects_with_facts(*, tenant_id: int, after: int, limit: int) -> list[int]:

@@ -35,10 +35,16 @@ DEFAULT_HALF_LIFE_DAYS = 90.0
 
 
 def parts_sql(
-    *, fact: str = "f", access: str = "a", half_life: str = "r.half_life", type_importance: str = "r.ti"
+    *,
+    fact: str = "f",
+    access: str = "a",
+    half_life: str = "r.half_life",
+    type_importance: str = "r.ti",
+    score_only: bool = False,
 ) -> str:
     """The SELECT list of the parts and the score, for a row `fact` left-joined to its reads `access`; `%(now)s`
-    is the clock (a named parameter) and `half_life` / `type_importance` columns of the policy row."""
+    is the clock (a named parameter) and `half_life` / `type_importance` columns of the policy row. `score_only`:
+    the score alone (the lifecycle pass's read: the same expression, no parts to carry along)."""
     w = WEIGHTS
     last_touch = f"GREATEST({fact}.created_at, COALESCE({access}.last_accessed_at, {fact}.created_at))"
     age_days = f"GREATEST(0, EXTRACT(EPOCH FROM (%(now)s - {last_touch})) / 86400.0)"
@@ -52,6 +58,8 @@ def parts_sql(
         f"+ {w['feedback']} * {p_feedback}) * {p_decay}"
     )
     score = f"(CASE WHEN {fact}.pinned THEN 1.0 ELSE ROUND(({raw})::numeric, 2)::float8 END)"
+    if score_only:
+        return f"{score} AS score"
     return (
         f"{p_importance}::float8 AS p_importance, {p_mentions}::float8 AS p_mentions, {p_reads}::float8 AS p_reads, "
         f"{p_feedback}::float8 AS p_feedback, {p_decay}::float8 AS p_decay, {age_days}::float8 AS age_days, "

@@ -114,6 +114,9 @@ class LifecycleRun(models.Model):
     created_at = models.DateTimeField(default=timezone.now, db_index=True, editable=False)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
+    # Changes to facts from this time on (the database's clock) were not all seen by this run's consolidation: the
+    # next run consolidates only the subjects changed since (facts.lifecycle.consolidation_mark).
+    consolidation_mark = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]

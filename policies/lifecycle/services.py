@@ -44,6 +44,7 @@ class PassReport:
     counts: Counter[str] = field(default_factory=Counter)
     details: Counter[tuple[str, str]] = field(default_factory=Counter)  # (policy label, action) -> facts
     scanned: int = 0
+    consolidation_mark: dt.datetime | None = None  # the earliest of its tenants' (facts.lifecycle.consolidation_mark)
 
     def add(self, action: str, by_label: Mapping[str, int]) -> None:
         for label, n in by_label.items():
@@ -79,8 +80,8 @@ def lifecycle_run(
         raise
     run.state = LifecycleRun.State.DONE
     run.counts, run.details, run.facts_scanned = report.as_counts(), report.as_details(), report.scanned
-    run.finished_at = timezone.now()
-    run.save(update_fields=["state", "counts", "details", "facts_scanned", "finished_at"])
+    run.finished_at, run.consolidation_mark = timezone.now(), report.consolidation_mark
+    run.save(update_fields=["state", "counts", "details", "facts_scanned", "finished_at", "consolidation_mark"])
     logger.info("lifecycle run %s (%s): %s", run.pk, "dry" if dry_run else "applied", run.counts)
     return run
 
@@ -96,14 +97,23 @@ def tenant_pass(*, tenant: Tenant, now: dt.datetime, dry_run: bool, report: Pass
     for lo in range(bounds[0], bounds[1] + 1, step):
         scope = due.Scope(tenant_id=tenant.pk, lo=lo, hi=lo + step, now=now, rules=rules, cold_start=cold)
         batch_pass(scope, dry_run=dry_run, report=report)
-    tenant_consolidate(tenant=tenant, dry_run=dry_run, report=report, since=_last_pass_at(tenant))
+    since = _last_consolidation_mark(tenant)
+    mark = due.consolidation_mark()
+    report.consolidation_mark = min(mark, report.consolidation_mark or mark)
+    tenant_consolidate(tenant=tenant, dry_run=dry_run, report=report, since=since)
 
 
-def _last_pass_at(tenant: Tenant) -> dt.datetime | None:
-    """When the last applied pass over this tenant started: consolidation looks at facts changed since."""
-    runs = LifecycleRun.objects.filter(state=LifecycleRun.State.DONE, dry_run=False, trigger__in=["nightly", "command"])
-    last = runs.filter(tenant__in=[tenant.pk]).aggregate(at=Max("started_at"))["at"]
-    last_all = runs.filter(tenant__isnull=True).aggregate(at=Max("started_at"))["at"]
+def _last_consolidation_mark(tenant: Tenant) -> dt.datetime | None:
+    """From when the last applied pass over this tenant left changes to the next consolidation (None: never, or
+    only before marks were kept): consolidation looks at subjects and facts changed since."""
+    runs = LifecycleRun.objects.filter(
+        state=LifecycleRun.State.DONE,
+        dry_run=False,
+        trigger__in=["nightly", "command"],
+        consolidation_mark__isnull=False,
+    )
+    last = runs.filter(tenant__in=[tenant.pk]).aggregate(at=Max("consolidation_mark"))["at"]
+    last_all = runs.filter(tenant__isnull=True).aggregate(at=Max("consolidation_mark"))["at"]
     found = [t for t in (last, last_all) if t is not None]
     return max(found) if found else None
 
@@ -171,13 +181,19 @@ def _restore(fact: Fact, actor_id: str) -> bool:
 
 
 def tenant_consolidate(*, tenant: Tenant, dry_run: bool, report: PassReport, since: dt.datetime | None) -> None:
-    """Merge the tenant's near-duplicates, a range of subjects at a time (only pairs changed since `since`)."""
+    """Merge the tenant's near-duplicates, a range of subjects at a time: every subject with facts the first time;
+    after a consolidation (`since`, its mark), only the subjects whose facts changed since (the change log) and in
+    them the pairs with a changed fact, so a pass where nothing changed reads no fact here."""
+    size = SUBJECTS_PER_CONSOLIDATION_BATCH
+    if since is not None:
+        changed = due.subjects_changed(tenant_id=tenant.pk, since=since)
+        for i in range(0, len(changed), size):
+            chunk = changed[i : i + size]
+            report.add("merged", consolidate(tenant_id=tenant.pk, subject_ids=chunk, dry_run=dry_run, since=since))
+        return
     after = 0
-    while True:
-        subjects = due.subjects_with_facts(tenant_id=tenant.pk, after=after, limit=SUBJECTS_PER_CONSOLIDATION_BATCH)
-        if not subjects:
-            return
-        report.add("merged", consolidate(tenant_id=tenant.pk, subject_ids=subjects, dry_run=dry_run, since=since))
+    while subjects := due.subjects_with_facts(tenant_id=tenant.pk, after=after, limit=size):
+        report.add("merged", consolidate(tenant_id=tenant.pk, subject_ids=subjects, dry_run=dry_run, since=None))
         after = subjects[-1]
 
 

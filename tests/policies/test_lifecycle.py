@@ -19,7 +19,7 @@ from facts.extraction.base import Candidate
 from facts.models import Fact, FactChange, FactHistory
 from facts.retrieval.access import flush_access_records
 from facts.services import fact_insert
-from policies.lifecycle.services import ACTIONS, lifecycle_run
+from policies.lifecycle.services import ACTIONS, consolidate, lifecycle_run
 from policies.models import LifecycleRun, RetentionPolicy
 from tests.conftest import Persona, wait_until
 
@@ -214,6 +214,38 @@ def test_consolidation_keeps_alike_facts_that_name_different_things(alice: Perso
                  entities=[{"text": name, "type": "pet"}], entity_keys=[name.lower(), "sofa"])  # fmt: skip
     assert run(1)["merged"] == 0
     assert Fact.objects.filter(subject=subject, text__contains="Pixel", mention_count=1).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_after_a_pass_consolidation_looks_only_at_subjects_and_facts_changed_since(alice: Persona) -> None:
+    """The nightly consolidation reads what changed since the last one: a new fact is merged into an older, unchanged
+    one; a subject without changes is not read (its pair, left from before, waits for its next change)."""
+    hour_ago = timezone.now() - dt.timedelta(hours=1)
+    lisbon = [{"text": "Lisbon", "type": "place"}]
+    changed = subject_of(alice)
+    older = add_fact(changed, "I am planning a trip to Lisbon in May.", type="event", entities=lisbon,
+                     entity_keys=["lisbon"], updated_at=hour_ago)  # fmt: skip
+    keepers(changed)
+    quiet = subject_of(alice, "alice-quiet")
+    keepers(quiet, KEEPERS_ZH)
+    porto = [{"text": "Porto", "type": "place"}]
+    for text in ("I am planning a trip to Porto in June.", "I am planning a trip to Porto in June!"):
+        add_fact(quiet, text, type="event", entities=porto, entity_keys=["porto"], updated_at=hour_ago)
+    # A pass consolidated everything up to now (its mark), as if the pair above had been left by an older rule.
+    LifecycleRun.objects.create(
+        trigger="nightly", state=LifecycleRun.State.DONE, as_of=NOW, consolidation_mark=timezone.now()
+    )
+    newer = add_fact(changed, "I am planning a trip to Lisbon in May!", type="event", entities=lisbon,
+                     entity_keys=["lisbon"])  # fmt: skip
+    counts = run(1)
+    assert counts["merged"] == 1
+    assert not Fact.objects.filter(pk=newer.pk).exists()
+    older.refresh_from_db()
+    assert older.mention_count == 2
+    assert Fact.objects.filter(subject=quiet, text__contains="Porto").count() == 2
+    whole = consolidate(tenant_id=quiet.tenant_id, subject_ids=[quiet.pk], dry_run=True, since=None)
+    assert sum(whole.values()) == 1  # found when the whole subject is read (its next change, or 50 new turns)
+    assert run(1)["merged"] == 0
 
 
 def test_a_dry_run_changes_nothing_and_a_second_run_reports_zero(alice: Persona, carol: Persona) -> None:
