@@ -143,11 +143,13 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     ),
     (
         "amount",
-        re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)|"
+        re.compile(
+            r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)|"
             # A sum by the period, without a currency ("2,100 a month", "每个月还八千多").
             r"(?<![\w.])\d{1,3}(?:,\d{3})+ (?:a|per) (?:month|week|year)\b|\b\d{3,6} (?:a|per) (?:month|year)\b|"
             r"每(?:个)?月(?:是|还|交|付)?[\d一二三四五六七八九两][\d千百万一二三四五六七八九十两]*",
-            re.I),
+            re.I,
+        ),
     ),
     (
         "id",
@@ -168,7 +170,10 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "decision",
         re.compile(
-            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled)\b|决定|选了|换成|取消了", re.I
+            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
+            r"i'?ll have (?:that|this) one|(?:refund|replacement) please)\b|决定|选了|换成|取消了|换个新的|"
+            r"我要(?:那|这)(?:个|款|件)",
+            re.I,
         ),
     ),
     (

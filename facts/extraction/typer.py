@@ -66,6 +66,7 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
         ),
     ),
+    ("hometown", re.compile(r"\bi'?m (?:originally )?from\b|\bi grew up in\b|我(?:的)?老家|我(?:的)?家乡", re.I)),
     ("name", re.compile(r"\b(?:it'?s under|my name'?s|call me) [A-Z]|我叫|名字是|就是我本人|是本人", re.I)),
     ("language", re.compile(r"\bi (?:speak|am fluent in)\b|\bi'?m fluent in\b|普通话|粤语|会说|母语", re.I)),
     ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
@@ -84,7 +85,8 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 ]
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|single|got married|divorced|called it quits)\b|"
-    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证", re.I
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证",
+    re.I,
 )
 _BIRTH_RE = re.compile(
     r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)",
