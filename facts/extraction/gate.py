@@ -41,7 +41,8 @@ _PIECES: dict[str, str] = {
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
     r"good job|nice work|你真棒|你太好了|你最好了",
     "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
-    r"let me think about it|嗯嗯|那个|这个嘛|我想想|等一下|我再想想|再想想|(?:我)?(?:先)?看看再说(?:吧)?|再说吧|我考虑一下",
+    r"let me think about it|嗯嗯|那个|这个嘛|我想想|等一下|我再想想|再想想|(?:我)?(?:先)?看看再说(?:吧)?|再说吧|我考虑一下|"
+    r"(?:我)?回头(?:再)?(?:看看|说|聊)(?:吧)?|(?:i'?ll|let me) have a (?:look|think)",
 }
 _REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES.items()}
 _ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
@@ -55,7 +56,7 @@ _FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
 _QUESTION_RE = re.compile(
-    r"[?？]\s*$|[吗呢么嘛]\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    r"[?？]\s*$|(?:[吗呢么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b",
@@ -63,14 +64,17 @@ _QUESTION_RE = re.compile(
 )
 _HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)",
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)|"
+    # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
+    r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
     re.I,
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
 _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
-    r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl)\b|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
+    r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
+    r"instal?ments?|engineer|technician)\b|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
     re.I,
 )
@@ -85,10 +89,16 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|"
             r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
-            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio)\b|"
+            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
-            r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b",
+            r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b|"
+            # Medicines, tests and a body part in trouble, named without a condition's word.
+            r"\b(antihistamines?|antibiotics?|painkillers?|statins?|steroids?|MRI|x-?rays?|blood tests?|"
+            r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
+            r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
+            r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
+            r"椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)",
             re.I,
         ),
     ),
@@ -96,7 +106,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "legal",
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|court|custody|divorce|"
-            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|贷款|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             r"保险|保单|居留|户口",
             re.I,
         ),
@@ -105,12 +115,13 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "complaint",
         re.compile(
             r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
-            r"stopped working|doesn'?t work|not working|won'?t (turn on|charge|start)|wrong (item|size|order)|"
+            r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
+            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
             r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model))\b|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
-            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣",
+            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了",
             re.I,
         ),
     ),
@@ -125,19 +136,25 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
-            r"(我|我们)(的)?(老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
+            r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
             r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|生了",
             re.I,
         ),
     ),
     (
         "amount",
-        re.compile(r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)", re.I),
+        re.compile(
+            r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)|"
+            # A sum by the period, without a currency ("2,100 a month", "每个月还八千多").
+            r"(?<![\w.])\d{1,3}(?:,\d{3})+ (?:a|per) (?:month|week|year)\b|\b\d{3,6} (?:a|per) (?:month|year)\b|"
+            r"每(?:个)?月(?:是|还|交|付)?[\d一二三四五六七八九两][\d千百万一二三四五六七八九十两]*",
+            re.I,
+        ),
     ),
     (
         "id",
         re.compile(
-            r"\b[A-Z]{1,4}-?\d{4,}\b|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
+            r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号)\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
         ),
     ),
 ]
@@ -153,7 +170,10 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "decision",
         re.compile(
-            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled)\b|决定|选了|换成|取消了", re.I
+            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
+            r"i'?ll have (?:that|this) one|(?:refund|replacement) please)\b|决定|选了|换成|取消了|换个新的|"
+            r"我要(?:那|这)(?:个|款|件)",
+            re.I,
         ),
     ),
     (
@@ -161,7 +181,9 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(i (really )?(love|like|enjoy|prefer|hate|dislike|adore)|i'?m (obsessed with|into|a fan of)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
-            r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch))\b|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
+            r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
+            r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
             r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)",
             re.I,
         ),
@@ -243,9 +265,14 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
     first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(strip_chatter(bare)))
     signal = strong_signal(text)
+    # (before the question: "我还以为周日也营业呢" asks nothing)
+    if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
+        return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if is_question(text) and not has_slot:
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
+        if first and not signal and _stated_before_asking(bare):
+            return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
@@ -255,8 +282,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
-    if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
-        return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
+    if not has_slot and not signal and _request_only(strip_chatter(text)):
+        return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if has_slot:
         return Verdict(True, "slot")
     if signal:
@@ -277,6 +304,28 @@ _LISTENER_RE = re.compile(
 )
 _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)
 _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
+
+
+# A request for a piece of work ("Give me ...", "Write me ...", "帮我写...", "给我推荐..."): it tells what the speaker
+# wants done now, not something about them, unless the speaker appears again after the request.
+_REQUEST_ONLY_RE = re.compile(
+    r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|"
+    r"help me (?:write|plan|draft|make|pick|choose|come up with))\b|^(?:请|麻烦)?(?:帮我|给我)(?:写|想|规划|列|设|推荐|"
+    r"做|起|翻译|改|出|整理)",
+    re.I,
+)
+
+
+def _stated_before_asking(text: str) -> bool:
+    """A statement of the speaker's with content in the clauses before the question's last clause."""
+    clauses = re.split(r"[，,;；:：]", text[:300])
+    head = " ".join(clauses[:-1])
+    return len(clauses) > 1 and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
+
+
+def _request_only(text: str) -> bool:
+    m = _REQUEST_ONLY_RE.match(text[:200])
+    return m is not None and not has_first_person(text[m.end() : 200])
 
 
 def _about_listener(text: str) -> bool:
@@ -307,7 +356,7 @@ def value_gate(content: str) -> GateDecision:
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|no|nah|nope|well|so|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|speaking of (?:which|changes)|guess what|big news(?: on my end)?|fun fact|save the date|"
-    r"real question|oh and|对了|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"real question|oh and|对了|我跟你(?:说|讲)|跟你讲|告诉你|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟)(?:[\s,，.。!！~～:：;；]+|$))+",
     re.I,
 )

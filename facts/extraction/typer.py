@@ -14,6 +14,7 @@ from facts.extraction.gate import (
     has_first_person,
     is_question,
     keep_hint,
+    strip_chatter,
     strong_signal,
 )
 from facts.extraction.slots import Slot
@@ -30,7 +31,7 @@ _FAMILY_TYPE = {
 _KIN = [
     (
         "partner",
-        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象",
+        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
     ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|孩子|宝宝"),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
@@ -65,8 +66,9 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
         ),
     ),
+    ("hometown", re.compile(r"\bi'?m (?:originally )?from\b|\bi grew up in\b|我(?:的)?老家|我(?:的)?家乡", re.I)),
     ("name", re.compile(r"\b(?:it'?s under|my name'?s|call me) [A-Z]|我叫|名字是|就是我本人|是本人", re.I)),
-    ("language", re.compile(r"\bi (?:speak|am fluent in)\b|普通话|粤语|会说", re.I)),
+    ("language", re.compile(r"\bi (?:speak|am fluent in)\b|\bi'?m fluent in\b|普通话|粤语|会说|母语", re.I)),
     ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
     (
         "pet",
@@ -82,9 +84,14 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("school", re.compile(r"\b(?:i study at|i'?m studying at|offer from)\b|大学的offer|读研|读博|入学", re.I)),
 ]
 _STATUS_RE = re.compile(
-    r"\b(got engaged|proposed|broke up|split up|single|got married|divorced)\b|求婚|订婚|分手|单身|离婚", re.I
+    r"\b(got engaged|proposed|broke up|split up|single|got married|divorced|called it quits)\b|"
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证",
+    re.I,
 )
-_BIRTH_RE = re.compile(r"\b(was born|gave birth|had a baby)\b|出生了|生了(个|一个)", re.I)
+_BIRTH_RE = re.compile(
+    r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)",
+    re.I,
+)
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
 _PAST_EVENT_RE = re.compile(
     r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
@@ -118,7 +125,10 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
 
 _DECISION_RE = re.compile(
     r"\b(decided|i chose|i'?m going with|i'?ll (?:take|go with|pick)|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
-    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to)\b|决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍",
+    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
+    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
+    r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
+    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了",
     re.I,
 )
 _FUTURE_RE = re.compile(
@@ -142,7 +152,7 @@ _REQUEST_RE = re.compile(
 _RELATIVE_RE = re.compile(
     r"\b(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
     r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?)\b(?! and (?:i|me)\b)|"
-    r"我(?:的)?(?:老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹)"
+    r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹)"
     r"(?!和我|跟我)",
     re.I,
 )
@@ -158,6 +168,11 @@ _PLAN_RE = re.compile(
 )
 
 
+_BODY_RE = re.compile(
+    r"\b(?:i'?m|i am) (?:[4-7]'\d{1,2}|1\.[5-9]\d ?m|1[5-9]\d ?cm)|\bi weigh\b|身高|体重|一米[五六七八九]|\d{2,3}(?:斤|公斤)|"
+    r"[一二][百十][一二三四五六七八九十]*斤",
+    re.I,
+)
 _MOVED_RE = re.compile(r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?", re.I)
 
 
@@ -174,7 +189,8 @@ def _own_or_relative(sentence: str, family: str | None) -> str:
 
 def _speaker_first(sentence: str) -> bool:
     """True when the speaker is named before any relative: the sentence is the speaker's own."""
-    speaker, relative = _SPEAKER_RE.search(sentence), _RELATIVE_RE.search(sentence)
+    body = strip_chatter(sentence)  # "我跟你讲，我姐下个月生二胎": the lead-in is no subject
+    speaker, relative = _SPEAKER_RE.search(body), _RELATIVE_RE.search(body)
     return speaker is not None and (relative is None or speaker.start() < relative.start())
 
 
@@ -183,13 +199,20 @@ _WORK_RE = re.compile(
     r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
     r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
-    r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业",
+    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|"
+    r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
+    r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
     re.I,
 )
 
 
 def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type rules are sure of, or ""."""
+    return firm_type(sentence, slot, family) or cue_type(sentence)
+
+
+def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
+    """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
     signal = strong_signal(sentence)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
     service = asks and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
@@ -213,6 +236,12 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return signal
     if signal == "relationship":
         return _own_or_relative(sentence, None)
+    return ""
+
+
+def cue_type(sentence: str) -> str:
+    """The type a weaker cue suggests (a future word, a hint, a way of working, an amount, a past date), or ""."""
+    signal = strong_signal(sentence)
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)
@@ -222,6 +251,8 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "profile"
     if signal in {"amount", "id"}:
         return "other"  # an amount or an id with no slot and nothing else (income, rent, a membership number)
+    if _BODY_RE.search(sentence):
+        return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
     if _MOVED_RE.search(sentence):
         return "profile"  # a move is a residence, even without the new place in the sentence
     if _PAST_EVENT_RE.search(sentence) and _SPEAKER_RE.search(sentence):

@@ -98,17 +98,28 @@ def test_assistant_turns_yield_no_fact_and_only_they_carry_that_reason() -> None
             assert not turn.keep, turn.id
 
 
+# The first twelve dialogues of each register and language (72 in all) were split before any tuning; dialogues
+# numbered 13 and on were written later to widen the train split and are all train, so the holdout stays the same
+# unseen phrasings.
+_FIRST = 12
+
+
+def _number(dialogue: str) -> int:
+    return int(dialogue.rsplit("-", 1)[1])
+
+
 def test_the_holdout_is_a_quarter_chosen_by_dialogue() -> None:
     by_dialogue: dict[str, set[str]] = defaultdict(set)
     for turn in TURNS:
         by_dialogue[turn.dialogue].add(turn.split)
     assert all(len(splits) == 1 for splits in by_dialogue.values())
-    assert 0.22 <= _share(TURNS, lambda t: t.split == "holdout") <= 0.30
+    first = [t for t in TURNS if _number(t.dialogue) <= _FIRST]
+    assert 0.22 <= _share(first, lambda t: t.split == "holdout") <= 0.30
     for register in REGISTERS:
-        part = [t for t in TURNS if t.register == register]
+        part = [t for t in first if t.register == register]
         assert 0.2 <= _share(part, lambda t: t.split == "holdout") <= 0.3, register
     for lang in ("en", "zh"):
-        part = [t for t in TURNS if t.lang == lang]
+        part = [t for t in first if t.lang == lang]
         assert 0.2 <= _share(part, lambda t: t.split == "holdout") <= 0.3, lang
 
 
@@ -122,8 +133,10 @@ def test_the_holdout_follows_the_stated_rule_every_fourth_dialogue_per_register_
         split_of[turn.dialogue] = turn.split
     assert len(order) == 6
     for dialogues in order.values():
+        assert [_number(d) for d in dialogues] == list(range(1, len(dialogues) + 1)), dialogues
         for index, dialogue in enumerate(dialogues):
-            assert split_of[dialogue] == ("holdout" if index % 4 == 3 else "train"), dialogue
+            held = index < _FIRST and index % 4 == 3
+            assert split_of[dialogue] == ("holdout" if held else "train"), dialogue
 
 
 def test_every_type_and_the_main_slots_have_examples_in_both_splits() -> None:

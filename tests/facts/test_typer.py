@@ -9,6 +9,7 @@ import datetime as dt
 import pytest
 
 from facts.extraction.base import MessageView
+from facts.extraction.gate import rule_verdict
 from facts.extraction.rules import RuleExtractor
 from facts.extraction.typer import rule_type, slot_family, type_of
 
@@ -134,3 +135,69 @@ def test_a_story_sentence_ranks_below_the_speakers_own_fact() -> None:
     assert len(out.candidates) == 2
     own, story = sorted(out.candidates, key=lambda c: -c.confidence)
     assert "puppy" in own.text and "vet" in story.text
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # Medicines, tests and a body part in trouble are health without a condition's word.
+        ("I'm on antibiotics for a chest infection.", "health"),
+        ("My dodgy left knee has been bad since the ski trip.", "health"),
+        ("周五要去医院抽血", "health"),
+        ("我肠胃不舒服好几天了", "health"),
+        # A thing that gave up, a call back that never came: complaints.
+        ("The blender packed in after a fortnight.", "complaint"),
+        ("I was promised a callback and no one called back.", "complaint"),
+        ("又断了，你们的网络真不靠谱", "complaint"),
+        # Choosing after an offer, dropping an option: decisions.
+        ("We'd rather skip the museum and go hiking.", "decision"),
+        ("I'll have the green one then.", "decision"),
+        ("我要这款，白色的", "decision"),
+        ("那就降一档吧", "decision"),
+        # Work named by what the speaker does, height and weight, a language: profile.
+        ("I teach piano to kids in the evenings.", "profile"),
+        ("我是在医院做护工的", "profile"),
+        ("我身高一米六，体重五十公斤", "profile"),
+        ("I'm fluent in Portuguese.", "profile"),
+        # A lead-in ("跟你讲") is not the subject; a partner by an idiom; a birth of twins.
+        ("跟你讲，我妹明年要去日本留学", "relationship"),
+        ("我家那位下周去上海培训", "relationship"),
+        ("Our neighbours' daughter just had twins.", "event"),
+        # A loan is legal; a sum by the period without a currency sign is an amount.
+        ("我们的贷款下个月开始还", "legal"),
+        ("We pay 1,250 a month for the flat.", "other"),
+        ("每个月交两千五的物业费", "other"),
+    ],
+)
+def test_rules_by_principle_on_phrasings_of_their_own(sentence: str, expected: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keep"),
+    [
+        # A fact stated before the question is left to the classifier, not dropped as an empty question.
+        ("I'm flying to Seoul for work in May, what should I pack?", None),
+        ("我下个月去首尔出差，要带什么？", None),
+        ("我本来就是学医的嘛", None),  # 的嘛 asserts
+        # A request for a piece of work carries no fact; a condition on the future is no fact either.
+        ("Write me a haiku about autumn.", False),
+        ("给我推荐几本科幻小说", False),
+        ("If this happens again I'm cancelling.", False),
+        ("要是再这样我就退货", False),
+        # The business's opening hours and instalments are an inquiry's subject; an order id after Chinese text.
+        ("What time do you open on Saturdays?", True),
+        ("你们可以分期付款吗？", True),
+        ("会员号88230019，麻烦看一下", True),
+    ],
+)
+def test_gate_verdicts_on_phrasings_of_their_own(sentence: str, keep: bool | None) -> None:
+    assert rule_verdict(sentence).keep is keep, rule_verdict(sentence)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "family"),
+    [("I'm originally from Cork.", "hometown"), ("我的老家在汕头", "hometown"), ("她老家是佛山的", None)],
+)
+def test_the_speakers_hometown_is_a_slot_family_a_relatives_is_not(sentence: str, family: str | None) -> None:
+    assert slot_family(None, sentence) == family
