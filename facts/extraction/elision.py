@@ -46,6 +46,8 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     open with a past-tense verb (with at most one adverb before it)."""
     head = body.lstrip(" \"'-–—")
     m = _ELIDED_RE.match(head[:_HEAD])
+    if m is not None and m.group(1).lower() == "been":  # "Been rehearsing a lot" -> "Jon has been rehearsing a lot"
+        return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
     if m is None or not is_past_form(m.group(1)):
         return None
     after = (m.group(2) or "").lower()

@@ -144,6 +144,7 @@ def test_a_pictures_caption_is_no_fact_but_the_turn_keeps_it_searchable(alice) -
 ELIDED = [
     ("Checked out the old harbour museum on Sunday.", "Lena checked out the old harbour museum on Sunday"),
     ("Finally booked the flights to Lisbon", "Lena finally booked the flights to Lisbon"),
+    ("Been training for the marathon every morning", "Lena has been training for the marathon every morning"),
     ("Got a new bike for my commute.", None),  # first person: the ordinary rewrite, not this one
     ("Fred came over last night.", "Lena mentioned that Fred came over last night"),  # a name, not a dropped "I"
 ]
