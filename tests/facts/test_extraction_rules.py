@@ -8,6 +8,7 @@ import pytest
 
 from conversations.models import Message
 from facts.extraction.base import MessageView
+from facts.extraction.gate import strong_signal
 from facts.extraction.person import third_person_en
 from facts.extraction.rules import RuleExtractor, frame
 from facts.extraction.timeexpr import resolve_text
@@ -221,6 +222,25 @@ def test_a_promise_to_talk_later_with_content_keeps_it(alice, content: str, word
     assert any(word in f["text"] for f in _facts(alice, content, name="Kai"))
 
 
+ROMANCE = [
+    ("Honestly I've got a massive crush on the barista at Rosie's.", "barista"),
+    ("我暗恋我们组的老陈快一年了", "老陈"),
+    ("I'm single again since March.", "single"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "word"), ROMANCE)
+def test_the_speakers_feelings_for_someone_are_a_relationship_fact(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    facts = _facts(alice, content)
+    assert any(word in f["text"] and f["type"] == "relationship" for f in facts), facts
+
+
+def test_a_general_remark_about_crushes_is_no_relationship_signal() -> None:
+    assert strong_signal("Having a crush on a celebrity is harmless") == ""
+    assert strong_signal("I have a crush on Leo") == "relationship"
+
+
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
@@ -265,8 +285,6 @@ def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
     ],
 )
 def test_third_person_conjugates_present_verbs_that_end_like_past_forms(sentence: str, expected: str) -> None:
-    from facts.extraction.person import third_person_en
-
     assert third_person_en(sentence, "Priya") == expected
 
 
