@@ -18,6 +18,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from facts.retrieval import vector_cache
 from facts.retrieval.candidates.keyword import term_predicates
 from facts.retrieval.scope import FactFilter, fetch, message_where
 
@@ -51,7 +52,13 @@ class Vocabulary:
 
 
 def vocabulary(
-    flt: FactFilter, words: list[str], *, total_facts: int, indexed: bool, tuning: VocabularyTuning | None = None
+    flt: FactFilter,
+    words: list[str],
+    *,
+    total_facts: int,
+    indexed: bool,
+    tuning: VocabularyTuning | None = None,
+    held: vector_cache.Entry | None = None,
 ) -> Vocabulary:
     """One statement: per query word, the subject's facts (under the search's filter) and raw turns holding it,
     each table read up to `max_rows` matches, and the count of its raw turns."""
@@ -60,10 +67,13 @@ def vocabulary(
     max_rows = (tuning or VocabularyTuning()).max_rows
     where_f, params_f = flt.sql()
     where_m, params_m = message_where(flt.subject_id, flt.since, flt.until)
+    held_df = _held_df(held, flt, words, total_facts, max_rows) if held is not None else None
+    if held_df is not None:  # the facts held in memory answer (as for the keyword signal); SQL counts the turns
+        where_f, params_f = "false", []
     parts: list[str] = []
     params: list[Any] = []
     for name, table, column, where, wparams, idx in (
-        ("f", "facts_fact", "text", where_f, params_f, indexed),
+        ("f", "facts_fact", "text", where_f, params_f, indexed or held_df is not None),
         ("m", "conversations_message", "content", where_m, params_m, True),
     ):
         tq, tq_params, preds, pred_params = term_predicates(words, text_column=column, indexed=idx)
@@ -79,7 +89,25 @@ def vocabulary(
     )
     sql = f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM conversations_message WHERE {where_m}), {sums}"
     row = fetch(sql, [*params, *params_m])[0]
-    return Vocabulary(words=tuple(words), df=tuple(int(x) for x in row[1:]), rows=total_facts + int(row[0]))
+    df = [int(x) + (held_df[i] if held_df is not None else 0) for i, x in enumerate(row[1:])]
+    return Vocabulary(words=tuple(words), df=tuple(df), rows=total_facts + int(row[0]))
+
+
+def _held_df(
+    held: vector_cache.Entry, flt: FactFilter, words: list[str], total: int, max_rows: int
+) -> list[int] | None:
+    """Per word, the held facts holding it (the keyword signal's in-memory index), or None where memory cannot say."""
+    if flt.tiers != ["active"]:
+        return None
+    out = []
+    for word in words:
+        found = vector_cache.keyword_ranked(
+            held, flt.now, [word], total=total, limit=max_rows, k1=1.2, b=0.75, max_rows=max_rows
+        )
+        if found is None:
+            return None
+        out.append(len(found))
+    return out
 
 
 @dataclass(frozen=True)

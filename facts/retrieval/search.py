@@ -177,7 +177,7 @@ def subject_vocabulary(state: SearchState) -> Vocabulary | None:
     if not words:
         return None
     indexed = state.total > state.config.keyword.scan_max
-    return vocabulary(state.flt, words[:MAX_QUERY_WORDS], total_facts=state.total, indexed=indexed)
+    return vocabulary(state.flt, words[:MAX_QUERY_WORDS], total_facts=state.total, indexed=indexed, held=state.held)
 
 
 def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QuerySignals:
