@@ -7,8 +7,9 @@ Every category 1-4 question is asked of its own conversation's subject (a result
 of the question's evidence turns) and of every other conversation's subject (no result is relevant), facts only
 and with messages, in process through `run_search` with no relevance floor. A logistic regression over the
 features of facts/retrieval/relevance.py is fitted on the top 20 results of each search (related and unrelated
-questions weighted equally); the default floor is the highest that costs the own questions' recall@10 less than
-`--max-drop`. The cross-fitted check fits on three conversations and measures on the other two, each way.
+questions weighted equally); then the query-level model (facts/retrieval/answerable.py: does the subject answer the
+question at all, own questions 1, the others 0) and the exponent `beta` of relevance = answerable * (result / best)
+** beta; the default floor is the highest that costs the own questions' recall@10 less than `--max-drop`. The cross-fitted check fits on three conversations and measures on the other two, each way.
 Re-run after anything that changes the facts (extraction, distillation) or the signals; docs/relevance.md.
 """
 
@@ -46,6 +47,7 @@ class Search:
     x: np.ndarray  # features, one row per result
     x_kw: np.ndarray  # the same without the vector's
     vector_ran: bool
+    query: Any = None  # answerable.QueryEvidence: what the query-level model reads
 
     @property
     def related(self) -> bool:
@@ -93,6 +95,7 @@ def _collect(conversations: list[Conversation]) -> list[Search]:
                     x=np.array([[r[n] for n in FEATURES] for r in rows], dtype=float).reshape(-1, len(FEATURES)),
                     x_kw=np.array([[r[n] for n in kw_names] for r in rows], dtype=float).reshape(-1, len(kw_names)),
                     vector_ran=signals.vector_ran if signals is not None else False,
+                    query=signals.evidence if signals is not None else None,
                 )
             )  # fmt: skip
     return out
@@ -118,7 +121,72 @@ def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, *, l2: float = 1.0, st
     return {"bias": float(beta[0]), "weights": beta[1:].tolist(), "mean": mean.tolist(), "scale": scale.tolist()}
 
 
-def fit(searches: list[Search]) -> dict[str, Any]:
+BETAS = (0.0, 0.1, 0.25, 0.5, 1.0)
+
+
+def fit(searches: list[Search], *, names: bool = True, max_drop: float = 0.008, target: float = 0.85) -> dict[str, Any]:
+    """The per-result models, the query-level ones (answerable.py), and the exponent `beta` of relevance =
+    answerable * (result / best result) ** beta, chosen on how much its floor (under `max_drop`) abstains."""
+    params = {**fit_results(searches), "answerable": fit_answerable(searches, names=names), "names": names}
+
+    def abstention(beta: float) -> float:
+        trial = {**params, "beta": beta}
+        figures = measure(trial, searches, choose_floor(trial, searches, max_drop))
+        return float(np.mean([v["abstention"] or 0.0 for v in figures.values()]))
+
+    # The largest beta still abstaining on `target` of the unrelated questions (else the best one): the per-result
+    # ordering is what keeps small talk under an answerable query's best results (/context's turns).
+    scores = {beta: abstention(beta) for beta in BETAS}
+    meeting = [b for b in BETAS if scores[b] >= target]
+    return {**params, "beta": max(meeting) if meeting else max(BETAS, key=lambda b: scores[b])}
+
+
+QUERY_FULL = ("missing", "missing_names", "held_words", "best_cover", "agree", "sim_margin", "top_sim", "top_bm25")
+QUERY_KW = tuple(n for n in QUERY_FULL if n not in ("sim_margin", "top_sim"))
+
+
+def query_row(s: Search, *, names: bool = True) -> dict[str, float] | None:
+    """The query-level features of one search (None: no words to look up)."""
+    from facts.retrieval.answerable import query_features
+    from facts.retrieval.relevance import FEATURES
+
+    if s.query is None:
+        return None
+    first = s.x[0] if len(s.x) else np.zeros(len(FEATURES))
+    return {
+        **query_features(s.query, use_names=names),
+        "top_sim": float(first[FEATURES.index("top_sim")]) if s.vector_ran else 0.0,
+        "top_bm25": float(first[FEATURES.index("top_bm25")]),
+    }
+
+
+def fit_answerable(searches: list[Search], *, names: bool = True) -> dict[str, Any]:
+    """Whether the subject answers the question at all: one row per search with words, own questions 1, the other
+    conversations' 0, weighted equally. The full model on searches the vector ran for, the keyword-only on all."""
+    out: dict[str, Any] = {}
+    for key, cols, keep in (("full", QUERY_FULL, True), ("keyword_only", QUERY_KW, False)):
+        rows = [(s, r) for s in searches if (s.vector_ran or not keep) and (r := query_row(s, names=names))]
+        n_rel = max(1, sum(1 for s, _ in rows if s.related))
+        n_unrel = max(1, len(rows) - n_rel)
+        x = np.array([[r[c] for c in cols] for _, r in rows], dtype=float)
+        y = np.array([1.0 if s.related else 0.0 for s, _ in rows])
+        w = np.array([(0.5 / n_rel if s.related else 0.5 / n_unrel) * 1000 for s, _ in rows])
+        out[key] = {"names": list(cols), **logistic(x, y, w)}
+    return out
+
+
+def answer_probability(params: dict[str, Any], s: Search) -> float:
+    query = params.get("answerable")
+    row = query_row(s, names=params.get("names", True)) if query else None
+    if row is None or query is None:
+        return 1.0
+    model = query["full"] if s.vector_ran else query["keyword_only"]
+    x = np.array([row[c] for c in model["names"]])
+    z = model["bias"] + ((x - np.array(model["mean"])) / np.array(model["scale"])) @ np.array(model["weights"])
+    return float(1 / (1 + np.exp(-np.clip(z, -40, 40))))
+
+
+def fit_results(searches: list[Search]) -> dict[str, Any]:
     """Both models, related and unrelated questions weighted equally (each question's results share its weight)."""
     from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES
 
@@ -148,7 +216,10 @@ def relevances(params: dict[str, Any], s: Search) -> np.ndarray:
     if not len(x):
         return np.zeros(0)
     z = model["bias"] + ((x - np.array(model["mean"])) / np.array(model["scale"])) @ np.array(model["weights"])
-    return np.round(1 / (1 + np.exp(-np.clip(z, -40, 40))), 4)
+    p = 1 / (1 + np.exp(-np.clip(z, -40, 40)))
+    if not params.get("answerable") or s.query is None:
+        return np.round(p, 4)
+    return np.round(answer_probability(params, s) * (p / p.max()) ** params.get("beta", 0.0), 4)
 
 
 def measure(params: dict[str, Any], searches: list[Search], floor: float) -> dict[str, Any]:
@@ -186,10 +257,10 @@ def _measure(rels: dict[int, np.ndarray], searches: list[Search], floor: float) 
 
 
 def choose_floor(params: dict[str, Any], searches: list[Search], max_drop: float) -> float:
-    """The highest floor (a multiple of 0.005) whose recall drop stays under `max_drop` in every mode."""
+    """The highest floor (a multiple of 0.0025) whose recall drop stays under `max_drop` in every mode."""
     best = 0.0
     rels = {id(s): relevances(params, s) for s in searches}
-    for floor in np.arange(0.005, 0.8, 0.005):
+    for floor in np.arange(0.0025, 0.8, 0.0025):
         figures = _measure(rels, searches, float(floor))
         if all(v["recall_drop"] < max_drop for v in figures.values()):
             best = round(float(floor), 3)
@@ -198,17 +269,43 @@ def choose_floor(params: dict[str, Any], searches: list[Search], max_drop: float
     return best
 
 
-def cross_fitted(searches: list[Search], convs: list[str], max_drop: float) -> list[dict[str, Any]]:
+def cross_fitted(
+    searches: list[Search], convs: list[str], max_drop: float, *, names: bool = True
+) -> list[dict[str, Any]]:
     """Fit (and choose the floor) on all but two conversations, measure on the other two; every such split."""
     out = []
     for train in itertools.combinations(convs, len(convs) - 2):
         test = [c for c in convs if c not in train]
         on = [s for s in searches if s.conv in train and s.asker in train]
         held = [s for s in searches if s.conv in test and s.asker in test]
-        params = fit(on)
+        params = fit(on, names=names, max_drop=max_drop)
         floor = choose_floor(params, on, max_drop)
         out.append({"train": list(train), "test": test, "floor": floor, "test_figures": measure(params, held, floor)})
     return out
+
+
+def cross_summary(splits: list[dict[str, Any]]) -> dict[str, Any]:
+    """Per mode, the held-out abstention and recall drop over the splits: mean and worst."""
+    out: dict[str, Any] = {}
+    for mode, _ in MODES:
+        ab = [x["test_figures"][mode]["abstention"] for x in splits]
+        drop = [x["test_figures"][mode]["recall_drop"] for x in splits]
+        out[mode] = {
+            "abstention_mean": round(float(np.mean(ab)), 4), "abstention_worst": round(float(min(ab)), 4),
+            "drop_mean": round(float(np.mean(drop)), 4), "drop_worst": round(float(max(drop)), 4),
+        }  # fmt: skip
+    return out
+
+
+def context_floor(params: dict[str, Any], searches: list[Search], floor: float, target: float = 0.8) -> float:
+    """/context's floor for its relevant earlier turns: the search's floor, raised until at least `target` of the
+    unrelated questions find no turn with messages included (small talk is never the answer to them)."""
+    rels = {id(s): relevances(params, s) for s in searches if s.mode == "facts+messages" and not s.related}
+    other = [s for s in searches if id(s) in rels]
+    for c in np.arange(floor, 0.8, 0.0025):
+        if np.mean([not (rels[id(s)] >= c).any() for s in other]) >= target:
+            return round(float(max(c, floor)), 4)
+    return round(floor, 4)
 
 
 def bench_report(conversations: list[Conversation], max_drop: float = 0.008) -> dict[str, Any]:
@@ -264,6 +361,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--no-ingest", action="store_true", help="use the bench database as it is")
     parser.add_argument("--cached", action="store_true", help="re-fit on the searches the last run collected")
     parser.add_argument("--conversations", nargs="*", default=None, help="sample ids (default: all five)")
+    parser.add_argument(
+        "--no-names", action="store_true", help="ablation: names read as plain words (reported, nothing written)"
+    )
     args = parser.parse_args(argv)
     conversations = load_locomo()
     if args.conversations:
@@ -291,25 +391,52 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "figures": measure(params, searches, calibration().min_relevance),
         }
     else:
-        params = fit(searches)
-        floor = choose_floor(params, searches, args.max_drop)
-        convs = [c.sample_id for c in conversations]
-        report = {
-            "floor": floor,
-            "figures": measure(params, searches, floor),
-            "cross_fitted": cross_fitted(searches, convs, args.max_drop) if len(convs) >= 4 else [],
-        }
+        report = fit_and_write(searches, [c.sample_id for c in conversations], args.max_drop, names=not args.no_names,
+                               write=not args.no_names)  # fmt: skip
+    print(json.dumps(report, indent=1))
+    return report
+
+
+def fit_and_write(
+    searches: list[Search], convs: list[str], max_drop: float, *, names: bool = True, write: bool = True
+) -> dict[str, Any]:
+    """Fit both halves on every search, choose the floors, cross-fit, and write relevance.json (unless `write` is
+    off); the report holds the trade-off of other floors on the same searches."""
+    from facts.retrieval.relevance import PARAMS_PATH
+
+    params = fit(searches, names=names, max_drop=max_drop)
+    floor = choose_floor(params, searches, max_drop)
+    splits = cross_fitted(searches, convs, max_drop, names=names) if len(convs) >= 4 else []
+    report = {
+        "floor": floor,
+        "beta": params["beta"],
+        "context_floor": context_floor(params, searches, floor),
+        "figures": measure(params, searches, floor),
+        "trade_off": {
+            str(f): {m: (v["abstention"], v["recall_drop"]) for m, v in measure(params, searches, f).items()}
+            for f in (0.01, 0.02, 0.03, 0.05, 0.1)
+        },
+        "cross_fitted": splits,
+        "cross_summary": cross_summary(splits) if splits else {},
+    }
+    if write:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
         payload = {
             "fitted_on": f"LoCoMo dev ({', '.join(convs)}), {stamp}, bench.fit_relevance",
             "min_relevance": floor,
-            **{k: {n: (_rounded(v) if n != "names" else v) for n, v in m.items()} for k, m in params.items()},
+            "context_floor": report["context_floor"],
+            "beta": params["beta"],
+            **{k: _model_json(params[k]) for k in ("full", "keyword_only")},
+            "answerable": {k: _model_json(m) for k, m in params["answerable"].items()},
             "figures": report["figures"],
         }
         PARAMS_PATH.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {PARAMS_PATH}")
-    print(json.dumps(report, indent=1))
     return report
+
+
+def _model_json(m: dict[str, Any]) -> dict[str, Any]:
+    return {n: (_rounded(v) if n != "names" else v) for n, v in m.items()}
 
 
 def _rounded(v: Any) -> Any:

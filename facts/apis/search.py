@@ -34,7 +34,10 @@ class SearchApi(TenantApi):
         until = serializers.DateTimeField(required=False, allow_null=True, default=None)
         min_relevance = serializers.FloatField(
             min_value=0.0, max_value=1.0, required=False, allow_null=True, default=None,
-            help_text="Leave out results under this calibrated relevance (default: the service's setting).",
+            help_text=(
+                "Leave out results under this relevance; an unrelated question then returns no result. Default: "
+                "SEARCH_MIN_RELEVANCE, else the floor fitted with the calibration. 0 returns every candidate."
+            ),
         )  # fmt: skip
         as_of = serializers.DateTimeField(
             required=False, allow_null=True, default=None,
@@ -58,7 +61,14 @@ class SearchApi(TenantApi):
             text = serializers.CharField()
             type = serializers.CharField()
             score = serializers.FloatField()
-            relevance = serializers.FloatField(help_text="Calibrated probability of relevance, 0-1 (docs/relevance.md)")
+            relevance = serializers.FloatField(
+                help_text=(
+                    "0-1: the estimated probability that the memory answers the question at all (fitted on related "
+                    "and unrelated questions), times this result's standing among the query's results (its "
+                    "per-result probability over the best one's, to a small fitted power). Comparable across "
+                    "queries and subjects; the same data and query give the same value (docs/relevance.md)."
+                )
+            )
             matched_by = serializers.ListField(child=serializers.CharField())
             valid_from = serializers.DateTimeField(allow_null=True)
             event_time = serializers.DateTimeField(allow_null=True)  # when the event happened, if said

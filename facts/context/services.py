@@ -76,6 +76,11 @@ def full_history_tokens(*, subject: Subject) -> int:
     return total
 
 
+# A relevant earlier turn's per-result probability over the query's best result's, at least (small talk that merely
+# shares a word stands under it; tests/facts/test_context_api.py).
+TURN_MIN_STANDING = 0.3
+
+
 def _memory_search(
     subject: Subject, query: str, api_key: ApiKey | None, limit: int, **when: Any
 ) -> tuple[list[Any], list[Any]]:
@@ -94,11 +99,24 @@ def _memory_search(
         for h in hits
         if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type, has_time=bool(h.event_time))
     ]
-    # Raw turns are many and mostly chatter: they must also clear the fitted floor (docs/relevance.md), which the
-    # search applies by default only when an operator sets it, and only to what the full model scored; else an
-    # unrelated query (or any Chinese one) would be padded with the nearest small talk.
-    floor = calibration().min_relevance
-    turns = [h for h in hits if getattr(h, "kind", "fact") == "message" and h.relevance >= floor]
+    # Raw turns are many and mostly chatter: they must also clear the context's fitted floor (docs/relevance.md;
+    # the search's own floor when the fit gives none), which the search applies by default only when an operator
+    # sets it, and only to what the full model scored; else an unrelated query (or any Chinese one) would be
+    # padded with the nearest small talk.
+    # And, under an answerable query, a turn must stand near its best result: relevance is the query's level times
+    # (result / best) ** beta, so the per-result share is recovered from it; small talk stands far below.
+    cal = calibration()
+    floor = cal.context_floor if cal.context_floor is not None else cal.min_relevance
+    top = max((h.relevance for h in hits), default=0.0)
+
+    def standing(h: Any) -> float:
+        return (h.relevance / top) ** (1 / cal.beta) if top > 0 and cal.beta > 0 else 1.0
+
+    turns = [
+        h
+        for h in hits
+        if getattr(h, "kind", "fact") == "message" and h.relevance >= floor and standing(h) >= TURN_MIN_STANDING
+    ]
     return facts, turns
 
 

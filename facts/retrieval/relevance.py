@@ -8,6 +8,9 @@ conversations (nothing is relevant), and stored in relevance.json beside this mo
 the number means. Two models: one with the vector's signals, one without them (the embedder is down, or the query
 had nothing the vector could match), so that keyword and entity matches still answer when the vector cannot.
 
+With the query-level model of answerable.py (does the memory answer the query at all), a result's relevance is
+answerable * (its probability / the query's best one's) ** beta, all three fitted together (relevance.json).
+
 Pure arithmetic over the search's own numbers: the same data and query give the same relevance.
 """
 
@@ -20,6 +23,7 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
+from facts.retrieval.answerable import QUERY_FEATURES, QueryEvidence, query_features
 from facts.retrieval.fusion import Fused
 from facts.retrieval.scope import Key
 
@@ -70,11 +74,16 @@ class Calibration:
     keyword_only: Model  # without them
     min_relevance: float  # the fitted default floor (settings.SEARCH_MIN_RELEVANCE overrides it)
     fitted_on: str
+    # The query-level model (answerable.py), with and without the vector's signals: the probability that the
+    # memory answers the query at all. None: relevance is the per-result model's alone (an older fit).
+    answerable: tuple[Model, Model] | None = None
+    context_floor: float | None = None  # the floor of /context's relevant earlier turns (None: min_relevance)
+    beta: float = 1.0  # relevance = answerable * (result / the query's best result) ** beta
 
 
 def _model(raw: dict[str, object]) -> Model:
     names = tuple(str(n) for n in raw["names"])  # type: ignore[attr-defined]
-    unknown = set(names) - set(FEATURES)
+    unknown = set(names) - set(FEATURES) - set(QUERY_FEATURES) - {"top_sim", "top_bm25"}
     if unknown:
         raise ValueError(f"relevance.json: unknown features {sorted(unknown)}")
     floats = {k: tuple(float(x) for x in raw[k]) for k in ("weights", "mean", "scale")}  # type: ignore[attr-defined]
@@ -85,12 +94,37 @@ def _model(raw: dict[str, object]) -> Model:
 def calibration(path: Path = PARAMS_PATH) -> Calibration:
     """The fitted calibration (read once per process)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
+    query = raw.get("answerable")
     return Calibration(
         full=_model(raw["full"]),
         keyword_only=_model(raw["keyword_only"]),
         min_relevance=float(raw["min_relevance"]),
         fitted_on=str(raw.get("fitted_on", "")),
+        answerable=(_model(query["full"]), _model(query["keyword_only"])) if query else None,
+        context_floor=float(raw["context_floor"]) if raw.get("context_floor") is not None else None,
+        beta=float(raw.get("beta", 1.0)),
     )
+
+
+def answerable_features(q: QuerySignals) -> dict[str, float] | None:
+    """The query-level model's features (None without words to look up: nothing to say at the query's level)."""
+    if q.evidence is None:
+        return None
+    return {
+        **query_features(q.evidence),
+        "top_sim": max(q.similarity.values(), default=0.0),
+        "top_bm25": math.log1p(max(q.bm25.values(), default=0.0)),
+    }
+
+
+def answerable_probability(q: QuerySignals, *, params: Calibration | None = None) -> float:
+    """The probability that the memory answers the query at all (1.0 when the calibration has no query model or
+    the query has no words: a time or a slot alone)."""
+    cal = params or calibration()
+    feats = answerable_features(q)
+    if cal.answerable is None or feats is None:
+        return 1.0
+    return cal.answerable[0 if q.vector_ran else 1].probability(feats)
 
 
 @dataclass(frozen=True)
@@ -103,6 +137,8 @@ class QuerySignals:
     vector_ran: bool
     # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
     time_only: bool = False
+    # What the query-level model reads (answerable.py); None: no words to look up (a time or a slot alone).
+    evidence: QueryEvidence | None = None
 
     # The query's best similarity and BM25 score, the same for every candidate: computed once, not per candidate
     # (each a pass over the whole pool).
@@ -146,10 +182,19 @@ def relevance_of(
     model = cal.full if q.vector_ran else cal.keyword_only
     items = list(scored)
     best = items[0][0] if items else 0.0
-    return {
-        item.key: 1.0
-        if q.time_only and "time" in item.matched_by
-        else round(model.probability(features(item, rank, score, best, q)), 4)
+    # The query-level model scales each result by its standing against the best one: then every candidate counts.
+    scaled = cal.answerable is not None and q.evidence is not None
+    p = {
+        item.key: model.probability(features(item, rank, score, best, q))
         for rank, (score, item) in enumerate(items, start=1)
+        if scaled or only is None or item.key in only
+    }
+    if scaled and p:
+        # The query's level times the result's standing among the query's results (docs/relevance.md).
+        answers, top = answerable_probability(q, params=cal), max(p.values())
+        p = {key: answers * (v / top) ** cal.beta for key, v in p.items()}
+    return {
+        item.key: 1.0 if q.time_only and "time" in item.matched_by else round(p[item.key], 4)
+        for _, item in items
         if only is None or item.key in only
     }

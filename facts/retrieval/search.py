@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from django.conf import settings
 
 from facts.retrieval import vector_cache
+from facts.retrieval.answerable import QueryEvidence, Vocabulary, vocabulary
 from facts.retrieval.candidates import vector
 from facts.retrieval.candidates.entity import entity_ranking
 from facts.retrieval.candidates.keyword import keyword_facts, keyword_messages
@@ -22,7 +23,7 @@ from facts.retrieval.collapse import collapse
 from facts.retrieval.config import SearchConfig, search_config
 from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
-from facts.retrieval.query import QueryAnalysis, analyze
+from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
 from facts.retrieval.query_vector import QueryVector
 from facts.retrieval.relevance import QuerySignals, relevance_of, vector_speaks
 from facts.retrieval.rerank import Scored, rerank
@@ -135,6 +136,7 @@ def run_search(
     if state.wants_vector:
         state.query_vector = QueryVector(query, in_thread=config.embed_in_thread)
     gather_candidates(state)
+    vocab = subject_vocabulary(state)  # while the query embeds
     if state.query_vector is not None and state.query_vector.threaded:
         read_ahead(state)
     gather_vector_candidates(state)
@@ -144,7 +146,7 @@ def run_search(
     if not state.fused:
         return outcome
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
-    outcome.scored, outcome.query_signals = state.scored, query_signals(state)
+    outcome.scored, outcome.query_signals = state.scored, query_signals(state, vocab)
     outcome.hits = answer(state, outcome.query_signals, min_relevance)
     return outcome
 
@@ -181,7 +183,17 @@ def messages_until(
     return min([*ends, *([until] if until is not None else [])])
 
 
-def query_signals(state: SearchState) -> QuerySignals:
+def subject_vocabulary(state: SearchState) -> Vocabulary | None:
+    """How many of the subject's facts and raw turns hold each query word and name (answerable.py)."""
+    analysis = state.analysis
+    words = list(dict.fromkeys([*analysis.words, *(p for name in analysis.names for p in name.split())]))
+    if not words:
+        return None
+    indexed = state.total > state.config.keyword.scan_max
+    return vocabulary(state.flt, words[:MAX_QUERY_WORDS], total_facts=state.total, indexed=indexed, held=state.held)
+
+
+def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QuerySignals:
     """What the relevance features read of the candidate signals."""
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
     vector_ran = vector_ran and vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL)
@@ -192,6 +204,18 @@ def query_signals(state: SearchState) -> QuerySignals:
         bm25=dict(state.rankings["keyword"]),
         vector_ran=vector_ran,
         time_only=state.analysis.time_range is not None and not state.analysis.vector_matchable,
+        evidence=None if vocab is None else query_evidence(state, vocab, vector_ran),
+    )
+
+
+def query_evidence(state: SearchState, vocab: Vocabulary, vector_ran: bool) -> QueryEvidence:
+    top = state.scored[:5]
+    return QueryEvidence(
+        vocabulary=vocab,
+        names=tuple(state.analysis.names),
+        top_bm25=max((s for _, s in state.rankings["keyword"]), default=0.0),
+        agree=sum(1 for _, item in top if len(set(item.matched_by)) > 1) / len(top) if top else 0.0,
+        sims=tuple(state.similarity.values()) if vector_ran else (),
     )
 
 

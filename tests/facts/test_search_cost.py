@@ -52,13 +52,14 @@ def memories(alice: Persona) -> Iterator[Persona]:
 
 
 @pytest.mark.django_db(transaction=True)
-@pytest.mark.parametrize(("include_messages", "max_statements"), [(False, 5), (True, 8)])
+@pytest.mark.parametrize(("include_messages", "max_statements"), [(False, 6), (True, 9)])
 def test_a_search_costs_few_statements_and_one_redis_round_trip(
     memories: Persona, include_messages: bool, max_statements: int
 ) -> None:
     """A word query under PostgreSQL's answer (a small subject): the key with the URL's user, the keyword
     candidates, their links, their rows, then the vector's candidates with their rows; with messages, their
-    keyword and vector statements and rows too. The rate limits: one script call."""
+    keyword and vector statements and rows too; and the subject's vocabulary of the query's words, facts and
+    turns in one (the query-level relevance, facts/retrieval/answerable.py). The rate limits: one script call."""
     body = {"query": "tell me about the bakery loaf", "limit": 10, "include_messages": include_messages}
     for _ in range(2):  # this process's first embedding runs inline; the second is the steady state
         assert memories.post("search", body).status_code == 200
