@@ -81,3 +81,18 @@ def only_talk(sentence: str) -> bool:
         return False
     rest = _TALK_FILLER_RE.sub(" ", head[: m.start()] + " " + head[m.end() :])
     return bool(_SECOND_PERSON_RE.search(rest)) or len(keywords(rest)) < 2
+
+
+# Liking or hating a pronoun alone ("I love it!", "I'd love to.", "我也喜欢"): what is liked is in another turn.
+_EMPTY_LIKING_RE = re.compile(
+    r"(?:(?:aw+|oh+|wow|yes|yeah|haha+|omg|honestly)[\s,!.]+)*"
+    r"(?:i|we)(?:'d| would| really| just| totally| absolutely| so| also| still)* (?:love|like|enjoy|adore|hate)s? "
+    r"(?:it|that|this|them|to|those|these|him|her)(?: (?:so much|a lot|too|as well))?[\s!.~]*|"
+    r"我?(?:也|真的|超|好|特别|很|就)*(?:喜欢|爱|讨厌)(?:它|这个|那个|他|她)?(?:了|啊|呀|哦|的)?[\s!！。~～]*",
+    re.I,
+)
+
+
+def empty_liking(sentence: str) -> bool:
+    """A preference whose object is only a pronoun: nothing to remember on its own."""
+    return bool(_EMPTY_LIKING_RE.fullmatch(sentence[:_HEAD].strip()))

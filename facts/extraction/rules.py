@@ -13,7 +13,7 @@ import re
 from facts.extraction import classifier
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
-from facts.extraction.elision import not_about_speaker, only_talk, with_elided_subject
+from facts.extraction.elision import empty_liking, not_about_speaker, only_talk, with_elided_subject
 from facts.extraction.entities import entities_of
 from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
@@ -308,7 +308,7 @@ class RuleExtractor:
         framed: bool = True,
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
-        if only_talk(sentence):  # "I'll let you know", "Let me know if you need anything": nothing to remember
+        if only_talk(sentence) or empty_liking(strip_chatter(sentence)):  # "I'll let you know", "I love it!"
             return None
         ref = message.created_at
         lang = detect_language(sentence)

@@ -241,6 +241,17 @@ def test_a_general_remark_about_crushes_is_no_relationship_signal() -> None:
     assert strong_signal("I have a crush on Leo") == "relationship"
 
 
+@pytest.mark.django_db
+@pytest.mark.parametrize("content", ["Aww, I'd love to!", "Honestly I adore that so much.", "我也超喜欢的！"])
+def test_liking_a_pronoun_alone_yields_no_fact(alice, content: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content, name="Ines") == []
+
+
+@pytest.mark.django_db
+def test_liking_something_named_is_kept(alice) -> None:  # type: ignore[no-untyped-def]
+    assert any("sea swimming" in f["text"] for f in _facts(alice, "I love sea swimming in winter.", name="Ines"))
+
+
 def test_every_informative_sentence_keeps_its_content_words() -> None:
     """Recall depends on it: names, objects, places and dates survive into some fact of the turn."""
     turn = (
