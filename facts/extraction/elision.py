@@ -1,11 +1,11 @@
 """English sentences kept by the gate that carry no first person: said of the speaker, or not kept.
 
-Chat drops the subject ("Checked out the library there." = "I checked out..."); that is the speaker's own story and
-reads as "Joanna checked out the library there". A sentence addressed to the listener ("Hope your knee is better",
-"Combining your two interests is super cool"), an instruction ("Be sure to ask them first") or a reaction to what
-the listener said ("Sounds wonderful") is not about the speaker at all: it yields no fact ("X mentioned that Be
+Chat drops the subject ("Tried the new ramen bar on Friday." = "I tried..."); that is the speaker's own story and
+reads as "Joanna tried the new ramen bar on Friday". A sentence addressed to the listener ("Hope your knee is
+better", "Your new haircut suits you"), an instruction ("Be sure to ask them first") or a reaction to what the
+listener said ("Sounds lovely") is not about the speaker at all: it yields no fact ("X mentioned that Be
 sure to..." would be a quote in disguise). A promise or request whose only content is to talk later ("I'll let you
-know", "Let me know if you need anything", "Tell me more about your trip") carries nothing either. Linear-time
+know", "Ping me if anything comes up", "Tell me more about your trip") carries nothing either. Linear-time
 patterns over the sentence's head only.
 """
 
@@ -42,11 +42,11 @@ def not_about_speaker(body: str) -> bool:
 
 
 def with_elided_subject(body: str, speaker: str) -> str | None:
-    """ "Checked out the library there" -> "Joanna checked out the library there"; None when the sentence does not
+    """ "Tried the new ramen bar" -> "Joanna tried the new ramen bar"; None when the sentence does not
     open with a past-tense verb (with at most one adverb before it)."""
     head = body.lstrip(" \"'-–—")
     m = _ELIDED_RE.match(head[:_HEAD])
-    if m is not None and m.group(1).lower() == "been":  # "Been rehearsing a lot" -> "Jon has been rehearsing a lot"
+    if m is not None and m.group(1).lower() == "been":  # "Been swimming a lot" -> "Jon has been swimming a lot"
         return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
     if m is None or not is_past_form(m.group(1)):
         return None
@@ -60,6 +60,7 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
 _TALK_RE = re.compile(
     r"\b(?:let (?:me|you|us) know|lemme know|keep (?:you|me) (?:posted|updated|in the loop)|get back to (?:you|me)|"
     r"reach out|hit (?:me|you) up|tell me (?:more|all)|text (?:me|you)|call (?:me|you)|give (?:me|you) a shout|"
+    r"ping (?:me|you)|message (?:me|you)|drop (?:me|you) a line|"
     r"send (?:it|them|that|those) (?:to you|over|your way))\b|(?:跟|和|给)?(?:我|你)(?:说|讲)一声|告诉(?:我|你)|"
     r"通知(?:我|你)|联系(?:我|你)|找我|跟我说|保持联系",
     re.I,

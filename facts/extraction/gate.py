@@ -157,6 +157,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "id",
         re.compile(
             r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号)\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
+            # A credential's hint or its security question, stated ("my PIN hint is...", "密码提示是...").
+            r"|(?i:\bmy (?:\w+ )?(?:pin|password|passcode|passphrase)(?: hint)? (?:is|was)\b|\bmy security question\b)|密码提示|密保问题"
         ),
     ),
 ]

@@ -308,7 +308,7 @@ class RuleExtractor:
         framed: bool = True,
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
-        if only_talk(sentence) or empty_liking(strip_chatter(sentence)):  # "I'll let you know", "I love it!"
+        if only_talk(sentence) or empty_liking(strip_chatter(sentence)):  # talk later, or like a pronoun alone
             return None
         ref = message.created_at
         lang = detect_language(sentence)

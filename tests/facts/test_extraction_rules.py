@@ -194,12 +194,12 @@ def test_a_complaint_addressed_to_the_business_is_still_framed() -> None:
 
 @pytest.mark.django_db
 def test_a_wish_for_the_listener_yields_no_fact(alice) -> None:  # type: ignore[no-untyped-def]
-    assert _facts(alice, "Hope your injury is feeling better. Take it easy this week!", name="Tim") == []
+    assert _facts(alice, "Hope your ankle heals fast. Take it easy this week!", name="Tim") == []
 
 
 TALK_ONLY = [
     "I'll definitely give you a shout if I need anything!",
-    "Just let me know if there's anything I can do.",
+    "Just ping me if there's anything I can do.",
     "Keep me posted, ok?",
     "有啥需要随时跟我说一声",
     "回头告诉你哈",
@@ -250,6 +250,19 @@ def test_liking_a_pronoun_alone_yields_no_fact(alice, content: str) -> None:  # 
 @pytest.mark.django_db
 def test_liking_something_named_is_kept(alice) -> None:  # type: ignore[no-untyped-def]
     assert any("sea swimming" in f["text"] for f in _facts(alice, "I love sea swimming in winter.", name="Ines"))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "content", ["My email password hint is the street I grew up on.", "我的密保问题是第一只狗的名字"]
+)
+def test_a_credential_hint_is_kept_and_can_be_forgotten_like_any_fact(alice, content: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content) != []
+
+
+def test_a_pin_that_is_no_credential_is_no_signal() -> None:
+    assert strong_signal("The pin is loose on the hinge") == ""
+    assert strong_signal("My PIN hint is my first teacher's name") == "id"
 
 
 def test_every_informative_sentence_keeps_its_content_words() -> None:
