@@ -308,7 +308,8 @@ class RuleExtractor:
         framed: bool = True,
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
-        if only_talk(sentence) or empty_liking(strip_chatter(sentence)):  # talk later, or like a pronoun alone
+        # Talk later or like a pronoun alone: nothing to keep (a question asking to be told keeps its subject).
+        if not is_question(sentence) and (only_talk(sentence) or empty_liking(strip_chatter(sentence))):
             return None
         ref = message.created_at
         lang = detect_language(sentence)

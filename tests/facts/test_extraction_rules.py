@@ -217,6 +217,15 @@ def test_a_promise_to_talk_later_with_nothing_in_it_yields_no_fact(alice, conten
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "word"),
+    [("Could you let me know when my order to Glasgow ships?", "Glasgow"), ("我的订单发货了能通知我一下吗？", "订单")],
+)
+def test_a_customer_asking_to_be_told_keeps_the_inquiry(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    assert any(word in f["text"] for f in _facts(alice, content)), content
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(("content", "word"), TALK_WITH_CONTENT)
 def test_a_promise_to_talk_later_with_content_keeps_it(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
     assert any(word in f["text"] for f in _facts(alice, content, name="Kai"))
