@@ -308,12 +308,12 @@ class RuleExtractor:
         framed: bool = True,
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
+        question = is_question(sentence)
         # Talk later or like a pronoun alone: nothing to keep (a question asking to be told keeps its subject).
-        if not is_question(sentence) and (only_talk(sentence) or empty_liking(strip_chatter(sentence))):
+        if not question and (only_talk(sentence) or empty_liking(strip_chatter(sentence))):
             return None
         ref = message.created_at
         lang = detect_language(sentence)
-        question = is_question(sentence)
         family = slot_family(slot, sentence)
         type_ = type_of(sentence, slot, family, predicted)
         resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)

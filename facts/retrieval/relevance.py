@@ -112,8 +112,8 @@ def answerable_features(q: QuerySignals) -> dict[str, float] | None:
         return None
     return {
         **query_features(q.evidence),
-        "top_sim": max(q.similarity.values(), default=0.0),
-        "top_bm25": math.log1p(max(q.bm25.values(), default=0.0)),
+        "top_sim": q.top_sim,
+        "top_bm25": q.top_bm25,
     }
 
 
