@@ -5,7 +5,10 @@ reads as "Joanna tried the new ramen bar on Friday". A sentence addressed to the
 better", "Your new haircut suits you"), an instruction ("Be sure to ask them first") or a reaction to what the
 listener said ("Sounds lovely") is not about the speaker at all: it yields no fact ("X mentioned that Be
 sure to..." would be a quote in disguise). A promise or request whose only content is to talk later ("I'll let you
-know", "Ping me if anything comes up", "Tell me more about your trip") carries nothing either. Linear-time
+know", "Ping me if anything comes up", "Tell me more about your trip") carries nothing either, nor does a plan
+whose object is a pronoun alone ("I'll definitely check it out!", "我回头试试"), the speaker's attitude to the
+listener's affairs ("I'm sure you'll nail it", "I know how hard that is", "我相信你可以的"), a general truth about
+nobody ("Moving house can be exhausting") or a pointer to a picture ("Here's a pic of the garden"). Linear-time
 patterns over the sentence's head only.
 """
 
@@ -26,8 +29,8 @@ _IMPERATIVE_RE = re.compile(
     re.I,
 )
 _REACTION_RE = re.compile(
-    r"(?:(?:wow|whoa|oh|aw+|omg|ooh|yay|haha+|lol)[\s,!.]+)*(?:(?:that|it|this)(?:'s| is)?\s+)?"
-    r"(?:sounds?|looks?|seems?)\b",
+    r"(?:(?:wow|whoa|oh|aw+|omg|ooh|yay|haha+|lol)[\s,!.]+)*(?:(?:(?:that|it|this)(?:'s| is)?\s+)?"
+    r"(?:sounds?|looks?|seems?)|congrats|congratulations|good luck|well done|happy birthday|best of luck)\b",
     re.I,
 )
 _ELIDED_RE = re.compile(rf"(?:{_ADVERB}\s+)?([A-Za-z]+)\b(?:\s+([A-Za-z']+))?", re.I)
@@ -35,10 +38,60 @@ _ELIDED_RE = re.compile(rf"(?:{_ADVERB}\s+)?([A-Za-z]+)\b(?:\s+([A-Za-z']+))?", 
 _VERB_AFTER = frozenset(["is", "was", "has", "had", "and", "will", "would", "can", "could", "says", "said", "'s"])
 
 
-def not_about_speaker(body: str) -> bool:
-    """A sentence without first person that speaks to the listener, instructs, or reacts to what was said."""
-    head = body[:_HEAD].lstrip(" \"'-–—")
-    return bool(_SECOND_PERSON_RE.search(head) or _IMPERATIVE_RE.match(head) or _REACTION_RE.match(head))
+# Discourse markers that open a sentence and say nothing of its content ("Plus, it's dairy-free").
+_MARKER_RE = re.compile(
+    r"^(?:plus|yet|thankfully|luckily|fortunately|honestly|anyway|anyways|besides|also|still|and|but|so|well|oh|btw|"
+    r"by the way|speaking of which)\b[,:]?\s+",
+    re.I,
+)
+# An instruction opening with a verb the list above lacks, when a determiner or object follows
+# ("Gather documents like...", "Avoid the main road at rush hour").
+_BASE_VERB_RE = re.compile(
+    r"(?:gather|find|make|start|stop|avoid|focus on|practi[cs]e|join|visit|contact|write|plan|set|save|pack|book|pay|"
+    r"choose|research|learn|note|mind|relax|breathe|believe in|hold|hang in|reach|ignore|skip|fill|bring)\s+"
+    r"(?:the|a|an|some|any|all|it|them|this|that|these|those|on|up|out|in|down|off|\w+s)\b",
+    re.I,
+)
+_POINTER_RE = re.compile(
+    r"(?:here'?s|here is|here are|this is|these are|check out|look at)\b.{0,60}?"
+    r"\b(?:pics?|pictures?|photos?|shots?|snaps?|screenshots?|videos?|clips?|links?|selfies?)\b",
+    re.I,
+)
+# A general truth about nobody in particular: a gerund phrase, a bare plural or "nothing/life/people" as subject,
+# then an evaluation or a general effect ("Allergies can be tough", "Running a shop isn't easy").
+_GENERIC_SUBJECT = r"(?:[a-z]+ing\b[^,.!?;]{0,40}?|nothing|everything|everyone|everybody|life|people|[a-z]{3,}s)"
+_EVALUATION = (
+    r"(?:tough|hard|easy|fun|great|scary|amazing|awesome|important|key|the best|worth it|rewarding|tricky|"
+    r"exhausting|stressful|overwhelming|good for (?:you|the soul|your health)|healthy|necessary|essential|"
+    r"a lot of work|no joke|so much fun|wonderful|beautiful|challenging|difficult|frustrating|nerve-wracking|"
+    r"therapeutic|relaxing|underrated|overrated|the worst)"
+)
+_GENERIC_RE = re.compile(
+    rf"{_GENERIC_SUBJECT}\s+(?:(?:can|could|may|might|will|must)(?:n'?t| not)?\s+(?:be|get|feel)\s+"
+    rf"(?:so |really |very |pretty |quite |super |such )?{_EVALUATION}|"
+    rf"(?:is|are|isn'?t|aren'?t|gets?|feels?)\s+(?:so |really |very |pretty |quite |super |such |not )?{_EVALUATION}|"
+    rf"(?:beats?|helps?|makes?|brings?|teach(?:es)?|keeps?)\s)",
+    re.I,
+)
+_PROPER_LATER_RE = re.compile(r"\s[A-Z][a-z]|\d")
+
+
+def not_about_speaker(body: str, *, complaint: bool = False) -> bool:
+    """A sentence without first person that speaks to the listener, instructs, reacts to what was said, states a
+    general truth or points at a picture. A complaint may speak to the business ("Your courier left it in the
+    rain"): only the other tests apply to it."""
+    head = _MARKER_RE.sub("", body[:_HEAD].lstrip(" \"'-–—"), count=1)
+    if not complaint and _SECOND_PERSON_RE.search(head):
+        return True
+    if _IMPERATIVE_RE.match(head) or _BASE_VERB_RE.match(head) or _REACTION_RE.match(head) or _POINTER_RE.match(head):
+        return True
+    generic = _GENERIC_RE.match(head)
+    return bool(generic) and not _PROPER_LATER_RE.search(head)
+
+
+def without_marker(body: str) -> str:
+    """The sentence without an opening discourse marker ("Plus, it's vegan" -> "it's vegan")."""
+    return _MARKER_RE.sub("", body, count=1)
 
 
 def with_elided_subject(body: str, speaker: str) -> str | None:
@@ -97,3 +150,71 @@ _EMPTY_LIKING_RE = re.compile(
 def empty_liking(sentence: str) -> bool:
     """A preference whose object is only a pronoun: nothing to remember on its own."""
     return bool(_EMPTY_LIKING_RE.fullmatch(sentence[:_HEAD].strip()))
+
+
+# A plan whose object is a pronoun alone: what it is about was said in another turn ("I'll definitely check it
+# out!", "Gonna try making it tonight", "I'll get 'em next time", "我回头试试").
+_PLAN_RE = re.compile(
+    r"(?:i'?ll|i will|going to|gonna|i'?d (?:love|like) to|i (?:want|plan|need|have) to|i should|i might|i may|"
+    r"i can'?t wait to)\b",
+    re.I,
+)
+_PLAN_FILLER_RE = re.compile(
+    r"\b(?:that'?s (?:ok|okay|fine|alright)|no worries|ok(?:ay)?|yeah|yes|o+h+|a+w+|wow|hmm+|haha+|sure|for sure|definitely|totally|surely|really|"
+    r"so|too|also|just|then|again|first|soon|later|sometime|some ?day|tonight|today|tomorrow|this (?:weekend|week)|"
+    r"next (?:time|week|weekend)|one day|maybe|probably|at some point|try|trying|check|checking|give|giving|look|"
+    r"looking|into|out|up|a (?:try|go|shot|look)|consider|think about|do|doing|get|getting|see|make|making|"
+    r"keep(?=.*\bin mind)|in mind|read|reading|watch|watching|remember|it|that|this|them|those|these|one|thing|things|the|"
+    r"to|and|but|will|be|have|i'm|i am)\b|'em\b",
+    re.I,
+)
+_PLAN_ZH_RE = re.compile(
+    r"(?:那|好|嗯|行)?[，,]?我?(?:会|要|回头|改天|有空|下次|到时候?)*(?:去|再|也)?(?:试试|看看|试一下|看一下|"
+    r"考虑一下|研究一下|了解一下|瞅瞅)(?:它|这个|那个|吧)?(?:的|吧|哈|啦|了|哦)*[\s!！。~～]*"
+)
+
+
+def empty_plan(sentence: str) -> bool:
+    """A plan or promise whose only object is a pronoun and whose only other words are fillers and times."""
+    head = sentence[:_HEAD].strip()
+    if _PLAN_ZH_RE.fullmatch(head):
+        return True
+    m = _PLAN_RE.search(head)
+    if m is None or not re.search(r"\b(?:it|that|this|them|those|these|one)\b|'em\b", head[m.end() :], re.I):
+        return False
+    rest = _PLAN_FILLER_RE.sub(" ", head[: m.start()] + " " + head[m.end() :])
+    return not re.search(r"[A-Za-z]{2,}", rest)
+
+
+# The speaker's attitude to the listener's affairs: "I'm sure you'll love it", "I bet it turns out great",
+# "I know how hard that must be", "我相信你一定可以的".
+_ATTITUDE_RE = re.compile(
+    r"(?:(?:oh|aw+|wow|yeah|well|and|but|so|honestly)[\s,!.]+)*i(?:'m| am)?\s+(?:really |so |totally |just |also |"
+    r"truly |completely )*(?:sure|bet|know|understand|can imagine|can't imagine|cannot imagine|glad|happy|proud|"
+    r"sorry|thrilled|impressed|believe)\b(.*)",
+    re.I,
+)
+_ATTITUDE_ZH_RE = re.compile(r"(?:我)?(?:真的|也|完全)?(?:相信|理解|懂|明白|为)(你|您)(?!们)")
+_FIRST_PERSON_RE = re.compile(r"\b(?:i|me|my|mine|myself|we|our|us)\b|i'm|i've|i'll|i'd", re.I)
+_EMPATHY_RE = re.compile(r"\s*(?:how|what)\s+(?!to\b)", re.I)
+_OUTCOME_RE = re.compile(
+    r"\s*(?:that\s+)?(?:it|that|this|they|she|he|things|everything)(?:'ll|'s| will| is| are| would| was)?\s+"
+    r"(?:\w+\s+){0,2}(?:great|well|fine|amazing|awesome|ok|okay|perfect|off|out|love|like|enjoy|go well|work out)\b",
+    re.I,
+)
+
+
+def listener_reaction(sentence: str) -> bool:
+    """The speaker's certainty, empathy or pride about the listener's affairs: nothing about the speaker."""
+    head = sentence[:_HEAD].strip()
+    if _ATTITUDE_ZH_RE.match(head):
+        return True
+    m = _ATTITUDE_RE.search(head)
+    if m is None or _FIRST_PERSON_RE.search(head[: m.start()]):  # "I lost my job, but I'm sure...": a fact first
+        return False
+    rest = m.group(1)
+    if _FIRST_PERSON_RE.search(rest):
+        return False
+    if _SECOND_PERSON_RE.search(rest) or _EMPATHY_RE.match(rest):
+        return True
+    return bool(_OUTCOME_RE.match(rest)) and len(keywords(rest)) <= 3

@@ -13,7 +13,15 @@ import re
 from facts.extraction import classifier
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
-from facts.extraction.elision import empty_liking, not_about_speaker, only_talk, with_elided_subject
+from facts.extraction.elision import (
+    empty_liking,
+    empty_plan,
+    listener_reaction,
+    not_about_speaker,
+    only_talk,
+    with_elided_subject,
+    without_marker,
+)
 from facts.extraction.entities import entities_of
 from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
@@ -309,8 +317,9 @@ class RuleExtractor:
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
         question = is_question(sentence)
-        # Talk later or like a pronoun alone: nothing to keep (a question asking to be told keeps its subject).
-        if not question and (only_talk(sentence) or empty_liking(strip_chatter(sentence))):
+        # Talk later, like or plan a pronoun alone, or the listener's affairs: nothing to keep (a question asking
+        # to be told keeps its subject).
+        if not question and _empty_statement(sentence):
             return None
         ref = message.created_at
         lang = detect_language(sentence)
@@ -391,8 +400,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
         what = re.sub(r"\byou\b", "they", what)
         verb = "Asked whether" if m else "Asked about"
         return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
-    if type_ != "complaint" and not_about_speaker(body):  # "Your courier left it in the rain" is a complaint
+    if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one
         return ""
+    body = without_marker(body)
     elided = with_elided_subject(body, speaker)
     if elided is not None:
         return elided
@@ -404,8 +414,17 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 
 
 _COMMON_FIRST = re.compile(
-    r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all)\b", re.I
+    r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"
+    r"[a-z]+ly)\b",
+    re.I,
 )
+
+
+def _empty_statement(sentence: str) -> bool:
+    """A statement whose content is elsewhere or is the listener's: talking later, liking or planning a pronoun,
+    the speaker's attitude to the listener's affairs."""
+    plain = strip_chatter(sentence)
+    return only_talk(sentence) or empty_liking(plain) or empty_plan(plain) or listener_reaction(plain)
 
 
 def _open_clauses(content: str) -> list[str]:

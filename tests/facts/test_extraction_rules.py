@@ -376,3 +376,89 @@ def test_a_fact_keeps_an_address_or_a_decimal_whole(content: str, kept: str) -> 
     ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
     out = RuleExtractor().extract_one(MessageView(id=1, role="user", name="", content=content, created_at=ref))
     assert any(kept in c.text for c in out.candidates), [c.text for c in out.candidates]
+
+
+EMPTY_PLANS = [
+    "Ooh, I'll definitely give that a go this weekend!",
+    "Gonna look into it tomorrow.",
+    "No worries, I'll get 'em next time!",
+    "好，我回头研究一下",
+    "改天去看看吧",
+]
+PLANS_WITH_CONTENT = [
+    ("I'll try the ramen place near the station on Friday.", "ramen"),
+    ("I'm going to keep the kitten we found.", "kitten"),
+    ("下周我要去成都出差", "成都"),
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("content", EMPTY_PLANS)
+def test_a_plan_whose_object_is_a_pronoun_alone_yields_no_fact(alice, content: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content, name="Ravi") == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(("content", "word"), PLANS_WITH_CONTENT)
+def test_a_plan_with_content_is_kept(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    assert any(word in f["text"] for f in _facts(alice, content, name="Ravi")), content
+
+
+LISTENER_AFFAIRS = [
+    "I'm sure your recital will go brilliantly!",
+    "I know how exhausting night shifts can be.",
+    "Fingers crossed for the audition, I bet it turns out great!",
+    "我相信你肯定能考上的",
+    "I'm so proud of you for finishing the course.",
+]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("content", LISTENER_AFFAIRS)
+def test_the_speakers_attitude_to_the_listeners_affairs_yields_no_fact(alice, content: str) -> None:  # type: ignore[no-untyped-def]
+    assert _facts(alice, content, name="Ravi") == []
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "word"),
+    [
+        ("I'm so proud of my nephew for passing his driving test.", "nephew"),
+        ("I got laid off in May, but I'm sure it will work out.", "laid off"),
+    ],
+)
+def test_an_attitude_about_the_speakers_own_life_is_kept(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    assert any(word in f["text"] for f in _facts(alice, content, name="Ravi")), content
+
+
+GENERAL_OR_POINTER = [
+    "Moving house can be really exhausting.",
+    "Gardening is so therapeutic.",
+    "Nothing beats a hot bath after a long hike.",
+    "Here's a photo from the lake house!",
+    "Check out this pic of the new kitchen.",
+    "Wow, congrats on the promotion at the agency.",
+    "Plan the route before you leave.",
+]
+
+
+@pytest.mark.parametrize("sentence", GENERAL_OR_POINTER)
+def test_a_general_truth_a_pointer_or_congratulations_is_not_said_of_the_speaker(sentence: str) -> None:
+    assert frame(sentence, "Lena", type_="profile", question=False) == ""
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Parents are visiting next week.", "Lena mentioned that Parents are visiting next week"),
+        ("She got the job at the bakery.", "Lena mentioned that she got the job at the bakery"),
+        ("Plus, the flat has a balcony.", "Lena mentioned that the flat has a balcony"),
+        ("Luckily the vet says Milo and Otis are fine.", "Lena mentioned that the vet says Milo and Otis are fine"),
+    ],
+)
+def test_a_statement_of_fact_without_first_person_is_framed_plainly(sentence: str, expected: str) -> None:
+    assert frame(sentence, "Lena", type_="event", question=False) == expected
+
+
+def test_an_instruction_is_no_complaint_even_when_typed_one() -> None:
+    assert frame("Be sure to keep the receipt for your customers", "Lena", type_="complaint", question=False) == ""
