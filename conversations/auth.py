@@ -22,6 +22,7 @@ from rest_framework.request import Request
 from rest_framework.throttling import SimpleRateThrottle
 
 from conversations.models import ApiKey, Subject, Tenant
+from conversations.recent_keys import recent_keys
 from conversations.selectors import api_key_and_subject
 from memory_site.api import external_id_problem
 
@@ -101,11 +102,14 @@ class ApiKeyAuthentication(BaseAuthentication):
             user = None  # no such subject can exist: TenantApi refuses the URL once the key is known
         key, subject = api_key_and_subject(key_hash, user if isinstance(user, str) else None)
         if key is None or not key.tenant.is_active:
+            recent_keys.forget(key_hash)
             failures.record_failure()
             raise exceptions.AuthenticationFailed("Invalid API key.")
         if key.revoked_at is not None:
+            recent_keys.forget(key_hash)
             failures.record_failure()
             raise exceptions.AuthenticationFailed("This API key has been revoked.")
+        recent_keys.remember(key_hash, key.tenant_id)  # ApiKeyRateThrottle forgets it again if over its rate
         if verdict.rate_counted:
             request._key_rate_verdict = verdict  # type: ignore[attr-defined]  # read by ApiKeyRateThrottle
         now = timezone.now()
@@ -193,10 +197,12 @@ class ApiKeyRateThrottle(SharedCacheThrottle):
             if not isinstance(request.user, ApiClient):
                 return True
             verdict = shared_limits(request, None, self, request.user.api_key.key_hash)
-        if verdict is None:
-            return super().allow_request(request, view)
-        self._verdict_wait = verdict.wait
-        return verdict.rate_allowed
+        allowed = super().allow_request(request, view) if verdict is None else verdict.rate_allowed
+        if verdict is not None:
+            self._verdict_wait = verdict.wait
+        if not allowed and isinstance(request.user, ApiClient):
+            recent_keys.forget(request.user.api_key.key_hash)  # a throttled key starts no work before it is let in
+        return allowed
 
     def wait(self) -> float | None:
         if hasattr(self, "_verdict_wait"):

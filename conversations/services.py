@@ -28,6 +28,7 @@ from conversations.models import (
     Summary,
     Tenant,
 )
+from conversations.recent_keys import recent_keys
 from memory_site.deletion import rows_delete
 from memory_site.pgio import SEARCH_VECTOR_SQL, as_array, binary_cursor
 
@@ -52,9 +53,11 @@ def api_key_create(*, tenant: Tenant, name: str = "default", read_only: bool = F
 
 
 def api_key_revoke(*, api_key: ApiKey) -> ApiKey:
+    """Revoke the key; this process forgets it at once (another forgets it on the key's next refused request)."""
     if api_key.revoked_at is None:
         api_key.revoked_at = timezone.now()
         api_key.save(update_fields=["revoked_at", "updated_at"])
+    recent_keys.forget(api_key.key_hash)
     return api_key
 
 

@@ -16,6 +16,7 @@ from conversations.models import ApiKey, Subject
 from facts.models import Fact, FactHistory, FactSource
 from facts.retrieval import access, asof, rows
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
+from facts.retrieval.query_vector import QueryVector
 from facts.retrieval.search import run_search
 
 # Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
@@ -78,12 +79,14 @@ def fact_search(
     min_relevance: float | None = None,
     as_of: dt.datetime | None = None,
     known_at: dt.datetime | None = None,
+    early_vector: QueryVector | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
     Vector, full-text, entity and time candidates are fused and re-ranked (facts.retrieval). Reads are
     counted off the request: the access record is queued on commit when `record_access` is set; with
     `access_later`, the queueing is appended there instead, for the caller to run once its answer is sent.
+    `early_vector`: the query's embedding started before the request was authenticated (facts.middleware), if any.
     """
     started = time.perf_counter()
     outcome = run_search(
@@ -99,6 +102,7 @@ def fact_search(
         min_relevance=min_relevance,
         as_of=as_of,
         known_at=known_at,
+        early_vector=early_vector,
     )
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:

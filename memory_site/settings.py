@@ -78,6 +78,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # First: a search by a key authenticated here lately starts embedding its query before the rest runs.
+    "facts.middleware.EarlySearchEmbedding",
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -354,6 +356,8 @@ SEARCH_VECTOR_CACHE_MB = env_float("SEARCH_VECTOR_CACHE_MB", 256.0)
 SEARCH_VECTOR_CACHE_SECONDS = env_float("SEARCH_VECTOR_CACHE_SECONDS", 300.0)
 # The query embeds on a second thread while the other signals' candidates are read (off: on the request's thread).
 SEARCH_EMBED_IN_THREAD = env_bool("SEARCH_EMBED_IN_THREAD", True)
+# ... and starts before authentication when the request's API key authenticated in this process lately.
+SEARCH_EMBED_EARLY = env_bool("SEARCH_EMBED_EARLY", True)
 # Results under this calibrated relevance (0-1, docs/relevance.md) are left out, so an unrelated question gets
 # nothing; unset: the floor fitted with the calibration (facts/retrieval/relevance.json). 0 returns everything.
 SEARCH_MIN_RELEVANCE = env_float("SEARCH_MIN_RELEVANCE", 0.0) if env_opt("SEARCH_MIN_RELEVANCE") else None

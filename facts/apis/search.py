@@ -11,11 +11,11 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from conversations.apis import TenantApi
+from facts.middleware import MAX_QUERY_CHARS, EarlyEmbedding
 from facts.models import FactType
+from facts.retrieval.query_vector import QueryVector
 from facts.selectors import SearchHit, fact_search
 from memory_site.api import ResponseThen, SourceSerializer, validate_input
-
-MAX_QUERY_CHARS = 2000
 
 
 class SearchApi(TenantApi):
@@ -98,8 +98,17 @@ class SearchApi(TenantApi):
             known_at=data["known_at"],
             api_key=self.api_key(request),
             access_later=access_later,
+            early_vector=self.early_embedding(request),
         )
         return ResponseThen(search_payload(hits, took_ms), then=access_later)
+
+    def early_embedding(self, request: Request) -> QueryVector | None:
+        """The query's embedding facts.middleware started before authentication, when it was for this key's tenant
+        (the search itself takes it only for the same query text)."""
+        early: EarlyEmbedding | None = getattr(request, "early_embedding", None)
+        if early is None or early.tenant_id != self.tenant(request).pk:
+            return None
+        return early.query_vector
 
 
 def search_payload(hits: list[SearchHit], took_ms: float) -> dict[str, Any]:

@@ -10,7 +10,9 @@ process's first embedding runs inline (the model's load and heavy imports stay o
 from __future__ import annotations
 
 import os
+import threading
 from concurrent.futures import Future
+from dataclasses import dataclass
 
 from facts.embedding import embed_query
 from memory_site.threads import ProcessPool
@@ -19,11 +21,42 @@ _pool = ProcessPool("query-embed", max_workers=2)
 _warm_pid = 0  # the process whose embedder has been used once (inline)
 
 
+@dataclass
+class QueryEmbeddingStats:
+    """This process's query embeddings since it started: `inline` and `threaded` (by a search), `early` (started
+    before the request was authenticated, facts.middleware), `early_used` (of those, the ones a search took)."""
+
+    inline: int = 0
+    threaded: int = 0
+    early: int = 0
+    early_used: int = 0
+
+    def __post_init__(self) -> None:
+        self._lock = threading.Lock()
+
+    def count(self, what: str) -> None:
+        with self._lock:
+            setattr(self, what, getattr(self, what) + 1)
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return {
+                "inline": self.inline,
+                "threaded": self.threaded,
+                "early": self.early,
+                "early_used": self.early_used,
+            }
+
+
+stats = QueryEmbeddingStats()
+
+
 class QueryVector:
     """A query's embedding under way; `result()` waits for it (None: the embedder is down)."""
 
-    def __init__(self, text: str, *, in_thread: bool) -> None:
+    def __init__(self, text: str, *, in_thread: bool, early: bool = False) -> None:
         global _warm_pid
+        self.text = text
         self.threaded = in_thread and _warm_pid == os.getpid()
         self._future: Future[list[float] | None] | None = None
         self._vector: list[float] | None = None
@@ -32,6 +65,23 @@ class QueryVector:
         else:
             self._vector = embed_query(text)
             _warm_pid = os.getpid()
+        stats.count("early" if early else "threaded" if self.threaded else "inline")
 
     def result(self) -> list[float] | None:
         return self._vector if self._future is None else self._future.result()
+
+
+def query_vector_early(text: str) -> QueryVector | None:
+    """`text`'s embedding started on the embedding thread before its request is checked, or None when this process
+    has not embedded once yet (the first embedding runs inline, on the request's thread, in the search)."""
+    if _warm_pid != os.getpid():
+        return None
+    return QueryVector(text, in_thread=True, early=True)
+
+
+def query_vector_for(text: str, *, in_thread: bool, started: QueryVector | None = None) -> QueryVector:
+    """The embedding of `text`: the one `started` early when it is of the same text, else one started now."""
+    if started is not None and started.text == text:
+        stats.count("early_used")
+        return started
+    return QueryVector(text, in_thread=in_thread)

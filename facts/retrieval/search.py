@@ -24,7 +24,7 @@ from facts.retrieval.config import SearchConfig, search_config
 from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
-from facts.retrieval.query_vector import QueryVector
+from facts.retrieval.query_vector import QueryVector, query_vector_for
 from facts.retrieval.relevance import QuerySignals, relevance_of, vector_speaks
 from facts.retrieval.rerank import Scored, rerank
 from facts.retrieval.rows import Rows
@@ -99,12 +99,14 @@ def run_search(
     min_relevance: float | None = None,
     as_of: dt.datetime | None = None,
     known_at: dt.datetime | None = None,
+    early_vector: QueryVector | None = None,
 ) -> SearchOutcome:
     """Search one subject's memory; the caller has already checked the subject belongs to the tenant.
 
     Results under `min_relevance` (default: the operator's SEARCH_MIN_RELEVANCE, else the fitted floor) are left
     out, so an unrelated question gets nothing. With `as_of` or `known_at`, the facts of that moment (asof.py),
-    superseded ones included, and the messages said by then.
+    superseded ones included, and the messages said by then. `early_vector`: the query's embedding already under way
+    (started before the request was authenticated), used when it is of the same text.
     """
     config = search_config()
     timed = as_of is not None or known_at is not None
@@ -134,7 +136,7 @@ def run_search(
     )
     outcome.cold_start = state.cold_start
     if state.wants_vector:
-        state.query_vector = QueryVector(query, in_thread=config.embed_in_thread)
+        state.query_vector = query_vector_for(query, in_thread=config.embed_in_thread, started=early_vector)
     gather_candidates(state)
     vocab = subject_vocabulary(state)  # while the query embeds
     if state.query_vector is not None and state.query_vector.threaded:

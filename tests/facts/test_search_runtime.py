@@ -91,6 +91,7 @@ def test_the_query_embeds_on_its_thread_and_the_answers_are_the_inline_ones(
     alice: Persona, settings: Any, swap_embedder: Any
 ) -> None:
     _memories(alice)
+    settings.SEARCH_EMBED_EARLY = False  # the embedding the search starts (test_search_early: before authentication)
     settings.SEARCH_EMBED_IN_THREAD = False
     inline_embedder = swap_embedder()
     inline = _answers(alice)
