@@ -89,6 +89,11 @@ def not_about_speaker(body: str, *, complaint: bool = False) -> bool:
     return bool(generic) and not _PROPER_LATER_RE.search(head)
 
 
+def points_at_picture(sentence: str) -> bool:
+    """ "Here's a pic of my garden": a caption for a picture, which the turn keeps searchable."""
+    return bool(_POINTER_RE.match(sentence[:_HEAD].lstrip(" \"'-–—")))
+
+
 def without_marker(body: str) -> str:
     """The sentence without an opening discourse marker ("Plus, it's vegan" -> "it's vegan")."""
     return _MARKER_RE.sub("", body, count=1)
@@ -164,7 +169,7 @@ _PLAN_FILLER_RE = re.compile(
     r"so|too|also|just|then|again|first|soon|later|sometime|some ?day|tonight|today|tomorrow|this (?:weekend|week)|"
     r"next (?:time|week|weekend)|one day|maybe|probably|at some point|try|trying|check|checking|give|giving|look|"
     r"looking|into|out|up|a (?:try|go|shot|look)|consider|think about|do|doing|get|getting|see|make|making|"
-    r"keep(?=.*\bin mind)|in mind|read|reading|watch|watching|remember|it|that|this|them|those|these|one|thing|things|the|"
+    r"keep(?=.*\bin mind| (?:it|that|this|them) (?:up|going)\b)|in mind|going|read|reading|watch|watching|remember|it|that|this|them|those|these|one|thing|things|the|"
     r"to|and|but|will|be|have|i'm|i am)\b|'em\b",
     re.I,
 )
@@ -190,8 +195,8 @@ def empty_plan(sentence: str) -> bool:
 # "I know how hard that must be", "我相信你一定可以的".
 _ATTITUDE_RE = re.compile(
     r"(?:(?:oh|aw+|wow|yeah|well|and|but|so|honestly)[\s,!.]+)*i(?:'m| am)?\s+(?:really |so |totally |just |also |"
-    r"truly |completely )*(?:sure|bet|know|understand|can imagine|can't imagine|cannot imagine|glad|happy|proud|"
-    r"sorry|thrilled|impressed|believe)\b(.*)",
+    r"truly |completely |always |do )*(?:sure|bet|know|understand|can imagine|can't imagine|cannot imagine|glad|happy|"
+    r"proud|sorry|thrilled|impressed|believe|grateful|thankful|appreciate|admire|love how|love that|like how)\b(.*)",
     re.I,
 )
 _ATTITUDE_ZH_RE = re.compile(r"(?:我)?(?:真的|也|完全)?(?:相信|理解|懂|明白|为)(你|您)(?!们)")

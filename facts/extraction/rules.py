@@ -19,6 +19,7 @@ from facts.extraction.elision import (
     listener_reaction,
     not_about_speaker,
     only_talk,
+    points_at_picture,
     with_elided_subject,
     without_marker,
 )
@@ -424,7 +425,13 @@ def _empty_statement(sentence: str) -> bool:
     """A statement whose content is elsewhere or is the listener's: talking later, liking or planning a pronoun,
     the speaker's attitude to the listener's affairs."""
     plain = strip_chatter(sentence)
-    return only_talk(sentence) or empty_liking(plain) or empty_plan(plain) or listener_reaction(plain)
+    return (
+        only_talk(sentence)
+        or empty_liking(plain)
+        or empty_plan(plain)
+        or listener_reaction(plain)
+        or points_at_picture(plain)
+    )
 
 
 def _open_clauses(content: str) -> list[str]:

@@ -410,6 +410,9 @@ LISTENER_AFFAIRS = [
     "Fingers crossed for the audition, I bet it turns out great!",
     "我相信你肯定能考上的",
     "I'm so proud of you for finishing the course.",
+    "I really appreciate your patience.",
+    "I love how you always make time for the kids.",
+    "Here's a snap of me and my brother at the pier!",
 ]
 
 
@@ -462,3 +465,13 @@ def test_a_statement_of_fact_without_first_person_is_framed_plainly(sentence: st
 
 def test_an_instruction_is_no_complaint_even_when_typed_one() -> None:
     assert frame("Be sure to keep the receipt for your customers", "Lena", type_="complaint", question=False) == ""
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("content", "word"),
+    [("Hey Priya, my new flat is in Leith.", "Leith"), ("Hi I moved to Glasgow in June.", "Glasgow")],
+)
+def test_a_greeting_before_the_fact_is_left_out(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
+    texts = [f["text"] for f in _facts(alice, content, name="Ravi")]
+    assert any(word in t for t in texts) and not any(t.startswith(("Hey", "Hi")) for t in texts), texts
