@@ -148,6 +148,21 @@ def test_a_small_subjects_search_from_memory_answers_as_postgresql(alice: Person
     assert not vector_cache.serves(_flt(few), total=2, cache=search_config().cache)
 
 
+def test_small_subjects_are_held_within_the_budget(alice: Persona, bob: Persona, settings: Any) -> None:
+    """Every subject searched is held now, not only large ones: the budget still bounds them, the least recently
+    searched going first."""
+    tune(settings, {"vector.exact_max": 2000})
+    a, b = _large(alice), _large(bob)
+    entry = _current(a)
+    assert entry is not None and set(vector_cache.held_subjects()) == {a.pk, b.pk}
+    assert 1500 * len(entry.ids) < entry.nbytes < 4000 * len(entry.ids)  # ~2 kB a fact (the module's doc)
+    settings.SEARCH_VECTOR_CACHE_MB = 1.5 * entry.nbytes / 2**20  # one fits, not two
+    vector_cache.clear()
+    _hold(a)
+    _hold(b)
+    assert vector_cache.held_subjects() == [b.pk]
+
+
 def test_a_search_reads_the_change_log_once_for_both_signals(alice: Persona) -> None:
     """The keyword and the vector signal share one check that the subject's memory is current."""
     from django.test.utils import CaptureQueriesContext
