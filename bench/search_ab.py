@@ -2,12 +2,14 @@
 
     .venv/bin/python -m bench.search_ab --variant new=. --variant old=/path/to/other/checkout
     .venv/bin/python -m bench.search_ab --variant thread=. --variant inline=.:SEARCH_EMBED_IN_THREAD=false
+    .venv/bin/python -m bench.search_ab --size 1000 --messages --variant new=. --variant old=/path/to/other/checkout
 
-Each variant is a gunicorn (2 sync workers, as `make bench`) started from a checkout (its code; this virtualenv)
-with extra environment variables, on the scale database `bench.search_latency` builds (run that first). Blocks of
-20 queries go to each variant in turn, the order rotating, then to the embedder alone in this process: every
-variant is timed at nearly the same moments of a shared machine, whose speed moves by a third within minutes.
-Reported: p50 / p95 of each variant's wall times, its p50 over the first variant's, and over the embedder alone.
+The subject is the scale subject of 10,000 facts, or with --size the one of 100 or 1,000. Each variant is a
+gunicorn (2 sync workers, as `make bench`) started from a checkout (its code; this virtualenv) with extra
+environment variables, on the scale database `bench.search_latency` builds (run that first). Blocks of 20 queries go
+to each variant in turn, the order rotating, then to the embedder alone in this process: every variant is timed at
+nearly the same moments of a shared machine, whose speed moves by a third within minutes. Reported: p50 / p95 of
+each variant's wall times, its p50 over the first variant's, and over the embedder alone.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.common import ROOT, BenchContext, _free_port, _stop, _wait_http, database_url_for, django_setup, percentile
-from bench.search_latency import BLOCK, HOT_SUBJECT, SCALE_DB, SCALE_TENANT, WARMUP, _vocabulary
+from bench.search_latency import BLOCK, SCALE_DB, SCALE_TENANT, SIZES, WARMUP, _vocabulary, small_subject
 
 
 @dataclass
@@ -67,7 +69,7 @@ def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
     variant.ctx = BenchContext(base_url=base_url, api_key=api_key, database_url=db_url, conversations=[])
 
 
-def run(variants: list[Variant], *, queries: int) -> dict[str, Any]:
+def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: bool = False) -> dict[str, Any]:
     import random
 
     db_url = database_url_for(SCALE_DB)
@@ -79,6 +81,9 @@ def run(variants: list[Variant], *, queries: int) -> dict[str, Any]:
 
     limit_torch_threads(settings.WEB_TORCH_THREADS)  # as the web workers run it
     api_key = api_key_for_bench(SCALE_TENANT)
+    small_subject()
+    subject = dict((n, s) for s, n in SIZES)[size]
+    options = {"limit": 10, "include_messages": messages}
     (ROOT / "var").mkdir(exist_ok=True)
     vocab = _vocabulary()
     rng = random.Random(11)
@@ -90,13 +95,13 @@ def run(variants: list[Variant], *, queries: int) -> dict[str, Any]:
         for variant in variants:  # each worker's first searches, and its background read of the subject
             assert variant.ctx is not None
             for q in qs[:WARMUP] * 2:
-                variant.ctx.search(HOT_SUBJECT, q, limit=10)
+                variant.ctx.search(subject, q, **options)
         time.sleep(1.0)
         for i, start in enumerate(range(WARMUP, len(qs), BLOCK)):
             block = qs[start : start + BLOCK]
             for variant in variants[i % len(variants) :] + variants[: i % len(variants)]:
                 assert variant.ctx is not None
-                variant.wall += [variant.ctx.search(HOT_SUBJECT, q, limit=10)[1] for q in block]
+                variant.wall += [variant.ctx.search(subject, q, **options)[1] for q in block]
             for q in block:
                 t0 = time.perf_counter()
                 embed_query(q)
@@ -108,6 +113,8 @@ def run(variants: list[Variant], *, queries: int) -> dict[str, Any]:
     first = percentile(variants[0].wall, 50)
     e50 = percentile(embed_alone, 50)
     return {
+        "subject_facts": size,
+        "include_messages": messages,
         "queries": queries,
         "block": BLOCK,
         "embed_alone_p50": round(e50, 2),
@@ -129,9 +136,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--variant", action="append", required=True, help="NAME=CHECKOUT[:VAR=VALUE,...]")
     parser.add_argument("--queries", type=int, default=400)
+    parser.add_argument("--size", type=int, default=10_000, choices=[n for _, n in SIZES], help="the subject's facts")
+    parser.add_argument("--messages", action="store_true", help="include_messages in every search")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    result = run([parse_variant(v) for v in args.variant], queries=args.queries)
+    result = run([parse_variant(v) for v in args.variant], queries=args.queries, size=args.size, messages=args.messages)
     print(json.dumps(result, indent=2))
     return result
 

@@ -224,7 +224,7 @@ def query_evidence(state: SearchState, vocab: Vocabulary, vector_ran: bool) -> Q
 def gather_candidates(state: SearchState) -> None:
     """The keyword, entity and time signals (and the keyword signal over messages): everything but the vector."""
     config, flt, analysis = state.config, state.flt, state.analysis
-    memory = vector_cache.serves(flt, total=state.total, exact_max=config.vector.exact_max, cache=config.cache)
+    memory = vector_cache.serves(flt, total=state.total, cache=config.cache)
     if memory and (analysis.words or state.wants_vector):  # one read of the change log, shared by both signals
         state.held = vector_cache.current(flt.subject_id, config.cache)
     fact_kw = keyed(

@@ -1,10 +1,12 @@
-"""A large subject's searchable facts, held in this process's memory: vectors and a keyword index.
+"""A subject's searchable facts, held in this process's memory: vectors and a keyword index.
 
 Above the vector signal's `exact_max` facts, its scan in PostgreSQL has two stages (binary codes, then exact
 cosine of the best `prefilter_depth`): ~8 ms for 10k facts. Held here, the same two stages
 are a Hamming distance over 48 bytes a fact, then a product of the depth's vectors with the query: ~0.3 ms for
 10k facts, where a product of all 15 MB of vectors took 1.8 ms in a search (cold in the CPU's cache after the
-query embedding); the same rows in the same order as in PostgreSQL, ties by id at both stages.
+query embedding); the same rows in the same order as in PostgreSQL, ties by id at both stages. A smaller subject
+is compared whole, as PostgreSQL's exact scan does; memory spares it that statement after the query's embedding
+(and the keyword scan before it), about half of what a search of 100 or 1,000 facts spends after the embedding.
 
 The keyword signal is the same BM25 as candidates._keyword_ranked computes in PostgreSQL, over the same rows
 and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme -> rows), and a query
@@ -26,7 +28,8 @@ the subject (`_load_soon`): the next searches use memory once that is done.
 Only the default filter is served from memory (active tier, active or conflicted facts, no type or time
 filter, outside a transaction, whose uncommitted rows this process must not keep): any other search, and any
 subject that does not fit in SEARCH_VECTOR_CACHE_MB, goes to PostgreSQL as before. Entries are evicted least
-recently used first.
+recently used first. A held fact costs ~2 kB (its vector 1.5 kB, its code, text and postings): the default 256 MB
+hold ~1,200 subjects of 100 facts, or ~130 of 1,000.
 """
 
 from __future__ import annotations
@@ -63,6 +66,10 @@ class CacheSettings:
     # A subject is read again at most this often per process: one written to all the time is searched in
     # PostgreSQL (~10-20 ms more), a quiet one from memory.
     load_pause_seconds: float = 10.0
+    # Subjects of at least this many searchable facts are held, whatever their size under the budget: at 100 and
+    # 1,000 facts memory halved the time a search spends after the query's embedding (bench/README.md). Fewer are
+    # a cold start, whose count is not cached and whose every write would make memory stale.
+    min_facts: int = 5
 
     @property
     def budget_bytes(self) -> float:
@@ -106,12 +113,12 @@ _ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + EMBEDDING_DIMENSIONS // 8 + 32 + 400
 _VERSION_SQL = "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s"
 
 
-def serves(flt: Any, *, total: int, exact_max: int, cache: CacheSettings) -> bool:
-    """Whether this search can be answered from memory: the subject is large (more than `exact_max` searchable
-    facts, `total`; a smaller one is quick in PostgreSQL), its `total` facts fit in the budget (a larger one would
-    be read again at every search), and the filter is the default one."""
+def serves(flt: Any, *, total: int, cache: CacheSettings) -> bool:
+    """Whether this search can be answered from memory: the subject has at least `min_facts` searchable facts
+    (`total`), they fit in the budget (a larger one would be read again at every search), and the filter is the
+    default one."""
     return (
-        total > exact_max
+        total >= cache.min_facts
         and total * _ROW_BYTES <= cache.budget_bytes
         and set(flt.statuses) == _SERVED_STATUSES
         and not flt.types

@@ -16,7 +16,7 @@ from facts.embedding import embed_texts
 from facts.models import Fact, FactChange
 from facts.retrieval import vector_cache
 from facts.retrieval.candidates.keyword import keyword_facts
-from facts.retrieval.candidates.vector import VectorTuning, in_memory, nearest_facts
+from facts.retrieval.candidates.vector import VectorTuning, in_memory, nearest_facts, two_stage
 from facts.retrieval.config import search_config
 from facts.retrieval.scope import FactFilter
 from tests.conftest import Persona
@@ -90,7 +90,7 @@ def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona) -> None:
             vector = embed_texts([query])[0]
             for limit in (3, 8):
                 exact = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=VectorTuning())
-                assert in_memory(staged, entry, limit=limit, total=total)
+                assert in_memory(staged, entry)
                 held = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=staged, held=entry)
                 sql = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=staged)
                 assert held and [pk for pk, _ in held] == [pk for pk, _ in sql]
@@ -98,6 +98,69 @@ def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona) -> None:
                 differs_from_exact += [pk for pk, _ in held] != [pk for pk, _ in exact]
     assert differs_from_exact
     assert vector_cache.held_subjects() == [subject.pk]
+
+
+def test_a_small_subject_in_memory_gives_postgresqls_exact_scan(alice: Persona, settings: Any) -> None:
+    """At or under `exact_max` facts (one stage in PostgreSQL), memory compares every held fact: the same ids, order
+    and similarities as the exact scan, and the same BM25 ranking, also with a fact stored without a vector."""
+    tune(settings, {"vector.exact_max": 2000})
+    subject = _large(alice, held=False)
+    add_fact(subject, "I ate ice-cream with shellfish once, never again.", embed=False)
+    entry = _hold(subject)
+    total = len(LARGE_SUBJECT) + 1
+    tuning = search_config().vector
+    assert not two_stage(tuning, limit=8, total=total)[1] and in_memory(tuning, entry)
+    for query in ["Tell me about my puppy", "what pets do I have", "我对什么过敏", "holiday plans", "shellfish"]:
+        vector = embed_texts([query])[0]
+        for limit in (3, 8, 40):
+            held = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=tuning, held=entry)
+            sql = nearest_facts(_flt(subject), vector, limit=limit, total=total, tuning=tuning)
+            assert held and [pk for pk, _ in held] == [pk for pk, _ in sql]
+            assert [round(s, 5) for _, s in held] == [round(s, 5) for _, s in sql]
+    for terms in KEYWORD_QUERIES:
+        held_kw, in_sql = _keyword_both_ways(subject, terms)
+        assert _same(held_kw, in_sql), terms
+
+
+def test_a_small_subjects_search_from_memory_answers_as_postgresql(alice: Persona, settings: Any) -> None:
+    """Through the API, a subject of 26 facts under the default thresholds: the first search is PostgreSQL's (the
+    subject is read into memory meanwhile), the next ones memory's, with no vector or keyword scan in SQL: the
+    same results in the same order with the same scores. A subject under `min_facts` is never held."""
+    from django.test.utils import CaptureQueriesContext
+
+    tune(settings, {"vector.exact_max": 2000, "scope.candidates": 60})
+    subject = _large(alice, held=False)
+    add_fact(subject, "I ate ice-cream with shellfish once, never again.", embed=False)
+    options, found = {"limit": 10, "min_relevance": 0}, 0
+    for query in ["Tell me about my puppy dog", "my work and my brother", "我对什么过敏", "shellfish allergy"]:
+        vector_cache.clear()
+        in_sql = alice.search(query, **options).json()["results"]
+        vector_cache.loads_wait()
+        with CaptureQueriesContext(connection) as queries:
+            held = alice.search(query, **options).json()["results"]
+        assert not [q for q in queries if "<=>" in q["sql"] or "ts_match_vq" in q["sql"]], "memory should answer"
+        assert in_sql and held == in_sql, query
+        found += len(held)
+    assert found >= 8 and vector_cache.held_subjects() == [subject.pk]
+    few = subject_of(alice, "few")
+    for text in ["I have a dog named Rex.", "I live in Lisbon."]:
+        add_fact(few, text)
+    assert not vector_cache.serves(_flt(few), total=2, cache=search_config().cache)
+
+
+def test_small_subjects_are_held_within_the_budget(alice: Persona, bob: Persona, settings: Any) -> None:
+    """Every subject searched is held now, not only large ones: the budget still bounds them, the least recently
+    searched going first."""
+    tune(settings, {"vector.exact_max": 2000})
+    a, b = _large(alice), _large(bob)
+    entry = _current(a)
+    assert entry is not None and set(vector_cache.held_subjects()) == {a.pk, b.pk}
+    assert 1500 * len(entry.ids) < entry.nbytes < 4000 * len(entry.ids)  # ~2 kB a fact (the module's doc)
+    settings.SEARCH_VECTOR_CACHE_MB = 1.5 * entry.nbytes / 2**20  # one fits, not two
+    vector_cache.clear()
+    _hold(a)
+    _hold(b)
+    assert vector_cache.held_subjects() == [b.pk]
 
 
 def test_a_search_reads_the_change_log_once_for_both_signals(alice: Persona) -> None:
@@ -190,7 +253,7 @@ def test_a_fact_that_expires_later_leaves_without_a_change(alice: Persona) -> No
 
 def _serves(flt: FactFilter) -> bool:
     config = search_config()
-    return vector_cache.serves(flt, total=len(LARGE_SUBJECT), exact_max=config.vector.exact_max, cache=config.cache)
+    return vector_cache.serves(flt, total=len(LARGE_SUBJECT), cache=config.cache)
 
 
 def test_filters_memory_does_not_hold_go_to_postgresql(alice: Persona) -> None:

@@ -4,9 +4,9 @@ By default an exact distance scan over the subject's rows (`ORDER BY distance + 
 index): a subject rarely holds more than ~10k facts, an exact scan of those is a few milliseconds and, unlike a
 filtered HNSW scan, always returns k rows and the true nearest ones. Above `exact_max` facts, two stages: the
 `prefilter_depth` nearest by Hamming distance between binary-quantised vectors (an index-only scan of
-`fact_vector_bits`, 48 bytes a fact), then those by exact cosine; from this process's memory when the subject is
-held there (vector_cache: the same rows in the same order). SEARCH_VECTOR_MODE=hnsw uses the HNSW index with
-pgvector's iterative scan instead, for subjects far larger than that.
+`fact_vector_bits`, 48 bytes a fact), then those by exact cosine. Either is answered from this process's memory
+when the subject is held there (vector_cache: the same rows in the same order). SEARCH_VECTOR_MODE=hnsw uses the
+HNSW index with pgvector's iterative scan instead, for subjects far larger than that.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from facts.retrieval.scope import (
 class VectorTuning:
     mode: str = "exact"  # SEARCH_VECTOR_MODE (an operator's choice): exact | hnsw
     min_similarity: float = 0.2  # MiniLM gives 0.2-0.3 to unrelated sentences: weaker matches are noise
-    exact_max: int = 2000  # above this many facts, two stages (and memory when held): ~2 ms instead of ~9 at 10k
+    exact_max: int = 2000  # above this many facts, two stages: ~2 ms instead of ~9 at 10k
     prefilter_depth: int = 400  # the sign-bit stage: at 400 every LoCoMo question checked kept its exact top 10
 
 
@@ -46,9 +46,10 @@ def two_stage(tuning: VectorTuning, *, limit: int, total: int) -> tuple[int, boo
     return depth, total > tuning.exact_max and total > depth
 
 
-def in_memory(tuning: VectorTuning, held: vector_cache.Entry | None, *, limit: int, total: int) -> bool:
-    """Whether `nearest_facts` answers from the subject's facts held in memory rather than from PostgreSQL."""
-    return held is not None and tuning.mode != "hnsw" and two_stage(tuning, limit=limit, total=total)[1]
+def in_memory(tuning: VectorTuning, held: vector_cache.Entry | None) -> bool:
+    """Whether `nearest_facts` answers from the subject's facts held in memory rather than from PostgreSQL: in two
+    stages above `exact_max` facts, else by exact cosine over all of them, as PostgreSQL does."""
+    return held is not None and tuning.mode != "hnsw"
 
 
 def nearest_facts(
@@ -68,7 +69,8 @@ def nearest_facts(
     With `rows`, PostgreSQL's answer reads the rows of the facts found (those `rows` lacks) in the same statement.
     """
     depth, staged = two_stage(tuning, limit=limit, total=total)
-    if held is not None and in_memory(tuning, held, limit=limit, total=total):
+    if held is not None and in_memory(tuning, held):
+        depth = depth if staged else len(held.ids)  # every fact compared: PostgreSQL's exact scan
         return vector_cache.nearest(held, flt.now, vector, limit=limit, min_sim=tuning.min_similarity, depth=depth)
     where, params = flt.sql(tiers=["active"])
     literal = vector_literal(vector)
