@@ -11,6 +11,7 @@ import re
 
 from facts.extraction.gate import (
     _SERVICE_RE,
+    _STRONG,
     has_first_person,
     is_question,
     keep_hint,
@@ -72,7 +73,10 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
     (
         "pet",
-        re.compile(r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)", re.I),
+        re.compile(
+            r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)|狗狗|猫咪|我的(?:狗|猫)",
+            re.I,
+        ),
     ),
     (
         "employer",
@@ -81,7 +85,15 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
-    ("school", re.compile(r"\b(?:i study at|i'?m studying at|offer from)\b|大学的offer|读研|读博|入学", re.I)),
+    (
+        "school",
+        re.compile(
+            r"\b(?:i study at|i'?m studying at|offer from|(?:going|off|moving|heading) (?:to|abroad to) (?:study|uni|"
+            r"university|college)|start(?:ing)? (?:uni|university|college|my (?:degree|master'?s|phd)))\b|大学的offer|"
+            r"读研|读博|入学|留学|去\S{1,6}(?:读书|上学|念书|读大学|上大学|读本科)",
+            re.I,
+        ),
+    ),
 ]
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|single|got married|divorced|called it quits)\b|"
@@ -128,13 +140,14 @@ _DECISION_RE = re.compile(
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
-    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了",
+    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|"
+    # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
+    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧",
     re.I,
 )
 _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
-    r"in (?:early |late |mid-)?(?:january|february|march|april|may|june|july|august|september|october|november|"
-    r"december)|by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
+    r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
     r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th))\b|"
     r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标",
@@ -151,9 +164,12 @@ _REQUEST_RE = re.compile(
 # A relative named as a subject ("my sister is ...", "我妹今年...") and the speaker as one ("I", "we", "帮我").
 _RELATIVE_RE = re.compile(
     r"\b(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
-    r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?)\b(?! and (?:i|me)\b)|"
-    r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹)"
-    r"(?!和我|跟我)",
+    r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?|gran|grandad|granddad|grandpa|"
+    r"grandma|nan|nana|grandmother|grandfather|grandparents|aunt(?:ie)?|uncle|cousin|niece|nephew|in-laws)\b"
+    r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
+    r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
+    r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
+    r"(?!和我|跟我|(?:那儿|那里|那边|家))",
     re.I,
 )
 _SPEAKER_RE = re.compile(r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|me)\b|我(?!的)", re.I)
@@ -176,15 +192,49 @@ _BODY_RE = re.compile(
 _MOVED_RE = re.compile(r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?", re.I)
 
 
+# A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
+# the fact is still the speaker's own.
+_KIN_EN = (
+    r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
+    r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
+)
+_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆"
+_COMPANION_RE = re.compile(
+    rf"\b(?:with|along with|taking|take|took|bring|bringing|brought) (?:my|our) (?:\w+ )?(?:{_KIN_EN})\b|"
+    rf"\bat my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",
+    re.I,
+)
+
+
+def _relative_named(text: str) -> bool:
+    return bool(_RELATIVE_RE.search(text) or _ANY_KIN_RE.search(text) or _RELATION_SIGNAL_RE.search(text))
+
+
+_ANY_KIN_RE = re.compile("|".join(p.pattern for _slot, p in _KIN_RE), re.I)
+_RELATION_SIGNAL_RE = dict(_STRONG)["relationship"]
+
+
 def _own_or_relative(sentence: str, family: str | None) -> str:
     """A sentence naming a relative: the speaker's own plan or past outing with them ("I'm taking my mum to Rome in
     May", "上周我们带孩子去了动物园") is the speaker's commitment or event; a fact whose subject is the relative, and
-    the speaker's own engagement or breakup, are relationship facts."""
-    if family == "relationship_status" or _STATUS_RE.search(sentence) or not _speaker_first(sentence):
+    the speaker's own engagement or breakup, are relationship facts. A relative who is only a companion or a place
+    leaves the type to the other rules ("")."""
+    if family == "relationship_status" or _STATUS_RE.search(sentence):
+        return "relationship"
+    if not _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))):
+        if _PAST_EVENT_RE.search(sentence):
+            return "event"
+        return "commitment" if _PLAN_RE.search(sentence) else ""
+    if not _speaker_first(sentence):
         return "relationship"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
     return "commitment" if _PLAN_RE.search(sentence) else "relationship"
+
+
+def _relative_is_subject(sentence: str) -> bool:
+    """A relative is named, not only as a companion or a place, before the speaker."""
+    return _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))) and not _speaker_first(sentence)
 
 
 def _speaker_first(sentence: str) -> bool:
@@ -199,7 +249,10 @@ _WORK_RE = re.compile(
     r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
     r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
-    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|"
+    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
+    r"\b(?:transferred|posted|seconded|moved) (?:me )?to (?:the|our|their|a|an) \w+ (?:office|branch|team|site)\b|"
+    r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
+    r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
     r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
     r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
     re.I,
@@ -227,14 +280,22 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
         # The speaker's own plan with a relative ("I'm taking my mum to Rome in May") is the speaker's commitment;
         # a fact whose subject is the relative ("my sister starts uni next year") is a relationship fact.
-        return _own_or_relative(sentence, family)
+        own = _own_or_relative(sentence, family)
+        if own:
+            return own
+        family = None
+    if family is not None and slot is None and _relative_is_subject(sentence):
+        return "relationship"  # "我妹明年要去日本留学": the relative's school, not the speaker's
     if family is not None:
         if family == "order_status" and slot is not None:
             return slot.type if slot.type in {"complaint", "event"} else "other"
+        # A diet with its medical reason: the condition is the durable fact ("胃镜查出溃疡，不喝酒了").
+        if signal == "health" and _FAMILY_TYPE.get(family) == "preference":
+            return "health"
         return _FAMILY_TYPE.get(family, "profile")
     if signal in {"health", "legal"}:
         return signal
-    if signal == "relationship":
+    if signal == "relationship" or _relative_is_subject(sentence):
         return _own_or_relative(sentence, None)
     return ""
 
@@ -242,19 +303,21 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
 def cue_type(sentence: str) -> str:
     """The type a weaker cue suggests (a future word, a hint, a way of working, an amount, a past date), or ""."""
     signal = strong_signal(sentence)
+    # What the sentence is about (work, body, a move) comes before its tense: a future or a past word says when,
+    # not what ("我被调到杭州了，下周就过去" is work).
+    if _WORK_RE.search(sentence):
+        return "profile"
+    if _BODY_RE.search(sentence):
+        return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
+    if _MOVED_RE.search(sentence):
+        return "profile"  # a move is a residence, even without the new place in the sentence
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)
     if hint in {"decision", "commitment", "preference"}:
         return hint
-    if _WORK_RE.search(sentence):
-        return "profile"
     if signal in {"amount", "id"}:
         return "other"  # an amount or an id with no slot and nothing else (income, rent, a membership number)
-    if _BODY_RE.search(sentence):
-        return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
-    if _MOVED_RE.search(sentence):
-        return "profile"  # a move is a residence, even without the new place in the sentence
     if _PAST_EVENT_RE.search(sentence) and _SPEAKER_RE.search(sentence):
         return "event"  # something the speaker did, dated in the past
     return ""

@@ -201,3 +201,35 @@ def test_gate_verdicts_on_phrasings_of_their_own(sentence: str, keep: bool | Non
 )
 def test_the_speakers_hometown_is_a_slot_family_a_relatives_is_not(sentence: str, family: str | None) -> None:
     assert slot_family(None, sentence) == family
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # A relative who is only a companion or a place leaves the fact the speaker's own.
+        ("Heading to Crete for a fortnight with my parents next month.", "commitment"),
+        ("下个月跟我老婆去云南玩一周", "commitment"),
+        ("上周把狗狗送到我妈那儿寄养了", "profile"),
+        # Grandparents and the wider family are relatives too.
+        ("My grandad turns 90 next month.", "relationship"),
+        ("我外婆下个月过八十大寿", "relationship"),
+        # What the sentence is about comes before its tense: a transfer at work, a new school, settled or planned.
+        ("They've transferred me to the Leeds office, I start there next week.", "profile"),
+        ("我被调到上海总部了，下周报到", "profile"),
+        ("I'm off to study in Lyon from September.", "profile"),
+        ("下学期我要去墨尔本读大学了", "profile"),
+        # A month alone is no future: a thing bought in March that now fails is a complaint, not a plan.
+        ("The kettle I bought in March stopped working.", "complaint"),
+        # A change of plan or a chosen remedy, in any words.
+        ("Forget the train, I'll drive up on Friday instead.", "decision"),
+        ("算了，还是坐高铁吧", "decision"),
+        ("退钱吧，不想再等了", "decision"),
+    ],
+)
+def test_types_by_meaning_on_phrasings_of_their_own(sentence: str, expected: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == expected
+
+
+def test_a_diet_with_its_medical_reason_is_health() -> None:
+    out = _extract("胃镜查出来有溃疡，现在滴酒不沾了")
+    assert [c.type for c in out.candidates] == ["health"]
