@@ -19,6 +19,7 @@ from django.core.exceptions import ImproperlyConfigured
 from django.core.signals import setting_changed
 from django.dispatch import receiver
 
+from facts.retrieval.candidates.category import CategoryTuning
 from facts.retrieval.candidates.entity import EntityTuning
 from facts.retrieval.candidates.keyword import KeywordTuning
 from facts.retrieval.candidates.links import LinkTuning
@@ -48,6 +49,7 @@ class SearchConfig:
     keyword: KeywordTuning = field(default_factory=KeywordTuning)
     entity: EntityTuning = field(default_factory=EntityTuning)
     links: LinkTuning = field(default_factory=LinkTuning)
+    category: CategoryTuning = field(default_factory=CategoryTuning)
     fusion: FusionTuning = field(default_factory=FusionTuning)
     rerank: RerankTuning = field(default_factory=RerankTuning)
     collapse: CollapseTuning = field(default_factory=CollapseTuning)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 from facts.retrieval.scope import Key, Ranking
 
-SIGNALS = ("vector", "keyword", "entity", "time")
+SIGNALS = ("vector", "keyword", "entity", "time", "category")
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class FusionTuning:
     weight_keyword: float = 1.0  # 0.6-1.25: 1.0 best
     weight_entity: float = 0.5  # exact names, ids and slots: strong but few; 0.2-1.0 within the noise
     weight_time: float = 0.5  # inside the time the query names (the re-rank's time boost does the rest)
+    weight_category: float = 1.0  # the person's turns of the kind a list question asks for (candidates/category.py)
 
     def weight(self, signal: str) -> float:
         return float(getattr(self, f"weight_{signal}"))

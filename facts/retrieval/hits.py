@@ -13,7 +13,7 @@ class SearchHit:
     text: str
     type: str
     score: float
-    matched_by: list[str]  # subset of vector, keyword, entity, time
+    matched_by: list[str]  # subset of vector, keyword, entity, time, category
     valid_from: Any
     created_at: Any
     sources: list[dict[str, Any]] = field(default_factory=list)

@@ -15,6 +15,7 @@ from django.conf import settings
 from facts.retrieval import vector_cache
 from facts.retrieval.answerable import QueryEvidence, Vocabulary, vocabulary
 from facts.retrieval.candidates import vector
+from facts.retrieval.candidates.category import category_ranking
 from facts.retrieval.candidates.entity import entity_ranking
 from facts.retrieval.candidates.keyword import keyword_facts, keyword_messages
 from facts.retrieval.candidates.links import Links, follow_links
@@ -263,7 +264,9 @@ def read_ahead(state: SearchState) -> None:
 
 
 def gather_vector_candidates(state: SearchState) -> None:
-    """The vector signal, once the query's embedding is there: the nearest facts and messages, and with a time in the query, the nearest inside it, which then lead the time signal's list."""
+    """The vector signal, once the query's embedding is there: the nearest facts and messages, and with a time in the
+    query, the nearest inside it, which then lead the time signal's list; with a list question's cue, the category
+    signal (candidates/category.py), which reads the same embedding."""
     query_vector = state.query_vector.result() if state.query_vector is not None else None
     if query_vector is None:
         return
@@ -296,6 +299,11 @@ def gather_vector_candidates(state: SearchState) -> None:
         )
     state.rankings["vector"] = merged(facts, messages)
     state.similarity = dict(facts + messages)
+    if config.fusion.weight_category > 0:  # at cold start a handful of facts are all in the pool already
+        state.rankings["category"] = category_ranking(
+            flt, state.analysis, query_vector, messages=state.include_messages, facts=not state.cold_start,
+            tuning=config.category,
+        )  # fmt: skip
     tr = state.analysis.time_range
     if tr is not None:
         nearest = vector.nearest_in_range(
