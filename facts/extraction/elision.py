@@ -6,7 +6,7 @@ better", "Your new haircut suits you"), an instruction ("Be sure to ask them fir
 listener said ("Sounds lovely") is not about the speaker at all: it yields no fact ("X mentioned that Be
 sure to..." would be a quote in disguise). A promise or request whose only content is to talk later ("I'll let you
 know", "Ping me if anything comes up", "Tell me more about your trip") carries nothing either, nor does a plan
-whose object is a pronoun alone ("I'll definitely check it out!", "我回头试试"), the speaker's attitude to the
+whose object is a pronoun alone ("Sure, I'll give that a look soon!", "我回头试试"), the speaker's attitude to the
 listener's affairs ("I'm sure you'll nail it", "I know how hard that is", "我相信你可以的"), a general truth about
 nobody ("Moving house can be exhausting") or a pointer to a picture ("Here's a pic of the garden"). Linear-time
 patterns over the sentence's head only.
@@ -67,7 +67,7 @@ _EVALUATION = (
     r"therapeutic|relaxing|underrated|overrated|the worst)"
 )
 _GENERIC_RE = re.compile(
-    rf"{_GENERIC_SUBJECT}\s+(?:(?:can|could|may|might|will|must)(?:n'?t| not)?\s+(?:be|get|feel)\s+"
+    rf"^{_GENERIC_SUBJECT}\s+(?:(?:can|could|may|might|will|must)(?:n'?t| not)?\s+(?:be|get|feel)\s+"
     rf"(?:so |really |very |pretty |quite |super |such )?{_EVALUATION}|"
     rf"(?:is|are|isn'?t|aren'?t|gets?|feels?)\s+(?:so |really |very |pretty |quite |super |such |not )?{_EVALUATION}|"
     rf"(?:beats?|helps?|makes?|brings?|teach(?:es)?|keeps?)\s)",
@@ -90,7 +90,7 @@ def not_about_speaker(body: str, *, complaint: bool = False) -> bool:
 
 
 def points_at_picture(sentence: str) -> bool:
-    """ "Here's a pic of my garden": a caption for a picture, which the turn keeps searchable."""
+    """ "Here is a photo from the allotment": a caption for a picture, which the turn keeps searchable."""
     return bool(_POINTER_RE.match(sentence[:_HEAD].lstrip(" \"'-–—")))
 
 
@@ -157,8 +157,8 @@ def empty_liking(sentence: str) -> bool:
     return bool(_EMPTY_LIKING_RE.fullmatch(sentence[:_HEAD].strip()))
 
 
-# A plan whose object is a pronoun alone: what it is about was said in another turn ("I'll definitely check it
-# out!", "Gonna try making it tonight", "I'll get 'em next time", "我回头试试").
+# A plan whose object is a pronoun alone: what it is about was said in another turn ("I'll give that a look",
+# "Gonna try baking it tonight", "I'll nab 'em at the rematch", "我回头试试").
 _PLAN_RE = re.compile(
     r"(?:i'?ll|i will|going to|gonna|i'?d (?:love|like) to|i (?:want|plan|need|have) to|i should|i might|i may|"
     r"i can'?t wait to)\b",
@@ -201,9 +201,9 @@ _ATTITUDE_RE = re.compile(
 )
 _ATTITUDE_ZH_RE = re.compile(r"(?:我)?(?:真的|也|完全)?(?:相信|理解|懂|明白|为)(你|您)(?!们)")
 _FIRST_PERSON_RE = re.compile(r"\b(?:i|me|my|mine|myself|we|our|us)\b|i'm|i've|i'll|i'd", re.I)
-_EMPATHY_RE = re.compile(r"\s*(?:how|what)\s+(?!to\b)", re.I)
+_EMPATHY_RE = re.compile(r"^\s*(?:how|what)\s+(?!to\b)", re.I)
 _OUTCOME_RE = re.compile(
-    r"\s*(?:that\s+)?(?:it|that|this|they|she|he|things|everything)(?:'ll|'s| will| is| are| would| was)?\s+"
+    r"^\s*(?:that\s+)?(?:it|that|this|they|she|he|things|everything)(?:'ll|'s| will| is| are| would| was)?\s+"
     r"(?:\w+\s+){0,2}(?:great|well|fine|amazing|awesome|ok|okay|perfect|off|out|love|like|enjoy|go well|work out)\b",
     re.I,
 )
@@ -215,7 +215,7 @@ def listener_reaction(sentence: str) -> bool:
     if _ATTITUDE_ZH_RE.match(head):
         return True
     m = _ATTITUDE_RE.search(head)
-    if m is None or _FIRST_PERSON_RE.search(head[: m.start()]):  # "I lost my job, but I'm sure...": a fact first
+    if m is None or _FIRST_PERSON_RE.search(head[: m.start()]):  # "I was laid off, but I'm sure...": a fact first
         return False
     rest = m.group(1)
     if _FIRST_PERSON_RE.search(rest):

@@ -415,7 +415,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 
 
 _COMMON_FIRST = re.compile(
-    r"(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"
+    r"^(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"
     r"[a-z]+ly)\b",
     re.I,
 )

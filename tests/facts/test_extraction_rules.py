@@ -381,7 +381,7 @@ def test_a_fact_keeps_an_address_or_a_decimal_whole(content: str, kept: str) -> 
 EMPTY_PLANS = [
     "Ooh, I'll definitely give that a go this weekend!",
     "Gonna look into it tomorrow.",
-    "No worries, I'll get 'em next time!",
+    "No worries, I'll get 'em later!",
     "好，我回头研究一下",
     "改天去看看吧",
 ]
@@ -409,7 +409,7 @@ LISTENER_AFFAIRS = [
     "I know how exhausting night shifts can be.",
     "Fingers crossed for the audition, I bet it turns out great!",
     "我相信你肯定能考上的",
-    "I'm so proud of you for finishing the course.",
+    "I am truly proud of you for finishing the course.",
     "I really appreciate your patience.",
     "I love how you always make time for the kids.",
     "Here's a snap of me and my brother at the pier!",
