@@ -15,6 +15,7 @@ Only the processes started here are ever stopped (by their own process group).
 from __future__ import annotations
 
 import datetime as dt
+import http.client
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -31,6 +33,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote, urlsplit, urlunsplit
+
+from memory_site.management.commands.serve import WEB_WORKER_ARGS
 
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS_DIR = ROOT / "bench" / "results"
@@ -43,6 +47,9 @@ BENCH_BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
 BENCH_VAR = ROOT / "var" / "bench"
 BROKERS = ("redis", "embedded", "filesystem")
 BENCH_TENANT = "locomo-bench"
+# How a bench's gunicorn serves: as `make run` does (serve.WEB_WORKER_ARGS), threaded workers that keep a client's
+# connection alive; the bench's client keeps its connection too, as agents' SDKs do.
+WEB_SERVER_ARGS = WEB_WORKER_ARGS
 
 _DIA_ID = re.compile(r"^D(\d+):(\d+)$")
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
@@ -252,15 +259,55 @@ class BenchContext:
     ingest: dict[str, Any] = field(default_factory=dict)  # stats of the last ingest_locomo call
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
     queue: str = ""
+    client: str = "keepalive"  # or "new": a new connection a request
+    _local: threading.local = field(default_factory=threading.local, repr=False)
 
     def request(self, method: str, path: str, body: Any = None, timeout: float = 120.0) -> Any:
+        """One request on this thread's kept-alive connection to the service, as an agent's SDK sends it (a
+        connection the server closed while idle is opened again once, before any answer was read)."""
         data = None if body is None else json.dumps(body).encode("utf-8")
-        req = urllib.request.Request(
-            self.base_url + path,
-            data=data,
-            method=method,
-            headers={"Authorization": f"Bearer {self.api_key}", "Content-Type": "application/json"},
-        )
+        headers = {"Authorization": f"Bearer {self.api_key}", "Content-Type": "application/json"}
+        if self.client == "new":  # a new TCP connection a request (urllib), as the bench did until 2026-12-02
+            return self._request_new_connection(method, path, data, headers, timeout)
+        for attempt in (0, 1):
+            conn = self._connection(timeout)
+            reused = conn.sock is not None
+            try:
+                conn.request(method, self._path_prefix + path, body=data, headers=headers)
+                resp = conn.getresponse()
+                raw = resp.read()
+            except (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError):
+                conn.close()
+                if attempt or not reused:
+                    raise
+                continue
+            if resp.will_close:
+                conn.close()
+            break
+        if resp.status >= 400:
+            try:
+                payload = json.loads(raw)
+            except ValueError:
+                payload = raw.decode("utf-8", "replace")
+            raise HttpError(resp.status, payload)
+        return json.loads(raw) if raw else None
+
+    def _connection(self, timeout: float) -> http.client.HTTPConnection:
+        conn: http.client.HTTPConnection | None = getattr(self._local, "conn", None)
+        if conn is None:
+            parts = urlsplit(self.base_url)
+            conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port, timeout=timeout)
+            self._local.conn = conn
+        return conn
+
+    @property
+    def _path_prefix(self) -> str:
+        return urlsplit(self.base_url).path.rstrip("/")
+
+    def _request_new_connection(
+        self, method: str, path: str, data: bytes | None, headers: dict[str, str], timeout: float
+    ) -> Any:
+        req = urllib.request.Request(self.base_url + path, data=data, method=method, headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw = resp.read()
@@ -272,6 +319,13 @@ class BenchContext:
                 payload = raw.decode("utf-8", "replace")
             raise HttpError(exc.code, payload) from exc
         return json.loads(raw) if raw else None
+
+    def close(self) -> None:
+        """Close this thread's kept-alive connection, if any."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None
 
     def post(self, path: str, body: Any) -> Any:
         return self.request("POST", path, body)
@@ -391,7 +445,7 @@ def running_service(
     try:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(web_workers), "--worker-class", "sync", "--timeout", "120"],
+             "--workers", str(web_workers), *WEB_SERVER_ARGS, "--timeout", "120"],
             cwd=ROOT, env=env, stdout=web_log, stderr=subprocess.STDOUT, start_new_session=True,
             preexec_fn=_die_with_parent,
         )  # fmt: skip

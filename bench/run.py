@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
                 "embedder": settings.EMBEDDINGS_MODEL,
                 "vector_mode": settings.SEARCH_VECTOR_MODE,
                 "search": search_config().as_dict(),  # the settings and every stage's tuning, as the service ran
-                "web": "gunicorn, 2 sync workers, OMP_NUM_THREADS=1",
+                "web": "gunicorn as `make run`: 2 workers of 4 threads, keep-alive client, OMP_NUM_THREADS=1",
             }
             throughput = None if args.no_throughput else _optional("bench.ingest_throughput")
             if throughput is not None:

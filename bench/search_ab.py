@@ -3,13 +3,16 @@
     .venv/bin/python -m bench.search_ab --variant new=. --variant old=/path/to/other/checkout
     .venv/bin/python -m bench.search_ab --variant thread=. --variant inline=.:SEARCH_EMBED_IN_THREAD=false
     .venv/bin/python -m bench.search_ab --size 1000 --messages --variant new=. --variant old=/path/to/other/checkout
+    .venv/bin/python -m bench.search_ab --variant kept=. --variant sync=.:@server=sync,@client=new
 
 The subject is the scale subject of 10,000 facts, or with --size the one of 100 or 1,000. Each variant is a
-gunicorn (2 sync workers, as `make bench`) started from a checkout (its code; this virtualenv) with extra
-environment variables, on the scale database `bench.search_latency` builds (run that first). Blocks of 20 queries go
-to each variant in turn, the order rotating, then to the embedder alone in this process: every variant is timed at
-nearly the same moments of a shared machine, whose speed moves by a third within minutes. Reported: p50 / p95 of
-each variant's wall times, its p50 over the first variant's, and over the embedder alone.
+gunicorn of 2 workers serving as `make run` does (threads, a client's connection kept alive; the client keeps
+its connection), started from a checkout (its code; this virtualenv) with extra environment variables; options
+`@server=sync` and `@client=new` give the bench's former set-up (sync workers, a new connection a request). On
+the scale database `bench.search_latency` builds (run that first). Blocks of 20 queries go to each variant in
+turn, the order rotating, then to the embedder alone in this process: every variant is timed at nearly the same
+moments of a shared machine, whose speed moves by a third within minutes. Reported: p50 / p95 of each variant's
+wall times, its p50 over the first variant's, and over the embedder alone.
 """
 
 from __future__ import annotations
@@ -24,7 +27,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from bench.common import ROOT, BenchContext, _free_port, _stop, _wait_http, database_url_for, django_setup, percentile
+from bench.common import (
+    ROOT,
+    WEB_SERVER_ARGS,
+    BenchContext,
+    _free_port,
+    _stop,
+    _wait_http,
+    database_url_for,
+    django_setup,
+    percentile,
+)
 from bench.search_latency import BLOCK, SCALE_DB, SCALE_TENANT, SIZES, WARMUP, _vocabulary, small_subject
 
 
@@ -33,6 +46,7 @@ class Variant:
     name: str
     checkout: Path
     env: dict[str, str]
+    options: dict[str, str] = field(default_factory=dict)  # @server=sync, @client=new
     ctx: BenchContext | None = None
     proc: subprocess.Popen[bytes] | None = None
     wall: list[float] = field(default_factory=list)
@@ -43,7 +57,8 @@ def parse_variant(text: str) -> Variant:
     name, _, rest = text.partition("=")
     checkout, _, env = rest.partition(":")
     pairs = dict(item.split("=", 1) for item in env.split(",") if item)
-    return Variant(name=name, checkout=Path(checkout or ".").resolve(), env=pairs)
+    options = {k[1:]: pairs.pop(k) for k in list(pairs) if k.startswith("@")}
+    return Variant(name=name, checkout=Path(checkout or ".").resolve(), env=pairs, options=options)
 
 
 def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
@@ -58,15 +73,19 @@ def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
         "MKL_NUM_THREADS": "1",
         **variant.env,
     }
+    server_args = ("--worker-class", "sync") if variant.options.get("server") == "sync" else WEB_SERVER_ARGS
     log = open(log_dir / f"bench-ab-{variant.name}-{os.getpid()}.log", "wb")  # noqa: SIM115
     variant.proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", "2", "--worker-class", "sync", "--timeout", "120"],
+         "--workers", "2", *server_args, "--timeout", "120"],
         cwd=variant.checkout, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     base_url = f"http://127.0.0.1:{port}"
     _wait_http(base_url, variant.proc)
-    variant.ctx = BenchContext(base_url=base_url, api_key=api_key, database_url=db_url, conversations=[])
+    variant.ctx = BenchContext(
+        base_url=base_url, api_key=api_key, database_url=db_url, conversations=[],
+        client=variant.options.get("client", "keepalive"),
+    )  # fmt: skip
 
 
 def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: bool = False) -> dict[str, Any]:
@@ -122,6 +141,7 @@ def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: 
             v.name: {
                 "checkout": str(v.checkout),
                 "env": v.env,
+                "options": v.options,
                 "p50": round(percentile(v.wall, 50), 2),
                 "p95": round(percentile(v.wall, 95), 2),
                 "p50_over_first": round(percentile(v.wall, 50) / first, 3),

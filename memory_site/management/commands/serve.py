@@ -19,6 +19,10 @@ from django.core.management.base import BaseCommand, CommandParser
 
 from memory_site.supervisor import Child, Embedded, Supervisor, logger
 
+# How each web worker serves: threads, and a client's connection kept alive between its requests (gunicorn's
+# keep-alive, 2 s). The benches start their gunicorn with the same arguments (bench/common.py).
+WEB_WORKER_ARGS = ("--worker-class", "gthread", "--threads", "4")
+
 
 class Command(BaseCommand):
     help = "Serve Memory Site on 127.0.0.1:PORT with a Celery worker and beat; stop everything on exit."
@@ -80,7 +84,7 @@ def _children(options: dict[str, Any]) -> list[Child]:
         Child("web", [
             python, "-m", "gunicorn", "memory_site.wsgi:application",
             "--bind", f"{options['host']}:{options['port']}",
-            "--workers", str(options["web_workers"]), "--threads", "4",
+            "--workers", str(options["web_workers"]), *WEB_WORKER_ARGS,
             "--access-logfile", "-", "--graceful-timeout", "10",
             "--logger-class", "memory_site.accesslog.QuietLogger",  # user ids hashed, no query words
         ]),
