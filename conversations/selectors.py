@@ -12,6 +12,7 @@ from django.db.models import Model, Q, QuerySet
 from django.http import Http404
 
 from conversations.models import ApiKey, Message, OperatorMembership, Session, Subject, Tenant
+from memory_site.db import fetchone_as_health_check
 
 M = TypeVar("M", bound=Model)
 
@@ -38,9 +39,9 @@ def api_key_and_subject(key_hash: str, subject_external_id: str | None = None) -
         columns += f", {_select_list(Subject, 's')}"
         tables += f" LEFT JOIN {Subject._meta.db_table} s ON s.tenant_id = k.tenant_id AND s.external_id = %s"
         params = [subject_external_id, key_hash]
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT {columns} FROM {tables} WHERE k.key_hash = %s", params)
-        row = cursor.fetchone()
+    # A request's first statement: it stands for the connection's health check (one round trip fewer), and is
+    # prepared (unique lookups: one plan for any key; planning took longer than running it, 0.17 against 0.04 ms).
+    row = fetchone_as_health_check(f"SELECT {columns} FROM {tables} WHERE k.key_hash = %s", params, prepared=True)
     if row is None:
         return None, None
     key, rest = _from_row(ApiKey, row)

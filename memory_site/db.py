@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 
 import psycopg
 from django.conf import settings
+from django.db import Error as DbError
 from django.db import connection
 from django.db.backends.utils import CursorDebugWrapper, CursorWrapper
 from django.db.models import Model
@@ -71,3 +72,36 @@ def fetch_prepared(sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
     with prepared_cursor() as cursor:
         cursor.execute(sql, params)
         return list(cursor.fetchall())
+
+
+def fetchone_as_health_check(sql: str, params: list[Any], *, prepared: bool = False) -> tuple[Any, ...] | None:
+    """The first row of a read-only statement that also stands for the connection's health check.
+
+    With CONN_HEALTH_CHECKS, Django sends `SELECT 1` before a request's first statement (one round trip, to a
+    backend idle since the last request: the slowest kind). When that check is still to be done, this statement
+    is sent instead, and a failure that left the connection unusable is answered as the check would have: the
+    connection is closed and the statement runs again on a new one. A statement that fails on a sound connection
+    raises as usual. Only for a read (running it twice changes nothing) outside a transaction."""
+    # Django's own attributes for the check (Django 4.1+), which django-stubs does not declare.
+    pending = (
+        connection.connection is not None
+        and getattr(connection, "health_check_enabled", False)
+        and not getattr(connection, "health_check_done", True)
+        and not connection.in_atomic_block
+    )
+    if pending:
+        setattr(connection, "health_check_done", True)  # noqa: B010  # this statement is the check
+    try:
+        return _fetchone(sql, params, prepared)
+    except (DbError, psycopg.Error):  # Django's errors (InterfaceError is not a DatabaseError), or psycopg's
+        if not pending or connection.is_usable():
+            raise
+    connection.close()
+    return _fetchone(sql, params, prepared)
+
+
+def _fetchone(sql: str, params: list[Any], prepared: bool) -> tuple[Any, ...] | None:
+    with prepared_cursor() if prepared else connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        row: tuple[Any, ...] | None = cursor.fetchone()
+        return row

@@ -108,3 +108,56 @@ def test_the_key_lookup_loads_what_the_orm_loads_in_one_statement(alice, carol) 
     assert values(subject_get(tenant=alice.tenant, external_id="alice")) == values(subject)
     with pytest.raises(Http404):
         subject_get(tenant=carol.tenant, external_id="alice")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_connection_lost_between_requests_is_replaced_by_the_key_lookup(alice) -> None:  # type: ignore[no-untyped-def]
+    """The key lookup, a request's first statement, is sent instead of Django's health check (`SELECT 1`): a
+    backend that died since the last request is found by it, and the lookup runs again on a new connection."""
+    import psycopg
+    from django.db import connection
+
+    from conversations.auth import hash_key
+    from conversations.selectors import api_key_and_subject
+
+    alice.ingest("My sister lives in Lisbon.", "我妹妹住在里斯本。")
+    assert _search(alice.client).status_code == 200
+    for request in ("search", "lookup"):
+        _health_check_due()
+        pid = connection.connection.info.backend_pid
+        with psycopg.connect(**connection.get_connection_params(), autocommit=True) as admin:
+            assert admin.execute("SELECT pg_terminate_backend(%s, 10000)", [pid]).fetchone() == (True,)
+        if request == "search":
+            response = alice.search("where does my sister live")
+            assert response.status_code == 200
+            assert any("Lisbon" in hit["text"] for hit in response.json()["results"])
+        else:
+            key, subject = api_key_and_subject(hash_key(alice.key), "alice")
+            assert key is not None and subject is not None and subject.external_id == "alice"
+        assert connection.connection.info.backend_pid != pid
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failing_key_lookup_on_a_sound_connection_raises(alice) -> None:  # type: ignore[no-untyped-def]
+    from django.db import DataError, connection
+
+    from conversations.selectors import api_key_and_subject
+
+    assert alice.client.get("/api/v1/tools").status_code == 200
+    _health_check_due()
+    pid = connection.connection.info.backend_pid
+    with pytest.raises(DataError):
+        api_key_and_subject("\x00")  # no text value may hold NUL: refused before it reaches the server
+    assert connection.connection.info.backend_pid == pid  # the connection kept
+
+
+def _health_check_due() -> None:
+    """What a new request does first (the test client does not): the open connection's check is due again."""
+    from django.db import close_old_connections, connection
+
+    for _ in range(2):  # a connection closed here (after an error, or too old) is opened again, then kept
+        connection.ensure_connection()
+        close_old_connections()
+        if connection.connection is not None:
+            break
+    assert connection.connection is not None and not connection.health_check_done
