@@ -4,6 +4,7 @@
     .venv/bin/python -m bench.search_ab --variant thread=. --variant inline=.:SEARCH_EMBED_IN_THREAD=false
     .venv/bin/python -m bench.search_ab --size 1000 --messages --variant new=. --variant old=/path/to/other/checkout
     .venv/bin/python -m bench.search_ab --variant kept=. --variant sync=.:@server=sync,@client=new
+    .venv/bin/python -m bench.search_ab --after-write change --variant new=. --variant old=/path/to/other/checkout
 
 The subject is the scale subject of 10,000 facts, or with --size the one of 100 or 1,000. Each variant is a
 gunicorn of 2 workers serving as `make run` does (threads, a client's connection kept alive; the client keeps
@@ -12,7 +13,8 @@ its connection), started from a checkout (its code; this virtualenv) with extra 
 the scale database `bench.search_latency` builds (run that first). Blocks of 20 queries go to each variant in
 turn, the order rotating, then to the embedder alone in this process: every variant is timed at nearly the same
 moments of a shared machine, whose speed moves by a third within minutes. Reported: p50 / p95 of each variant's
-wall times, its p50 over the first variant's, and over the embedder alone.
+wall times, its p50 over the first variant's, and over the embedder alone. With --after-write, each timed search
+follows a write to the subject (WRITES), as an agent that stores each turn searches.
 """
 
 from __future__ import annotations
@@ -88,7 +90,47 @@ def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
     )  # fmt: skip
 
 
-def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: bool = False) -> dict[str, Any]:
+# --after-write: before each timed search, one write to the subject's first fact (not timed). `touch` sets a
+# column to its own value (bench.search_latency's write: logged, nothing search reads changes); `change` gives
+# the fact an expiry ten years out or takes it away, in turn (a change search reads: the fact's row is new).
+WRITES = {
+    "touch": "UPDATE facts_fact SET mention_count = mention_count WHERE id = %s",
+    "change": "UPDATE facts_fact SET expires_at = CASE WHEN expires_at IS NULL "
+    "THEN now() + interval '10 years' END WHERE id = %s",
+}
+
+
+def _writer(mode: str, subject: str) -> Any:
+    """What writes to `subject` before each search (`mode` of WRITES), or None."""
+    if mode == "none":
+        return None
+    from django.db import connection
+
+    from conversations.models import Subject
+
+    pk = Subject.objects.get(tenant__name=SCALE_TENANT, external_id=subject).pk
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT min(id) FROM facts_fact WHERE subject_id = %s", [pk])
+        (fact_id,) = cursor.fetchone()
+
+    def write() -> None:
+        with connection.cursor() as cursor:
+            cursor.execute(WRITES[mode], [fact_id])
+
+    return write
+
+
+def _timed(variant: Variant, subject: str, queries: list[str], options: dict[str, Any], write: Any) -> None:
+    assert variant.ctx is not None
+    for q in queries:
+        if write is not None:
+            write()
+        variant.wall.append(variant.ctx.search(subject, q, **options)[1])
+
+
+def run(
+    variants: list[Variant], *, queries: int, size: int = 10_000, messages: bool = False, after_write: str = "none"
+) -> dict[str, Any]:
     import random
 
     db_url = database_url_for(SCALE_DB)
@@ -108,6 +150,7 @@ def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: 
     rng = random.Random(11)
     qs = [" ".join(rng.choice(vocab[:300]) for _ in range(rng.randint(2, 5))) + "?" for _ in range(queries + WARMUP)]
     embed_alone: list[float] = []
+    write = _writer(after_write, subject)
     try:
         for variant in variants:
             _start(variant, db_url, api_key, ROOT / "var")
@@ -119,8 +162,7 @@ def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: 
         for i, start in enumerate(range(WARMUP, len(qs), BLOCK)):
             block = qs[start : start + BLOCK]
             for variant in variants[i % len(variants) :] + variants[: i % len(variants)]:
-                assert variant.ctx is not None
-                variant.wall += [variant.ctx.search(subject, q, **options)[1] for q in block]
+                _timed(variant, subject, block, options, write)
             for q in block:
                 t0 = time.perf_counter()
                 embed_query(q)
@@ -134,6 +176,7 @@ def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: 
     return {
         "subject_facts": size,
         "include_messages": messages,
+        "after_write": after_write,
         "queries": queries,
         "block": BLOCK,
         "embed_alone_p50": round(e50, 2),
@@ -146,6 +189,7 @@ def run(variants: list[Variant], *, queries: int, size: int = 10_000, messages: 
                 "p95": round(percentile(v.wall, 95), 2),
                 "p50_over_first": round(percentile(v.wall, 50) / first, 3),
                 "p50_over_embed_alone": round(percentile(v.wall, 50) / e50, 2),
+                "p95_over_embed_alone": round(percentile(v.wall, 95) / e50, 2),
             }
             for v in variants
         },
@@ -158,9 +202,13 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--queries", type=int, default=400)
     parser.add_argument("--size", type=int, default=10_000, choices=[n for _, n in SIZES], help="the subject's facts")
     parser.add_argument("--messages", action="store_true", help="include_messages in every search")
+    parser.add_argument("--after-write", default="none", choices=["none", *WRITES], help="a write before each search")
     args = parser.parse_args(argv)
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    result = run([parse_variant(v) for v in args.variant], queries=args.queries, size=args.size, messages=args.messages)
+    result = run(
+        [parse_variant(v) for v in args.variant],
+        queries=args.queries, size=args.size, messages=args.messages, after_write=args.after_write,
+    )  # fmt: skip
     print(json.dumps(result, indent=2))
     return result
 

@@ -7,6 +7,10 @@ run_search on the database `bench.search_latency` builds (run that first), for t
 10,000 facts, facts only and with messages. Per search: SQL statements, CPU time of the request's thread (load
 robust), and wall times: the whole search, its statements, and what follows the query's embedding (`post`: the
 critical path once the embedding is there, the statements and work the embedding cannot hide). Medians.
+With --after-write (bench.search_ab's WRITES), a write to the subject before each search (not timed):
+
+    .venv/bin/python -m bench.search_inprocess --after-write change --sizes 10000 \
+        --variant base='{"cache.refresh_max_facts": 0}' --variant new='{}'
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import time
 from typing import Any
 
 from bench.common import database_url_for, django_setup
+from bench.search_ab import WRITES, _writer
 from bench.search_latency import SCALE_DB, SCALE_TENANT, SIZES, WARMUP, _vocabulary, small_subject
 
 BLOCK = 10
@@ -36,7 +41,9 @@ class _StatementTimer:
             self.ms.append((time.perf_counter() - t0) * 1000)
 
 
-def run(variants: dict[str, dict[str, Any]], *, queries: int, sizes: list[int]) -> dict[str, Any]:
+def run(
+    variants: dict[str, dict[str, Any]], *, queries: int, sizes: list[int], after_write: str = "none"
+) -> dict[str, Any]:
     django_setup(database_url_for(SCALE_DB))
     from django.conf import settings
     from django.db import connection
@@ -71,9 +78,14 @@ def run(variants: dict[str, dict[str, Any]], *, queries: int, sizes: list[int]) 
         if size not in sizes:
             continue
         subject_id = Subject.objects.get(tenant__name=SCALE_TENANT, external_id=name).pk
+        write = _writer(after_write, name)
         for messages in (False, True):
 
-            def one(query: str, subject_id: int = subject_id, messages: bool = messages) -> dict[str, float]:
+            def one(
+                query: str, subject_id: int = subject_id, messages: bool = messages, write: Any = write
+            ) -> dict[str, float]:
+                if write is not None:
+                    write()
                 timer = _StatementTimer()
                 embedded_at.clear()
                 with connection.execute_wrapper(timer):
@@ -115,9 +127,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument("--variant", action="append", required=True, help="NAME=SEARCH_TUNING JSON, e.g. new={}")
     parser.add_argument("--queries", type=int, default=80)
     parser.add_argument("--sizes", default="100,1000,10000")
+    parser.add_argument("--after-write", default="none", choices=["none", *WRITES], help="a write before each search")
     args = parser.parse_args(argv)
     variants = {name: json.loads(tuning) for name, _, tuning in (v.partition("=") for v in args.variant)}
-    result = run(variants, queries=args.queries, sizes=[int(s) for s in args.sizes.split(",")])
+    sizes = [int(s) for s in args.sizes.split(",")]
+    result = run(variants, queries=args.queries, sizes=sizes, after_write=args.after_write)
     print(json.dumps(result, indent=2))
     return result
 

@@ -342,16 +342,23 @@ class SearchCall(models.Model):
         return f"search {self.result_count} results in {self.took_ms:.1f} ms"
 
 
+# Kept in step with the trigger of migration 0013 (FACT_IDS_MAX there).
+FACT_CHANGE_IDS_MAX = 32
+
+
 class FactChange(models.Model):
     """One statement that changed a subject's facts, appended by a trigger on facts_fact (migration 0010).
 
     Search's in-memory vectors of a large subject (facts.retrieval.vector_cache) are valid while the subject's
-    rows here read the same (count, sum of ids) as when the vectors were read. Append-only, so writers never
+    rows here read the same (count, sum of ids) as when the vectors were read; the rows added since name the
+    facts to read again (`fact_id`, migration 0013: one row per fact the statement changed, or one row without a
+    fact when it changed more than FACT_CHANGE_IDS_MAX of the subject's). Append-only, so writers never
     wait on each other here; rows older than the subject's newest are pruned hourly. No foreign key: a
     subject's erasure deletes its facts, whose trigger appends rows here within the erasing statement.
     """
 
     subject_id = models.BigIntegerField()
+    fact_id = models.BigIntegerField(null=True)  # None: more than FACT_CHANGE_IDS_MAX facts (read the subject whole)
     created_at = models.DateTimeField(db_default=Now())  # the trigger inserts only subject_id
 
     class Meta:

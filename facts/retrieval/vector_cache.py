@@ -21,9 +21,17 @@ as when the matrix was read, in the same statement (one snapshot). A change comm
 row, and so changes both, even when its id is lower than those read (ids are taken before commit); pruning
 (facts_change_prune, hourly) deletes rows, which changes them too. An entry also goes after
 SEARCH_VECTOR_CACHE_SECONDS whatever the log says, searched or not (so an erased subject's vectors leave the
-memory of every process within that time, as soon as it searches anything). A search that finds its subject
-not held, or held but not current, is answered by PostgreSQL, and asks this process's loader thread to read
-the subject (`_load_soon`): the next searches use memory once that is done.
+memory of every process within that time, as soon as it searches anything).
+
+A stale entry is brought current in the search that finds it so (`_changes`, the same statement as the check):
+the rows above the highest one the entry has read name the facts each write changed (facts 0013), and those
+facts are read again with them; when those rows account for the whole difference in (count, sum of ids), the
+entry plus those facts is the subject at that snapshot (held.refreshed: a fact read the same stays, a changed
+one takes a new row, one no longer searchable leaves). Anything else (a late commit below the entry's last row,
+a prune, an erasure, a statement that changed more than FACT_CHANGE_IDS_MAX of the subject's facts, more than
+`refresh_max_facts` facts): PostgreSQL answers, and this process's loader thread reads the subject whole
+(`_load_soon`, at most once per `load_pause_seconds`), as it does for a subject not held yet; the next searches
+use memory once that is done. A whole read is also asked for once an entry's dead rows are many (memory).
 
 Only the default filter is served from memory (active tier, active or conflicted facts, no type or time
 filter, outside a transaction, whose uncommitted rows this process must not keep): any other search, and any
@@ -49,6 +57,7 @@ from django.db import close_old_connections, connection, connections
 from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
+from facts.retrieval.held import Entry, FactRow, entry_from_rows, refreshed
 from facts.text import has_cjk
 from memory_site.db import fetch_prepared
 from memory_site.threads import ProcessPool
@@ -56,7 +65,6 @@ from memory_site.threads import ProcessPool
 logger = logging.getLogger(__name__)
 
 _SERVED_STATUSES = frozenset({"active", "conflicted"})
-_NO_EXPIRY = np.inf
 
 
 @dataclass(frozen=True)
@@ -70,47 +78,46 @@ class CacheSettings:
     # 1,000 facts memory halved the time a search spends after the query's embedding (bench/README.md). Fewer are
     # a cold start, whose count is not cached and whose every write would make memory stale.
     min_facts: int = 5
+    # A search that finds its subject's entry stale by at most this many changed facts reads just them (one
+    # statement with the change-log check) and serves from memory; more, or a statement that changed more than
+    # facts.models.FACT_CHANGE_IDS_MAX of them, and PostgreSQL answers while the subject is read whole. 0: always.
+    refresh_max_facts: int = 64
 
     @property
     def budget_bytes(self) -> float:
         return self.budget_mb * 1024 * 1024
 
 
-@dataclass
-class Entry:
-    """One subject's searchable facts as read at `version` of its change log."""
-
-    version: tuple[int, int]  # (count, sum of ids) of the subject's change rows when read
-    ids: np.ndarray  # int64, ascending: every searchable fact of the subject, with or without a vector
-    vectors: np.ndarray  # float32, one normalised row per id (zeros where has_vector is false)
-    # uint64 (dims / 64, n): each vector's sign bits, as pgvector's binary_quantize sets them; row w holds word w
-    # of every fact side by side, so a query's Hamming distances are six passes over contiguous memory.
-    codes: np.ndarray
-    has_vector: np.ndarray  # bool
-    expires: np.ndarray  # float64 epoch seconds, inf when the fact does not expire
-    lengths: np.ndarray  # float64: GREATEST(length(search_vector), 1), BM25's document length
-    postings: dict[str, np.ndarray]  # lexeme of search_vector -> rows holding it (int32, ascending)
-    texts: list[str]  # the facts' text (Chinese terms are matched as substrings of it)
-    loaded: float  # time.monotonic() of the read
-
-    @property
-    def nbytes(self) -> int:
-        arrays = self.ids.nbytes + self.vectors.nbytes + self.codes.nbytes + self.has_vector.nbytes
-        arrays += self.expires.nbytes
-        arrays += self.lengths.nbytes + sum(p.nbytes + len(k) + _OBJECT_BYTES for k, p in self.postings.items())
-        return int(arrays + sum(len(t.encode("utf-8")) + _OBJECT_BYTES for t in self.texts))
-
-
 _entries: OrderedDict[int, Entry] = OrderedDict()
 _lock = threading.Lock()
 
 
-_OBJECT_BYTES = 120  # a Python str or array's own size, and its dict or list slot, roughly
 # A vector and its code, its id, expiry and length, its text and its postings (~15 lexemes): what serves()
 # budgets a fact.
 _ROW_BYTES = EMBEDDING_DIMENSIONS * 4 + EMBEDDING_DIMENSIONS // 8 + 32 + 400
-# The subject's change-log version: (count, sum of ids) of its rows.
-_VERSION_SQL = "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s"
+# The subject's change-log version: (count, sum of ids) of its rows, and the highest id.
+_VERSION_SQL = (
+    "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids, COALESCE(max(id), 0) AS last "
+    "FROM facts_factchange WHERE subject_id = %s"
+)
+# The columns a held fact is read with (held.FactRow).
+_FACT_COLUMNS = (
+    "f.id, vector_send(f.embedding), f.expires_at, GREATEST(length(f.search_vector), 1), "
+    "tsvector_to_array(f.search_vector), f.text"
+)
+_SEARCHABLE = "f.tier = 'active' AND f.status IN ('active', 'conflicted')"
+# One snapshot: the version, the change rows above the entry's last (how many, their sum and highest id, how
+# many name no fact, how many facts they name), and up to a limit those facts' searchable rows (f.id NULL when
+# the fact is not searchable now: deleted, superseded, archived, moved to another subject).
+_CHANGES_SQL = (
+    "WITH news AS MATERIALIZED (SELECT id, fact_id FROM facts_factchange WHERE subject_id = %s AND id > %s) "
+    "SELECT v.n, v.ids, (SELECT count(*) FROM news), (SELECT COALESCE(sum(id), 0) FROM news), "
+    "(SELECT COALESCE(max(id), 0) FROM news), (SELECT count(*) FROM news WHERE fact_id IS NULL), "
+    f"(SELECT count(DISTINCT fact_id) FROM news), w.fact_id, {_FACT_COLUMNS} "
+    "FROM (SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids FROM facts_factchange WHERE subject_id = %s) v "
+    "LEFT JOIN (SELECT DISTINCT fact_id FROM news WHERE fact_id IS NOT NULL LIMIT %s) w ON true "
+    f"LEFT JOIN facts_fact f ON f.id = w.fact_id AND f.subject_id = %s AND {_SEARCHABLE}"
+)
 
 
 def serves(flt: Any, *, total: int, cache: CacheSettings) -> bool:
@@ -135,7 +142,7 @@ def nearest(
     what the vector signal's two-stage scan returns in PostgreSQL. First the `depth` nearest by Hamming distance
     between sign bits (ties by id), then those by cosine."""
     query = np.asarray(vector, dtype=np.float32)
-    idx = np.flatnonzero(entry.has_vector & (entry.expires > now.timestamp()))
+    idx = entry.live_rows(entry.has_vector & (entry.expires > now.timestamp()))
     if len(idx) > depth:
         words = np.packbits(query > 0).view(np.uint64)
         hamming = np.bitwise_count(entry.codes ^ words[:, None]).sum(axis=0, dtype=np.int32)
@@ -190,7 +197,7 @@ def keyword_ranked(
                     flag[_rows_with_all(entry, lexemes)] = True
             flags.append(flag)
     alive = entry.expires > now.timestamp()
-    matched = np.flatnonzero(alive & np.logical_or.reduce(flags))[:max_rows]
+    matched = entry.live_rows(alive & np.logical_or.reduce(flags))[:max_rows]
     if not len(matched):
         return []
     docs = float(max(total, len(matched)))
@@ -209,7 +216,7 @@ def keyword_ranked(
 def _rows_with_all(entry: Entry, lexemes: tuple[str, ...]) -> np.ndarray:
     rows: np.ndarray | None = None
     for lexeme in lexemes:
-        posting = entry.postings.get(lexeme)
+        posting = entry.posting(lexeme)
         if posting is None:
             return np.empty(0, dtype=np.int32)
         rows = posting if rows is None else np.intersect1d(rows, posting, assume_unique=True)
@@ -264,14 +271,10 @@ def _and_lexemes(text: str) -> tuple[str, ...] | None:
     )
 
 
-def _version(subject_id: int) -> tuple[int, int]:
-    ((count, ids),) = fetch_prepared(_VERSION_SQL, [subject_id])
-    return int(count), int(ids)
-
-
 def current(subject_id: int, cache: CacheSettings) -> Entry | None:
-    """The subject's held entry if it is current (one read of its change log), else None: PostgreSQL answers this
-    search, and this process's loader thread reads the subject for the next ones."""
+    """The subject's held entry if it is current, or brought current by reading the few facts changed since (one
+    statement, which also reads the change log), else None: PostgreSQL answers this search, and this process's
+    loader thread reads the subject whole for the next ones."""
     now = time.monotonic()
     with _lock:
         # Entries past their age go, searched or not: an erased subject's vectors do not outstay it for long.
@@ -280,10 +283,55 @@ def current(subject_id: int, cache: CacheSettings) -> Entry | None:
         entry = _entries.get(subject_id)
         if entry is not None:
             _entries.move_to_end(subject_id)
-    if entry is not None and entry.version == _version(subject_id):
-        return entry
+    if entry is not None:
+        changes = _changes(subject_id, entry, cache.refresh_max_facts)
+        if changes is not None and changes.version == entry.version:
+            return entry
+        if changes is not None:
+            fresh = _refresh(subject_id, entry, changes, cache)
+            if fresh is not None:
+                return fresh
     _load_soon(subject_id, cache)
     return None
+
+
+@dataclass(frozen=True)
+class _Changes:
+    """What changed since an entry was read, when a refresh can bring it current."""
+
+    version: tuple[int, int]
+    last_change: int
+    rows: list[FactRow]  # the changed facts searchable now
+    gone: list[int]  # the changed facts not searchable now
+
+
+def _changes(subject_id: int, entry: Entry, most: int) -> _Changes | None:
+    """The change log's rows above the entry's last one and the facts they name, read in one statement, or None
+    when they cannot account for the log's version (a change committed late below the entry's last row, a
+    prune, an erasure), name no fact (a statement that changed many), or name more than `most` facts."""
+    rows = fetch_prepared(_CHANGES_SQL, [subject_id, entry.last_change, subject_id, max(most, 1), subject_id])
+    count, ids, new, new_ids, last, whole, facts = (int(x) for x in rows[0][:7])
+    counted, summed = entry.version
+    if (count, ids) != (counted + new, summed + new_ids) or whole or facts > most:
+        return None
+    found = [r[8:] for r in rows if r[8] is not None]
+    held = {r[0] for r in found}
+    gone = [int(r[7]) for r in rows if r[7] is not None and r[7] not in held]
+    return _Changes((count, ids), max(last, entry.last_change), found, gone)
+
+
+def _refresh(subject_id: int, entry: Entry, changes: _Changes, cache: CacheSettings) -> Entry | None:
+    """The entry brought current with `changes` and held in its place, if it is still the one held (else the one
+    held if that is current, else None)."""
+    with _lock:  # refreshes start only from the entry held, one at a time (held.py: they share buffers)
+        now_held = _entries.get(subject_id)
+        if now_held is not entry:
+            return now_held if now_held is not None and now_held.version == changes.version else None
+        fresh = refreshed(entry, changes.rows, changes.gone, version=changes.version, last_change=changes.last_change)
+        _put(subject_id, fresh, cache.budget_bytes)
+    if fresh.dead > max(32, fresh.size // 8):
+        _load_soon(subject_id, cache)  # read whole again: a compact entry
+    return fresh
 
 
 def held_subjects() -> list[int]:
@@ -294,9 +342,9 @@ def held_subjects() -> list[int]:
 
 # Reading a subject into memory takes ~0.2 s for 10k facts. Done in the search that found it missing or stale,
 # every search after a write to the subject paid it (an agent that writes each turn and searches before the next
-# one: nearly all of them). PostgreSQL answers those searches instead (~10-20 ms more than memory), and one
-# thread per process reads the subject meanwhile, at most once per `load_pause_seconds` per
-# subject: a subject written to all the time is searched in PostgreSQL, a quiet one from memory.
+# one: nearly all of them). A refresh now brings such an entry current (`_changes`); a subject missing, or stale
+# beyond a refresh, is answered by PostgreSQL (~10-20 ms more than memory), and one thread per process reads the
+# subject meanwhile, at most once per `load_pause_seconds` per subject.
 _loader = ProcessPool("vector-cache-load", max_workers=1)
 _loading: set[int] = set()
 _load_started: dict[int, float] = {}  # subject id -> time.monotonic() of its last load's start
@@ -343,51 +391,34 @@ def close_loader_connection() -> None:
 
 
 def _load(subject_id: int) -> Entry:
-    """The subject's searchable facts and their change-log version, read in one statement (one snapshot).
-    Vectors come in pgvector's binary form (vector_send: two int16, then big-endian float4s)."""
+    """The subject's searchable facts and their change-log version, read in one statement (one snapshot)."""
     with connection.cursor() as cursor:
         cursor.execute(
-            "SELECT v.n, v.ids, f.id, vector_send(f.embedding), f.expires_at, GREATEST(length(f.search_vector), 1), "
-            "tsvector_to_array(f.search_vector), f.text "
-            f"FROM ({_VERSION_SQL}) v "
-            "LEFT JOIN facts_fact f ON f.subject_id = %s AND f.tier = 'active' "
-            "AND f.status IN ('active', 'conflicted') ORDER BY f.id",
+            f"SELECT v.n, v.ids, v.last, {_FACT_COLUMNS} FROM ({_VERSION_SQL}) v "
+            f"LEFT JOIN facts_fact f ON f.subject_id = %s AND {_SEARCHABLE} ORDER BY f.id",
             [subject_id, subject_id],
         )
         rows = cursor.fetchall()
-    version = (int(rows[0][0]), int(rows[0][1]))
-    rows = [r for r in rows if r[2] is not None]
-    vectors = np.zeros((len(rows), EMBEDDING_DIMENSIONS), dtype=np.float32)
-    rows_of: dict[str, list[int]] = {}
-    for i, row in enumerate(rows):
-        if row[3] is not None:
-            vectors[i] = np.frombuffer(bytes(row[3]), dtype=">f4", offset=4)
-        for lexeme in row[6] or ():
-            rows_of.setdefault(lexeme, []).append(i)
-    return Entry(
-        version=version,
-        ids=np.array([r[2] for r in rows], dtype=np.int64),
-        vectors=vectors,
-        codes=np.ascontiguousarray(np.packbits(vectors > 0, axis=1).view(np.uint64).T),
-        has_vector=np.array([r[3] is not None for r in rows], dtype=bool),
-        expires=np.array([_NO_EXPIRY if r[4] is None else r[4].timestamp() for r in rows], dtype=np.float64),
-        lengths=np.array([r[5] for r in rows], dtype=np.float64),
-        postings={lexeme: np.array(idx, dtype=np.int32) for lexeme, idx in rows_of.items()},
-        texts=[r[7] for r in rows],
-        loaded=time.monotonic(),
-    )
+    version, last = (int(rows[0][0]), int(rows[0][1])), int(rows[0][2])
+    found: list[FactRow] = [r[3:] for r in rows if r[3] is not None]
+    return entry_from_rows(found, version=version, last_change=last, loaded=time.monotonic())
 
 
 def _store(subject_id: int, entry: Entry, budget: float) -> None:
     with _lock:
-        _entries.pop(subject_id, None)
-        if entry.nbytes > budget:
-            return
-        _entries[subject_id] = entry
-        total = sum(e.nbytes for e in _entries.values())
-        while total > budget:
-            _, evicted = _entries.popitem(last=False)
-            total -= evicted.nbytes
+        _put(subject_id, entry, budget)
+
+
+def _put(subject_id: int, entry: Entry, budget: float) -> None:
+    """Hold `entry` (under _lock), the least recently searched going while over the budget."""
+    _entries.pop(subject_id, None)
+    if entry.nbytes > budget:
+        return
+    _entries[subject_id] = entry
+    total = sum(e.nbytes for e in _entries.values())
+    while total > budget:
+        _, evicted = _entries.popitem(last=False)
+        total -= evicted.nbytes
 
 
 def clear() -> None:

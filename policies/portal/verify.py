@@ -77,6 +77,8 @@ def _id_remnants(former: dict[str, set[int]]) -> Iterator[Remnant]:
                 query = Q(**{f"{f.name}__in": ids_in(former[target])})
             elif model is FactChange and f.name == "subject_id":
                 query = Q(subject_id__in=ids_in(former[SUBJECT_LABEL]))
+            elif model is FactChange and f.name == "fact_id" and fact_ids:
+                query = Q(fact_id__in=ids_in(fact_ids))
             elif isinstance(f, ArrayField) and f.name == "fact_ids" and fact_ids:
                 query = Q(fact_ids__overlap=fact_ids)
             if query is not None and (n := model._default_manager.filter(query).count()):

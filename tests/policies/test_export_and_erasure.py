@@ -153,6 +153,7 @@ def test_delete_user_erases_every_trace_and_verify_erasure_proves_it(alice: Pers
 def test_verify_erasure_finds_a_remnant_and_a_forgotten_text_that_came_back(alice: Persona) -> None:
     alice.ingest("I have a corgi named Doubao.")
     subject = Subject.objects.get(external_id="alice")
+    fact_ids = list(Fact.objects.filter(subject=subject).values_list("pk", flat=True))
     alice.client.delete("/api/v1/users/alice")
     assert _verify("tenant-a", "alice")[0] == 0
     # A row holding a former id (written behind the erasure's back) is a remnant.
@@ -160,6 +161,10 @@ def test_verify_erasure_finds_a_remnant_and_a_forgotten_text_that_came_back(alic
     code, out = _verify("tenant-a", "alice")
     assert code == 1 and "facts_factchange.subject_id" in out
     FactChange.objects.filter(subject_id=subject.pk).delete()
+    FactChange.objects.create(subject_id=subject.pk + 1000, fact_id=fact_ids[0])  # a former fact named elsewhere
+    code, out = _verify("tenant-a", "alice")
+    assert code == 1 and "facts_factchange.fact_id" in out
+    FactChange.objects.filter(fact_id=fact_ids[0]).delete()
     # The user comes back later and the same words are written directly: the former text is found again.
     alice.post("facts", {"text": "I have a corgi named Doubao."})
     code, out = _verify("tenant-a", "alice")
