@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.slots import pet_slot, slot_of
+from facts.extraction.typer import rule_type, slot_family
 from facts.text import has_cjk
 
 _CONFIRM_RE = re.compile(
@@ -68,3 +70,16 @@ def confirmed_fact(question: str, speaker: str) -> str:
     body = re.sub(r"\byou\b", who, body, flags=re.I)
     body = re.sub(r"\b(?:shall|should|can|may) i\b", "the assistant will", body, flags=re.I)
     return f"{speaker} confirmed {body}." if named else f"Confirmed {body}."
+
+
+_YOU_RE = re.compile(r"\b(?:you'?re|you are|your|you)\b|您|你", re.I)
+_AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my", "you": "I", "您": "我", "你": "我"}
+
+
+def confirmed_type(question: str) -> str:
+    """The type of what a bare "Yes" confirms: the read-back said by the user ("So you're moving to Bristol?" ->
+    "I'm moving to Bristol"); an offer of the service's with nothing of the user's in it is accepted: a decision."""
+    said = _YOU_RE.sub(lambda m: _AS_SPEAKER.get(m.group(0).lower(), "I"), question).rstrip(" ?？")
+    said = re.sub(r"^(?:so|ok|okay|right|just to confirm)[,\s]+", "", said, flags=re.I)
+    found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
+    return found if found and found != "inquiry" else "decision"

@@ -99,10 +99,31 @@ def without_marker(body: str) -> str:
     return _MARKER_RE.sub("", body, count=1)
 
 
+# A participle that names a state, not an act, when the subject is dropped ("Exhausted after the move" is "I'm
+# exhausted", never "I exhausted"): feelings and conditions, a closed class; or any participle after a degree word
+# ("So stressed about it", "A bit swamped").
+_STATE_WORDS = (
+    r"exhausted|knackered|shattered|stressed|thrilled|excited|delighted|worried|tired|bored|overwhelmed|relieved|"
+    r"stuck|gutted|chuffed|stoked|pleased|surprised|shocked|scared|terrified|annoyed|frustrated|disappointed|"
+    r"devastated|obsessed|hooked|swamped|slammed|pumped|psyched|amazed|impressed|touched|drained|wiped out|"
+    r"based|located|engaged|qualified|vaccinated|convinced|tempted|torn|done in|spoiled|spoilt|blessed|hungover"
+)
+_STATE_RE = re.compile(
+    rf"(?:(?:so|really|very|totally|pretty|super|a bit|a little|kinda|kind of|absolutely|completely|utterly|"
+    rf"properly|well|bloody|quite|still|just|also)\s+)*(?:{_STATE_WORDS})\b|"
+    r"(?:so|really|very|totally|pretty|super|a bit|a little|kinda|absolutely|completely|utterly|properly|bloody)\s+"
+    r"[a-z]{2,20}ed\b",
+    re.I,
+)
+
+
 def with_elided_subject(body: str, speaker: str) -> str | None:
-    """ "Tried the new ramen bar" -> "Joanna tried the new ramen bar"; None when the sentence does not
-    open with a past-tense verb (with at most one adverb before it)."""
+    """ "Tried the new ramen bar" -> "Joanna tried the new ramen bar", "Exhausted after the move" -> "Joanna is
+    exhausted after the move"; None when the sentence does not open with a past-tense verb or a state (with at
+    most one adverb before the verb)."""
     head = body.lstrip(" \"'-–—")
+    if _STATE_RE.match(head[:_HEAD]):
+        return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)
     m = _ELIDED_RE.match(head[:_HEAD])
     if m is not None and m.group(1).lower() == "been":  # "Been swimming a lot" -> "Jon has been swimming a lot"
         return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
@@ -111,6 +132,8 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     after = (m.group(2) or "").lower()
     if after in _VERB_AFTER or after and is_past_form(after):
         return None
+    if m.group(1).lower() == "got" and after in {"it", "that", "you", "ya", "ya'"}:
+        return None  # "Got it, Nate": agreement, no act
     return third_person_en("I " + head[:1].lower() + head[1:], speaker)
 
 
@@ -160,8 +183,21 @@ def empty_liking(sentence: str) -> bool:
 # A plan whose object is a pronoun alone: what it is about was said in another turn ("I'll give that a look",
 # "Gonna try baking it tonight", "I'll nab 'em at the rematch", "我回头试试").
 _PLAN_RE = re.compile(
-    r"(?:i'?ll|i will|going to|gonna|i'?d (?:love|like) to|i (?:want|plan|need|have) to|i should|i might|i may|"
-    r"i can'?t wait to)\b",
+    r"(?:i'?ll|i will|going to|gonna|i'?d (?:love|like) to|i (?:want|plan|need|have) to|(?:i )?should|i might|i may|"
+    r"i can'?t wait to|(?:i'?m |we'?re )?planning(?: on| to)?|(?:i'?m |we'?re )?thinking of)\b",
+    re.I,
+)
+# The object a plan names by a pronoun or a bare quantifier: what it is about was said elsewhere ("I'll order a
+# couple", "planning a few", "should do it too").
+_EMPTY_OBJECT_RE = re.compile(
+    r"\b(?:it|that|this|them|those|these|one|a few|a couple|some|a bunch|more|several)\b|'em\b", re.I
+)
+# A passing mood or a frame before the plan ("I'm feeling inspired by the weather so ...", "Makes me feel like
+# maybe ..."): no content of its own.
+_PLAN_FRAME_RE = re.compile(
+    r"\b(?:i'?m (?:feeling |getting |so |really |a bit |kinda )*[a-z]+(?:ed|ful|ive)(?: (?:by|about|with) "
+    r"(?:the |my |this |all )?[a-z-]+)?|(?:it )?makes? (?:me )?(?:feel|think)(?: like)?|(?:i )?(?:feel|think|guess|"
+    r"reckon) (?:like )?|makes sense|perhaps|maybe|kinda|kind of)\b",
     re.I,
 )
 _PLAN_FILLER_RE = re.compile(
@@ -170,7 +206,8 @@ _PLAN_FILLER_RE = re.compile(
     r"next (?:time|week|weekend)|one day|maybe|probably|at some point|try|trying|check|checking|give|giving|look|"
     r"looking|into|out|up|a (?:try|go|shot|look)|consider|think about|do|doing|get|getting|see|make|making|"
     r"keep(?=.*\bin mind| (?:it|that|this|them) (?:up|going)\b)|in mind|going|read|reading|watch|watching|remember|it|that|this|them|those|these|one|thing|things|the|"
-    r"to|and|but|will|be|have|i'm|i am)\b|'em\b",
+    r"to|and|but|will|be|have|i'm|i am|few|couple|some|bunch|more|several|a|order|ordering|buy|buying|book|"
+    r"booking|grab|join|bring|plan|planning|should|on|pick|picking|take|taking|find|finding|sort|sorting)\b|'em\b",
     re.I,
 )
 _PLAN_ZH_RE = re.compile(
@@ -179,15 +216,24 @@ _PLAN_ZH_RE = re.compile(
 )
 
 
+# A plan whose object is a number alone ("我也想弄一个", "我打算也报几节"): the thing is named in another turn.
+_PLAN_ZH_SOME_RE = re.compile(
+    r"(?:那|好|嗯|行)?[，,]?我?(?:也|就|会|要|想|打算|准备|回头|再|还)+[\u4e00-\u9fff]{1,2}?(?:几|一些|一|两)"
+    r"(?:个|节|件|本|次|张|样|只|份|套|双)?(?:吧|了|啊|哈|呢)?[\s!！。~～]*"
+)
+
+
 def empty_plan(sentence: str) -> bool:
     """A plan or promise whose only object is a pronoun and whose only other words are fillers and times."""
     head = sentence[:_HEAD].strip()
     if _PLAN_ZH_RE.fullmatch(head):
         return True
+    if _PLAN_ZH_SOME_RE.fullmatch(head):
+        return True
     m = _PLAN_RE.search(head)
-    if m is None or not re.search(r"\b(?:it|that|this|them|those|these|one)\b|'em\b", head[m.end() :], re.I):
+    if m is None or not _EMPTY_OBJECT_RE.search(head[m.end() :]):
         return False
-    rest = _PLAN_FILLER_RE.sub(" ", head[: m.start()] + " " + head[m.end() :])
+    rest = _PLAN_FILLER_RE.sub(" ", _PLAN_FRAME_RE.sub(" ", head[: m.start()]) + " " + head[m.end() :])
     return not re.search(r"[A-Za-z]{2,}", rest)
 
 

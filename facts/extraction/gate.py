@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
+from facts.extraction.possession import possession_change
 from facts.text import keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -120,7 +121,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model))\b|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了",
             re.I,
         ),
@@ -175,7 +176,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "decision",
         re.compile(
             r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
-            r"i'?ll have (?:that|this) one|(?:refund|replacement) please)\b|决定|选了|换成|取消了|换个新的|"
+            r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|go ahead and) cancel)\b|"
+            r"决定|选了|换成|改到|改成|取消了|换个新的|"
             r"我要(?:那|这)(?:个|款|件)",
             re.I,
         ),
@@ -242,7 +244,7 @@ def strong_signal(sentence: str) -> str:
     for name, pattern in _STRONG:
         if pattern.search(sentence):
             return name
-    return ""
+    return "possession" if possession_change(sentence) else ""
 
 
 def keep_hint(sentence: str) -> str:
@@ -340,7 +342,8 @@ def _about_listener(text: str) -> bool:
 
 
 _DATED_RE = re.compile(
-    r"\b(yesterday|last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"\b(yesterday|last (?:week|weekend|night|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"mon|tues?|weds?|thur?s?|fri|sat|sun)|"
     r"\d+ (?:days|weeks|months|years) ago|this morning|in (?:19|20)\d\d)\b|昨天|前天|上周|上个月|去年|上周末|今天早上|\d{4}年",
     re.I,
 )
@@ -360,7 +363,7 @@ def value_gate(content: str) -> GateDecision:
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|no worries|no problem|no biggie|no|nah|nope|well|so|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|speaking of (?:which|changes)|guess what|big news(?: on my end)?|fun fact|save the date|"
-    r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|对了|我跟你(?:说|讲)|跟你讲|告诉你|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|对了|我跟你(?:说|讲)|跟你讲|告诉你|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟)(?:[\s,，.。!！~～:：;；]+|$))+",
     re.I,
 )

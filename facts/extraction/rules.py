@@ -12,7 +12,7 @@ import re
 
 from facts.extraction import classifier
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
-from facts.extraction.confirm import confirmed_fact, is_confirmation, readback
+from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, readback
 from facts.extraction.elision import (
     empty_liking,
     empty_plan,
@@ -219,6 +219,7 @@ class RuleExtractor:
         if candidate is None:
             return None
         candidate.text = confirmed_fact(question, speaker)
+        candidate.type = confirmed_type(question)
         candidate.keywords = keywords(candidate.text)
         candidate.confidence = 0.8
         return candidate
@@ -327,9 +328,11 @@ class RuleExtractor:
         family = slot_family(slot, sentence)
         type_ = type_of(sentence, slot, family, predicted)
         resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)
-        text = third_person(
-            resolved, speaker, zh=lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
-        )
+        zh = lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
+        # A dropped subject is the speaker's, also when the speaker appears later ("Sold my old van" -> "Sam sold
+        # their old van", "Exhausted after the move" -> "Sam is exhausted after the move").
+        elided = None if zh or question else with_elided_subject(without_marker(resolved), speaker)
+        text = elided if elided is not None else third_person(resolved, speaker, zh=zh)
         if framed and text == resolved:  # no first person in it: frame it, never quote it
             text = frame(resolved, speaker, type_=type_, question=question)
             if not text:
@@ -392,6 +395,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     if has_cjk(body):
         if question:
             return (f"{speaker}咨询" if named else "咨询") + body if type_ == "inquiry" else ""
+        if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
+            return ""
         return f"{speaker}提到{body}" if named else body
     if question:
         if type_ != "inquiry":
@@ -414,6 +419,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
+_ZH_REACTION_RE = re.compile(r"(?:哇+|啊+[？?]?|哈哈+|天哪|天啊|哎呀|哎哟|我的天|呀)[，,！!？?\s]*")
 _COMMON_FIRST = re.compile(
     r"^(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"
     r"[a-z]+ly)\b",
@@ -440,13 +446,18 @@ def _open_clauses(content: str) -> list[str]:
     return [clause for clause in clauses if rule_verdict(clause).keep is not False]
 
 
+# A filled slot of the speaker's, or a pet or a possession gained or given up ("Hey, I adopted a cat."): durable by
+# its words, and what the classifier's turn-level vectors know least.
+_NO_VETO = frozenset({"slot", "possession"})
+
+
 def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> tuple[bool, str]:
     """Keep a sentence the rules keep unless the classifier is sure it is chatter; keep an undecided one only
     when the classifier is confident (without a classifier: only with a first person and a hint)."""
     if verdict.keep:
         # A filled slot of the speaker's ("I can't stand jazz", "我对花生过敏") is what the classifier's turn-level
         # vectors know least: no veto on it.
-        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason == "slot":
+        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason in _NO_VETO:
             return True, verdict.reason
         return False, "low value"
     if score is None:

@@ -76,6 +76,8 @@ _EN_RE = re.compile(
     r"(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
     + "|".join(_WEEKDAYS_EN)
     + r")|"
+    # Abbreviated weekdays ("last Fri", "next Weds"): only after last, next or coming ("this sun" is no day).
+    r"(?P<adir>last|next|coming) (?P<abbr>mon|tues?|weds?|thur?s?|fri|sat|sun)|"
     r"(?P<n>" + _EN_NUMBER_WORDS[1:-1] + r") (?P<unit2>days?|weeks?|months?|years?) ago|"
     r"in (?P<n3>" + _EN_NUMBER_WORDS[1:-1] + r") (?P<unit3>days?|weeks?|months?|years?)"
     r")\b",
@@ -117,8 +119,9 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
         d, gran, rep = today + one_day, "day", None
     elif phrase in {"the day after tomorrow"}:
         d, gran, rep = today + 2 * one_day, "day", None
-    elif m.group("dir"):
-        direction, unit = m.group("dir").lower(), m.group("unit").lower()
+    elif m.group("dir") or m.group("adir"):
+        direction = (m.group("dir") or m.group("adir")).lower()
+        unit = m.group("unit").lower() if m.group("dir") else _weekday_of(m.group("abbr"))
         step = {"last": -1, "next": 1, "coming": 1, "this": 0}[direction]
         if unit in _WEEKDAYS_EN:
             target = _WEEKDAYS_EN.index(unit)
@@ -157,6 +160,11 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
     if rep is None:
         rep = f"on {_day_en(d)}"
     return TimeMatch(m.start(), m.end(), _at(d, ref), gran, rep, expires)
+
+
+def _weekday_of(abbr: str) -> str:
+    """ "Fri" -> "friday", "Thurs" -> "thursday", "Weds" -> "wednesday"."""
+    return next(day for day in _WEEKDAYS_EN if day.startswith(abbr.lower()[:3]))
 
 
 def _shift(today: dt.date, n: int, unit: str) -> tuple[dt.date, str]:

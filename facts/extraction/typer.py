@@ -18,6 +18,7 @@ from facts.extraction.gate import (
     strip_chatter,
     strong_signal,
 )
+from facts.extraction.possession import possession_change
 from facts.extraction.slots import Slot
 
 # Slot families (the corpus's slot names) and the type a family implies.
@@ -106,7 +107,8 @@ _BIRTH_RE = re.compile(
 )
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
 _PAST_EVENT_RE = re.compile(
-    r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+    r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|mon|tues?|weds?|thur?s?|fri|sat|sun)|"
     r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
     re.I,
 )
@@ -129,6 +131,9 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
     for name, pattern in _FAMILY_PATTERNS:
         if pattern.search(sentence):
             return name
+    gained = possession_change(sentence)  # "we rescued a greyhound", "那辆旧车我卖掉了": the pet or vehicle family
+    if gained in {"pet", "vehicle"}:
+        return gained
     for name, pattern in _KIN_RE:
         if pattern.search(sentence):
             return name
@@ -141,6 +146,8 @@ _DECISION_RE = re.compile(
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|"
+    # A service declined or called off ("you can cancel the pickup", "不用回收").
+    r"\b(?:you can|please|go ahead and) cancel\b|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧",
     re.I,
@@ -167,6 +174,8 @@ _RELATIVE_RE = re.compile(
     r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?|gran|grandad|granddad|grandpa|"
     r"grandma|nan|nana|grandmother|grandfather|grandparents|aunt(?:ie)?|uncle|cousin|niece|nephew|in-laws)\b"
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
+    # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
+    r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
     r"(?!和我|跟我|(?:那儿|那里|那边|家))",
@@ -189,7 +198,12 @@ _BODY_RE = re.compile(
     r"[一二][百十][一二三四五六七八九十]*斤",
     re.I,
 )
-_MOVED_RE = re.compile(r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?", re.I)
+_MOVED_RE = re.compile(
+    r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?|"
+    # Chat drops the subject: "搬完家累瘫了", "刚搬好家".
+    r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家",
+    re.I,
+)
 
 
 # A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
@@ -295,9 +309,19 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return _FAMILY_TYPE.get(family, "profile")
     if signal in {"health", "legal"}:
         return signal
+    if signal == "possession":  # a pet or a thing gained or given up: who the speaker is, unless a relative's
+        return "relationship" if _relative_is_subject(sentence) else "profile"
     if signal == "relationship" or _relative_is_subject(sentence):
         return _own_or_relative(sentence, None)
     return ""
+
+
+# A thing bought from the listener's business, stated ("the kettle I got from you", "我在你们店买的电饭煲").
+_BOUGHT_FROM_LISTENER_RE = re.compile(
+    r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\bfrom (?:you|your)\b|"
+    r"(?:在|从)(?:你们|您们?)(?:店|家|这儿?|那儿?|网店|官网|旗舰店)?(?:里)?(?:买|订|下单)",
+    re.I,
+)
 
 
 def cue_type(sentence: str) -> str:
@@ -307,6 +331,8 @@ def cue_type(sentence: str) -> str:
     # not what ("我被调到杭州了，下周就过去" is work).
     if _WORK_RE.search(sentence):
         return "profile"
+    if _BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
+        return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
     if _BODY_RE.search(sentence):
         return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
     if _MOVED_RE.search(sentence):

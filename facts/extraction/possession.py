@@ -1,0 +1,81 @@
+"""A possession or a pet gained or given up: a durable fact about the speaker, in English and Chinese.
+
+"I adopted a cat", "Sold the old van", "我上周领养了一只猫", "那辆旧车我终于卖掉了": owning (or no longer owning) a
+pet, a vehicle, a home or a lasting thing is part of who the speaker is (the corpus README's "possessions and
+pets": `profile`). What is gained or given up must be a durable thing: a pet, a vehicle, a home, an instrument,
+furniture or a device by its noun, or any thing marked new, old, used or first ("bought a new lamp"); a coffee
+or a ticket is not ("bought a coffee"). Chinese names the thing by its measure word (一只猫, 那辆车, 一台电脑) or
+by 把 before the verb of giving up ("我把车卖了"). Linear-time patterns, each starting with a word or a literal.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PET = (
+    r"dogs?|cats?|pupp(?:y|ies)|pups?|kittens?|kitty|greyhounds?|spaniels?|labradors?|terriers?|collies?|corgis?|"
+    r"poodles?|retrievers?|beagles?|dachshunds?|huskies|husky|hamsters?|guinea pigs?|parrots?|budgies?|rabbits?|"
+    r"bunn(?:y|ies)|tortoises?|turtles?|goldfish|fish|snakes?|lizards?|geckos?|horses?|pon(?:y|ies)|hens|chickens|pets?"
+)
+_VEHICLE = (
+    r"cars?|vans?|camper ?vans?|campers?|motorbikes?|motorcycles?|(?:e-|road |mountain |electric )?bikes?|"
+    r"bicycles?|scooters?|mopeds?|trucks?|boats?|caravans?|teslas?"
+)
+_THING = (
+    r"house|flat|apartment|cottage|condo|piano|guitar|violin|cello|drum kit|keyboard|sofa|couch|bed|desk|"
+    r"wardrobe|table|mattress|laptop|computer|pc|tv|telly|camera|dishwasher|washing machine|fridge|freezer|oven|"
+    r"fish tank|aquarium|console|record player|sewing machine|furniture"
+)
+_GAIN_OR_LOSS_EN = (
+    r"adopt(?:ed|ing)?|rescued|bought|purchased|sold|selling|gave away|given away|giving away|got rid of|"
+    r"getting rid of|traded in|inherited|leased|brought home|picked up"
+)
+_DETERMINER = r"(?:my|our|the|a|an|his|her|their|two|three|four|\d+|this|that|those|these|another)"
+_MARKED = r"(?:new|old|used|second-hand|secondhand|first|own|vintage|brand new|rescue)"
+_POSSESSION_EN_RE = re.compile(
+    rf"\b(?:(?:{_GAIN_OR_LOSS_EN}) (?:(?:{_DETERMINER}) )?|(?:got|getting) (?:a|an|my|our|two|three|another) )"
+    rf"(?:(?:{_MARKED}|[a-z][\w-]{{1,15}}) ){{0,2}}?"
+    rf"(?:(?P<pet>{_PET})|(?P<vehicle>{_VEHICLE})|{_THING})\b|"
+    # Any thing at all when it is marked as new, old or first ("bought a new lamp", "sold my old records").
+    rf"\b(?:adopted|bought|purchased|sold|gave|gave away|got rid of|traded in|inherited) (?:{_DETERMINER}) {_MARKED} "
+    rf"[a-z][\w-]{{1,20}}",
+    re.I,
+)
+_ZH_ANIMAL = r"猫|狗|柯基|仓鼠|兔|鹦鹉|金毛|泰迪|柴犬|哈士奇|布偶|鱼|龟|鸟"
+_ZH_VEHICLE = r"车|摩托|单车"
+_MEASURE = r"只|条|辆|台|架|套|部|匹|头"
+_POSSESSION_ZH_RE = re.compile(
+    # 领养了一只猫, 买了辆电动车, 养了一只仓鼠, 提了一台新车
+    rf"(?:领养|收养|领了|领回|捡了|捡回|买了|入手了?|添了|养了|新养了|卖了|卖掉了?|送人了?|送给了?)"
+    rf"[^，。！？,.!?\s]{{0,3}}?(?:一|两|三|几|\d)?(?:{_MEASURE})|"
+    # 那辆旧车我终于卖掉了, 原来那台钢琴也转手卖了, 家里那辆旧自行车我送给邻居了
+    rf"(?:那|这|一|旧)(?:{_MEASURE})[^，。！？,.!?]{{0,12}}?(?:卖掉|卖了|卖给|转手|送人|送给|出手|处理掉)|"
+    # 我把车卖了, 把摩托车卖给表哥了
+    rf"把[^，。！？,.!?]{{1,10}}?(?:卖掉|卖了|卖给|转手|送人|送给|出手|处理掉)|"
+    rf"(?:买|卖)(?:了)?(?:房|车)(?:子)?(?:了|啦)|领养了?|收养了?"
+)
+_ZH_PET_RE = re.compile(rf"(?:{_MEASURE})?[^，。！？,.!?]{{0,4}}?(?:{_ZH_ANIMAL})")
+_ZH_VEHICLE_RE = re.compile(rf"(?:{_ZH_VEHICLE})")
+
+
+# Bought from the listener's business ("I bought a desk from you", "在你们店买了一台洗碗机"): a purchase the
+# service conversation is about (a complaint, an inquiry), not a possession stated for its own sake.
+_FROM_LISTENER_RE = re.compile(r"\b(?:from|with|through) (?:you|your)\b|(?:在|从)(?:你们|您们?|贵)", re.I)
+
+
+def possession_change(sentence: str) -> str:
+    """ "pet", "vehicle" or "thing" when the sentence says a possession or a pet was gained or given up, else ""."""
+    head = sentence[:300]
+    if _FROM_LISTENER_RE.search(head):
+        return ""
+    m = _POSSESSION_EN_RE.search(head)
+    if m is not None:
+        return "pet" if m.group("pet") else "vehicle" if m.group("vehicle") else "thing"
+    m = _POSSESSION_ZH_RE.search(head)
+    if m is None:
+        return ""
+    if m.group(0).startswith(("领养", "收养")) or _ZH_PET_RE.search(head[m.start() : m.end() + 8]):
+        return "pet"
+    if _ZH_VEHICLE_RE.search(head[max(0, m.start() - 8) : m.end() + 8]):
+        return "vehicle"
+    return "thing"
