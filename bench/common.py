@@ -47,9 +47,6 @@ BENCH_BROKER = os.environ.get("BENCH_BROKER_URL", "redis://127.0.0.1:6379/14")
 BENCH_VAR = ROOT / "var" / "bench"
 BROKERS = ("redis", "embedded", "filesystem")
 BENCH_TENANT = "locomo-bench"
-# How a bench's gunicorn serves: as `make run` does (serve.WEB_WORKER_ARGS), threaded workers that keep a client's
-# connection alive; the bench's client keeps its connection too, as agents' SDKs do.
-WEB_SERVER_ARGS = WEB_WORKER_ARGS
 
 _DIA_ID = re.compile(r"^D(\d+):(\d+)$")
 _SESSION_KEY = re.compile(r"^session_(\d+)$")
@@ -239,6 +236,14 @@ def django_setup(database_url: str) -> None:
     settings._bench_url = database_url  # type: ignore[attr-defined]
 
 
+def _error_payload(raw: bytes) -> Any:
+    """An error answer's body: its JSON, else its text."""
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.decode("utf-8", "replace")
+
+
 class HttpError(Exception):
     def __init__(self, status: int, body: Any) -> None:
         super().__init__(f"HTTP {status}: {body}")
@@ -285,11 +290,7 @@ class BenchContext:
                 conn.close()
             break
         if resp.status >= 400:
-            try:
-                payload = json.loads(raw)
-            except ValueError:
-                payload = raw.decode("utf-8", "replace")
-            raise HttpError(resp.status, payload)
+            raise HttpError(resp.status, _error_payload(raw))
         return json.loads(raw) if raw else None
 
     def _connection(self, timeout: float) -> http.client.HTTPConnection:
@@ -312,12 +313,7 @@ class BenchContext:
             with urllib.request.urlopen(req, timeout=timeout) as resp:
                 raw = resp.read()
         except urllib.error.HTTPError as exc:
-            raw = exc.read()
-            try:
-                payload = json.loads(raw)
-            except ValueError:
-                payload = raw.decode("utf-8", "replace")
-            raise HttpError(exc.code, payload) from exc
+            raise HttpError(exc.code, _error_payload(exc.read())) from exc
         return json.loads(raw) if raw else None
 
     def close(self) -> None:
@@ -445,7 +441,7 @@ def running_service(
     try:
         web = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
-             "--workers", str(web_workers), *WEB_SERVER_ARGS, "--timeout", "120"],
+             "--workers", str(web_workers), *WEB_WORKER_ARGS, "--timeout", "120"],
             cwd=ROOT, env=env, stdout=web_log, stderr=subprocess.STDOUT, start_new_session=True,
             preexec_fn=_die_with_parent,
         )  # fmt: skip

@@ -31,7 +31,6 @@ from typing import Any
 
 from bench.common import (
     ROOT,
-    WEB_SERVER_ARGS,
     BenchContext,
     _free_port,
     _stop,
@@ -41,6 +40,7 @@ from bench.common import (
     percentile,
 )
 from bench.search_latency import BLOCK, SCALE_DB, SCALE_TENANT, SIZES, WARMUP, _vocabulary, small_subject
+from memory_site.management.commands.serve import WEB_WORKER_ARGS
 
 
 @dataclass
@@ -75,7 +75,7 @@ def _start(variant: Variant, db_url: str, api_key: str, log_dir: Path) -> None:
         "MKL_NUM_THREADS": "1",
         **variant.env,
     }
-    server_args = ("--worker-class", "sync") if variant.options.get("server") == "sync" else WEB_SERVER_ARGS
+    server_args = ("--worker-class", "sync") if variant.options.get("server") == "sync" else WEB_WORKER_ARGS
     log = open(log_dir / f"bench-ab-{variant.name}-{os.getpid()}.log", "wb")  # noqa: SIM115
     variant.proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "memory_site.wsgi:application", "--bind", f"127.0.0.1:{port}",
