@@ -337,6 +337,7 @@ class RuleExtractor:
             text = frame(resolved, speaker, type_=type_, question=question)
             if not text:
                 return None
+        text = text.rstrip(",;:，；：、 ")  # a clause cut from a longer sentence ends as a sentence
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."
         entities = entities_of(sentence, text, speaker if message.name else "")

@@ -69,6 +69,7 @@ def _zh_number(word: str) -> int:
 
 
 _EN_NUMBER_WORDS = r"(\d+|a couple of|couple of|a few|few|an?|one|two|three|four|five|six|seven|eight|nine|ten)"
+_EN_HEDGES = r"about|around|roughly|approximately|some|nearly|almost"
 _EN_RE = re.compile(
     r"\b(?P<phrase>"
     r"the day before yesterday|day before yesterday|yesterday|last night|this morning|this afternoon|"
@@ -78,8 +79,17 @@ _EN_RE = re.compile(
     + r")|"
     # Abbreviated weekdays ("last Fri", "next Weds"): only after last, next or coming ("this sun" is no day).
     r"(?P<adir>last|next|coming) (?P<abbr>mon|tues?|weds?|thur?s?|fri|sat|sun)|"
-    r"(?P<n>" + _EN_NUMBER_WORDS[1:-1] + r") (?P<unit2>days?|weeks?|months?|years?) ago|"
-    r"in (?P<n3>" + _EN_NUMBER_WORDS[1:-1] + r") (?P<unit3>days?|weeks?|months?|years?)"
+    # A hedge ("about five years ago", "in around two weeks") makes the date approximate: "around 2018".
+    r"(?:(?P<hedge2>"
+    + _EN_HEDGES
+    + r") )?(?P<n>"
+    + _EN_NUMBER_WORDS[1:-1]
+    + r") (?P<unit2>days?|weeks?|months?|years?) ago|"
+    r"in (?:(?P<hedge3>"
+    + _EN_HEDGES
+    + r") )?(?P<n3>"
+    + _EN_NUMBER_WORDS[1:-1]
+    + r") (?P<unit3>days?|weeks?|months?|years?)(?! ago)"
     r")\b",
     re.IGNORECASE,
 )
@@ -150,11 +160,11 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
     elif m.group("unit2"):
         n, unit = _en_number(m.group("n")), m.group("unit2").lower().rstrip("s")
         d, gran = _shift(today, -n, unit)
-        rep = _en_rep(d, gran)
+        rep = _en_rep(d, gran, approximate=bool(m.group("hedge2")))
     elif m.group("unit3"):
         n, unit = _en_number(m.group("n3")), m.group("unit3").lower().rstrip("s")
         d, gran = _shift(today, n, unit)
-        rep = _en_rep(d, gran)
+        rep = _en_rep(d, gran, approximate=bool(m.group("hedge3")))
     else:
         return None
     if rep is None:
@@ -177,7 +187,11 @@ def _shift(today: dt.date, n: int, unit: str) -> tuple[dt.date, str]:
     return dt.date(today.year + n, 1, 1), "year"
 
 
-def _en_rep(d: dt.date, gran: str) -> str:
+def _en_rep(d: dt.date, gran: str, *, approximate: bool = False) -> str:
+    if approximate:
+        if gran in {"day", "week"}:
+            return f"around {_day_en(d)}"
+        return f"around {_MONTHS[d.month - 1]} {d.year}" if gran == "month" else f"around {d.year}"
     if gran == "day":
         return f"on {_day_en(d)}"
     if gran == "week":

@@ -298,6 +298,30 @@ def test_time_resolution_in_both_languages() -> None:
 
 
 @pytest.mark.parametrize(
+    ("said", "resolved"),
+    [
+        ("I took up the cello about five years ago", "I took up the cello around 2018"),
+        ("we bought the flat roughly two months ago", "we bought the flat around March 2023"),
+        ("the movers come in about two weeks", "the movers come around 22 May 2023"),
+        # "in ... ago" is the past: a move two months ago, never a date two months ahead
+        ("We moved in two months ago", "We moved in in March 2023"),
+        ("I changed jobs three years ago", "I changed jobs in 2020"),
+    ],
+)
+def test_a_hedged_or_past_span_resolves_to_an_approximate_date(said: str, resolved: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(said, ref)[0] == resolved
+
+
+def test_a_clause_cut_from_a_longer_sentence_ends_as_a_sentence(alice) -> None:  # type: ignore[no-untyped-def]
+    texts = [f["text"] for f in _facts(alice, "I started learning the cello about five years ago; love it.")]
+    assert any("around 2018" in t for t in texts), texts
+    assert not any(t.endswith((";.", ",.", ":.")) for t in texts), texts
+    texts = [f["text"] for f in _facts(alice, "我三年前开始学钢琴；现在每天练一个小时。")]
+    assert any("2020年" in t for t in texts) and not any(t.endswith(("；。", "，。")) for t in texts), texts
+
+
+@pytest.mark.parametrize(
     "habit", ["我每周六去打网球", "我每个星期天都去教堂", "逢周三开会", "I play tennis every Saturday"]
 )
 def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
