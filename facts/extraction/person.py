@@ -288,7 +288,9 @@ def third_person_zh(sentence: str, name: str) -> str:
     out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)
     first = out.index(_MARK)
     head, tail = out[:first], out[first + 1 :]
-    if tail.startswith("们"):
+    if tail.startswith("们家"):  # 我们家 is the speaker's household: 用户家, not 用户和家人家
+        tail = ("用户" if unnamed else name) + tail[1:]
+    elif tail.startswith("们"):
         tail = ("用户和家人" if unnamed else f"{name}他们") + tail[1:]
     else:
         tail = ("用户" if unnamed else name) + tail

@@ -30,6 +30,10 @@ _GAIN_OR_LOSS_EN = (
     r"adopt(?:ed|ing)?|rescued|bought|purchased|sold|selling|gave away|given away|giving away|got rid of|"
     r"getting rid of|traded in|inherited|leased|brought home|picked up"
 )
+_ABSTRACT = (
+    r"approach|policy|strategy|plan|idea|attitude|habit|method|mindset|routine|diet|rule|system|style|tone|stance|"
+    r"position|practice|framework|process|standard|view|name|new|different|more|similar"
+)
 _DETERMINER = r"(?:my|our|the|a|an|his|her|their|two|three|four|\d+|this|that|those|these|another)"
 _MARKED = r"(?:new|old|used|second-hand|secondhand|first|own|vintage|brand new|rescue)"
 _POSSESSION_EN_RE = re.compile(
@@ -38,7 +42,11 @@ _POSSESSION_EN_RE = re.compile(
     rf"(?:(?P<pet>{_PET})|(?P<vehicle>{_VEHICLE})|{_THING})\b|"
     # Any thing at all when it is marked as new, old or first ("bought a new lamp", "sold my old records").
     rf"\b(?:adopted|bought|purchased|sold|gave|gave away|got rid of|traded in|inherited) (?:{_DETERMINER}) {_MARKED} "
-    rf"[a-z][\w-]{{1,20}}",
+    rf"[a-z][\w-]{{1,20}}|"
+    # Adopting or rescuing a living thing by any name ("adopted a tabby", "rescued two lurchers"): a pet, unless what
+    # is adopted is a way of doing things ("adopted a new approach").
+    rf"\b(?P<adopted>adopted|rescued) (?:a|an|two|three|another|\d+) (?:(?:little|young|old|senior|rescue) )?"
+    rf"(?!(?:{_ABSTRACT})s?\b)[a-z][\w-]{{2,20}}",
     re.I,
 )
 _ZH_ANIMAL = r"猫|狗|柯基|仓鼠|兔|鹦鹉|金毛|泰迪|柴犬|哈士奇|布偶|鱼|龟|鸟"
@@ -70,7 +78,7 @@ def possession_change(sentence: str) -> str:
         return ""
     m = _POSSESSION_EN_RE.search(head)
     if m is not None:
-        return "pet" if m.group("pet") else "vehicle" if m.group("vehicle") else "thing"
+        return "pet" if m.group("pet") or m.group("adopted") else "vehicle" if m.group("vehicle") else "thing"
     m = _POSSESSION_ZH_RE.search(head)
     if m is None:
         return ""

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
+from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, readback
 from facts.extraction.elision import (
@@ -250,9 +251,12 @@ class RuleExtractor:
         # A turn yields at most two facts: past MAX_CLAUSES the rest of a very long turn is left to the raw message
         # (searchable, summarised) rather than scored clause by clause.
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
+        # "I adopted a kitten. She's called Miso.": the pronoun said as the thing; its name, kind or age is kept.
+        clauses, lasting = with_antecedents(clauses)
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
         verdicts = [
-            rule_verdict(c, has_slot=slot is not None) for (c, _s, _e), slot in zip(clauses, slots, strict=True)
+            Verdict(True, "possession") if i in lasting else rule_verdict(c, has_slot=slot is not None)
+            for i, ((c, _s, _e), slot) in enumerate(zip(clauses, slots, strict=True))
         ]
         open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
         scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
@@ -282,6 +286,8 @@ class RuleExtractor:
             likely = score.keep if score is not None else 0.5
             if why == "story":  # worth keeping with the turn, less likely than what the speaker says of themself
                 likely *= STORY_FACTOR
+            if i in lasting and candidate.type not in {"profile", "relationship"}:
+                candidate.type = "profile"  # the name, kind or age of a pet or thing the speaker has
             candidate.confidence = round(likely, 3) if score is not None else candidate.confidence
             kept.append((likely, candidate))
         best = sorted(kept, key=lambda pair: -pair[0])[:MAX_PER_TURN]
