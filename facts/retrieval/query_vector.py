@@ -67,6 +67,10 @@ class QueryVector:
             _warm_pid = os.getpid()
         stats.count("early" if early else "threaded" if self.threaded else "inline")
 
+    def done(self) -> bool:
+        """Whether `result()` would return at once (the embedding has finished, or ran inline)."""
+        return self._future is None or self._future.done()
+
     def result(self) -> list[float] | None:
         return self._vector if self._future is None else self._future.result()
 
