@@ -101,12 +101,12 @@ def _held_df(
         return None
     out = []
     for word in words:
-        found = vector_cache.keyword_ranked(
+        found = vector_cache.keyword_count(
             held, flt.now, [word], total=total, limit=max_rows, k1=1.2, b=0.75, max_rows=max_rows
         )
         if found is None:
             return None
-        out.append(len(found))
+        out.append(found)
     return out
 
 

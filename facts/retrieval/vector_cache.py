@@ -182,6 +182,30 @@ def keyword_ranked(
     """The keyword signal's BM25 over the held facts not expired at `now`: the rows matching any term, the first
     `max_rows` of them by id, scored with the same df, N, lengths and formula as in PostgreSQL, best `limit` first
     (ties by id). None when a term's query is one this index cannot evaluate (PostgreSQL then answers)."""
+    scored = _bm25(entry, now, terms, total=total, k1=k1, b=b, max_rows=max_rows)
+    if scored is None:
+        return None
+    matched, score = scored
+    keep = np.flatnonzero(score > 0)
+    order = keep[np.lexsort((entry.ids[matched[keep]], -score[keep]))][:limit]
+    return [(int(entry.ids[matched[i]]), float(score[i])) for i in order]
+
+
+def keyword_count(
+    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
+) -> int | None:
+    """How many rows `keyword_ranked` would return with these arguments (its length), without ranking them or
+    making the list: the vocabulary counts a word's facts this way (answerable.py)."""
+    scored = _bm25(entry, now, terms, total=total, k1=k1, b=b, max_rows=max_rows)
+    if scored is None:
+        return None
+    return min(int(np.count_nonzero(scored[1] > 0)), limit)
+
+
+def _bm25(
+    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, k1: float, b: float, max_rows: int
+) -> tuple[np.ndarray, np.ndarray] | None:
+    """keyword_ranked's matching rows and their BM25 scores, unsorted; None when memory cannot evaluate a term."""
     queries = _term_queries(terms)
     if queries is None:
         return None
@@ -199,7 +223,7 @@ def keyword_ranked(
     alive = entry.expires > now.timestamp()
     matched = entry.live_rows(alive & np.logical_or.reduce(flags))[:max_rows]
     if not len(matched):
-        return []
+        return matched, np.zeros(0, dtype=np.float64)
     docs = float(max(total, len(matched)))
     lengths = entry.lengths[matched]
     score = np.zeros(len(matched), dtype=np.float64)
@@ -208,9 +232,7 @@ def keyword_ranked(
         df = float(hit.sum())
         score += np.where(hit, np.log(1 + (docs - df + 0.5) / (df + 0.5)), 0.0)
     score *= (k1 + 1) / (1 + k1 * (1 - b + b * lengths / float(lengths.mean())))
-    keep = np.flatnonzero(score > 0)
-    order = keep[np.lexsort((entry.ids[matched[keep]], -score[keep]))][:limit]
-    return [(int(entry.ids[matched[i]]), float(score[i])) for i in order]
+    return matched, score
 
 
 def _rows_with_all(entry: Entry, lexemes: tuple[str, ...]) -> np.ndarray:
