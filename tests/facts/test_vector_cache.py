@@ -433,3 +433,57 @@ def test_counting_picks_what_sorting_picks() -> None:
             keys = rng.integers(0, rng.integers(2, 40), size=size).astype(np.int32)
             ids = np.sort(rng.choice(10 * size, size=size, replace=False)).astype(np.int64)
             assert vector_cache.first_n_counted(keys, top).tolist() == vector_cache.first_n(keys, ids, top).tolist()
+
+
+def test_keyword_count_is_the_length_of_the_ranking(alice: Persona, settings: Any) -> None:
+    """The vocabulary's count of a word's held facts (`keyword_count`) is what `keyword_ranked` returns, counted:
+    English and Chinese terms, a stop word, a word no fact holds, an expired fact, and a cut at `limit`."""
+    subject = _large(alice)
+    add_fact(subject, "I ate ice-cream with shellfish once, never again.", embed=False)
+    entry, now = _hold(subject), timezone.now()
+    total = Fact.objects.filter(subject=subject, tier="active").count()
+    for terms in [*KEYWORD_QUERIES, ["my"], ["i"]]:
+        for limit in (1, 3, 1000):
+            kw = {"total": total, "limit": limit, "k1": 1.2, "b": 0.75, "max_rows": 1000}
+            ranked = vector_cache.keyword_ranked(entry, now, terms, **kw)
+            assert ranked is not None
+            assert vector_cache.keyword_count(entry, now, terms, **kw) == len(ranked), (terms, limit)
+    many = vector_cache.keyword_ranked(entry, now, ["my"], total=total, limit=1000, k1=1.2, b=0.75, max_rows=1000)
+    assert many is not None and len(many) > 3
+    later = now + dt.timedelta(days=1)
+    Fact.objects.filter(pk=many[0][0]).update(expires_at=now + dt.timedelta(hours=1))
+    entry = _hold(subject)
+    kw = {"total": total, "limit": 1000, "k1": 1.2, "b": 0.75, "max_rows": 1000}
+    assert vector_cache.keyword_count(entry, later, ["my"], **kw) == len(many) - 1
+    assert vector_cache.keyword_count(entry, later, ["my"], **kw) == len(
+        vector_cache.keyword_ranked(entry, later, ["my"], **kw) or []
+    )
+
+
+def _fact_row_reads(queries: Any) -> int:
+    return sum(1 for q in queries if "LEFT JOIN facts_factaccess" in q["sql"])
+
+
+def test_a_vector_there_in_time_has_its_candidates_rows_read_with_the_others(alice: Persona) -> None:
+    """A held subject's search whose query vector is there by the time the other signals' candidates are read
+    (over HTTP it embeds from before authentication) reads every candidate's row in one statement, and answers as
+    a search whose vector came later (rows read after it) and as one embedded inline."""
+    from django.test.utils import CaptureQueriesContext
+
+    from facts.retrieval import query_vector
+    from facts.retrieval.search import run_search
+
+    subject = _large(alice)
+    query = "the cat and the canine companion"  # "cat" finds a fact by keyword; only the vector finds the dog
+    now = timezone.now()
+    inline = run_search(subject_id=subject.pk, query=query, limit=5, now=now)  # also warms the embedder
+    assert "I have a dog named Rex." in [hit.text for hit in inline.hits]
+    ready = query_vector.query_vector_early(query)
+    assert ready is not None
+    ready.result()
+    with CaptureQueriesContext(connection) as queries:
+        early = run_search(subject_id=subject.pk, query=query, limit=5, now=now, early_vector=ready)
+    assert _fact_row_reads(queries) == 1
+    assert [(h.kind, h.id, h.score, h.relevance) for h in early.hits] == [
+        (h.kind, h.id, h.score, h.relevance) for h in inline.hits
+    ]
