@@ -3,6 +3,7 @@
     .venv/bin/python -m bench.distil                  # holdout figures and LoCoMo figures
     .venv/bin/python -m bench.distil --cv             # also 4-fold cross-validation on the train split (tuning)
     .venv/bin/python -m bench.distil --sample 20      # and a random sample of facts from one conversation
+    .venv/bin/python -m bench.distil --turns F.jsonl  # only turns labelled elsewhere (fresh, unseen phrasings)
 
 Corpus (facts/extraction/corpus): each turn goes through the rule extractor as its message would (friends'
 turns named, a customer's or an assistant user's unnamed, assistant turns as the assistant); a turn is kept
@@ -162,6 +163,18 @@ def _family_of(candidate: Any) -> str | None:
     return slot_family(slot, candidate.text)
 
 
+def labelled_file(path: str) -> dict[str, Any]:
+    """Turns labelled outside the corpus (the corpus's fields, one JSON object a line), scored with the classifier
+    fitted on the whole train split: how the extractor does on phrasings written after it was."""
+    from facts.extraction.corpus import CorpusTurn
+
+    with open(path, encoding="utf-8") as f:
+        turns = [CorpusTurn(**json.loads(line)) for line in f if line.strip()]
+    result = corpus_scores(turns)
+    result.pop("counts")
+    return result
+
+
 def holdout() -> dict[str, Any]:
     from facts.extraction.corpus import load_turns
 
@@ -318,7 +331,17 @@ def main(argv: list[str] | None = None) -> None:
         "--cv-by", choices=CV_KINDS, default="dialogue",
         help="folds: 4 of dialogues, or leave one group (lang-register) / register / language / batch out",
     )  # fmt: skip
+    parser.add_argument("--turns", help="score only the labelled turns of this JSONL file (the corpus's fields)")
     args = parser.parse_args(argv)
+    if args.turns:
+        _setup()
+        scored = labelled_file(args.turns)
+        errors = scored.pop("errors")
+        json.dump(scored, sys.stdout, ensure_ascii=False, indent=1)
+        print()
+        for e in errors if args.errors else []:
+            print(json.dumps(e, ensure_ascii=False))
+        return
     result = run(cv=args.cv or args.errors, sample=args.sample, only_cv=args.only_cv, cv_kind=args.cv_by)
     errors = result.get("train_cv", {}).pop("errors", [])
     result.get("train_cv", {}).pop("counts", None)
