@@ -37,6 +37,7 @@ _PIECES: dict[str, str] = {
     r"that'?s (so |really )?(great|amazing|awesome|wonderful|cool|nice|exciting|impressive|sweet|fun|sad|tough|"
     r"hard|rough|brutal)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
     r"glad to hear( that)?|good to hear|sorry to hear( that)?|that sucks|ugh|oof|yikes|damn|"
+    r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: to hear(?: that| this)?| for your loss)?|"
     r"哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
     r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜",
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
@@ -66,6 +67,8 @@ _QUESTION_RE = re.compile(
 _HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
     r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)|"
+    # What the speaker would have done, in a past that did not happen ("I'd have done the same").
+    r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"
     # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
     r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
     re.I,
@@ -290,6 +293,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
     if not has_slot and not signal and _request_only(strip_chatter(text)):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
+    if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
+        return Verdict(False, "vague")  # "tell her congrats from me", "make me a mug", "替我祝奶奶生日快乐"
     if has_slot:
         return Verdict(True, "slot")
     if signal:
@@ -320,6 +325,27 @@ _REQUEST_ONLY_RE = re.compile(
     r"做|起|翻译|改|出|整理)",
     re.I,
 )
+
+
+# A request that the listener do something, the speaker only its beneficiary ("tell her congrats from me", "pray for
+# me", "save me a seat", "你必须给我当伴娘", "替我祝奶奶生日快乐"): what the listener should do, nothing of the speaker.
+_ASK_LISTENER_RE = re.compile(
+    r"^(?:(?:please|pls|just|go on|do|and|so|oh)[,\s]+)*(?:tell|make|save|get|grab|bring|wish|pray for|keep|water|feed|"
+    r"text|buy|lend|cover for|pick|hug|kiss|say hi|say hello|give (?:my|her|him|them))\b|"
+    r"^(?:你|您)?(?:必须|得|一定要|可得|要|记得)?(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|当|留|带|买|问)",
+    re.I,
+)
+_I_SUBJECT_RE = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I)
+_CLAUSE_RE = re.compile(r"[,，;；:：]")
+
+
+def _asks_listener(text: str) -> bool:
+    """Every clause naming the speaker is a request to the listener, and the speaker is no subject anywhere."""
+    clauses = [strip_chatter(c).lstrip("哇哎呀嘿 ") for c in _CLAUSE_RE.split(text[:200])]
+    named = [c for c in clauses if has_first_person(c)]
+    if not named or not all(_ASK_LISTENER_RE.match(c) for c in named):
+        return False
+    return not any(_I_SUBJECT_RE.search(_ASK_LISTENER_RE.sub(" ", c, count=1)) for c in named)
 
 
 def _stated_before_asking(text: str) -> bool:
