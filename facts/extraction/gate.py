@@ -32,7 +32,7 @@ _PIECES: dict[str, str] = {
     r"of course|for sure|sounds (good|great|like a plan)|works( for me)?|will do|got it|noted|me too|same( here)?|"
     r"no problem|np|you too|i agree|makes sense|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
     r"明白|明白了|知道了|记住了|必须的|当然|一言为定|同意|ok没问题",
-    "reaction": r"wow+|whoa|oh+|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
+    "reaction": r"wow+|whoa|oh (?:no|dear|man)|oh+|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
     r"awesome|amazing|incredible|brilliant|perfect|lovely|congrats|congratulations|good luck|wishing you( the best)?|"
     r"that'?s (so |really )?(great|amazing|awesome|wonderful|cool|nice|exciting|impressive|sweet|fun|sad|tough|"
     r"hard|rough|brutal)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
@@ -332,7 +332,7 @@ _REQUEST_ONLY_RE = re.compile(
 _ASK_LISTENER_RE = re.compile(
     r"^(?:(?:please|pls|just|go on|do|and|so|oh)[,\s]+)*(?:tell|make|save|get|grab|bring|wish|pray for|keep|water|feed|"
     r"text|buy|lend|cover for|pick|hug|kiss|say hi|say hello|give (?:my|her|him|them))\b|"
-    r"^(?:你|您)?(?:必须|得|一定要|可得|要|记得)?(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|当|留|带|买|问)",
+    r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)",
     re.I,
 )
 _I_SUBJECT_RE = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I)

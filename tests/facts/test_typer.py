@@ -11,6 +11,7 @@ import pytest
 from facts.extraction.base import MessageView
 from facts.extraction.gate import rule_verdict
 from facts.extraction.rules import RuleExtractor
+from facts.extraction.type_definitions import nearest_type
 from facts.extraction.typer import rule_type, slot_family, type_of
 
 WHEN = dt.datetime(2026, 4, 14, 10, 0, tzinfo=dt.UTC)
@@ -74,9 +75,9 @@ def test_rules_type_what_they_are_sure_of(sentence: str, expected: str) -> None:
 @pytest.mark.parametrize(
     "sentence", ["The band got signed by a small label.", "周末天气不错，风景很好", "The garden looks different."]
 )
-def test_where_no_rule_is_sure_the_classifiers_type_decides_at_any_confidence(sentence: str) -> None:
+def test_where_no_rule_is_sure_the_definitions_decide_at_any_confidence_of_the_head(sentence: str) -> None:
     assert rule_type(sentence, None, slot_family(None, sentence)) == ""
-    assert type_of(sentence, None, None, ("decision", 0.12)) == "decision"
+    assert type_of(sentence, None, None, ("decision", 0.12)) == nearest_type(sentence)
     assert type_of(sentence, None, None, None)  # the embedder down: the sentence's shape decides
 
 

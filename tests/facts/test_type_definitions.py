@@ -1,0 +1,68 @@
+"""Types by definition (facts/extraction/type_definitions.py) and the gate's requests to the listener, on phrasings
+of their own (none from the corpus or the exemplars), in English and Chinese."""
+
+from __future__ import annotations
+
+import pytest
+
+from facts.extraction.corpus import TYPES
+from facts.extraction.gate import rule_verdict
+from facts.extraction.type_definitions import EXEMPLARS, nearest_type
+from facts.extraction.typer import rule_type, slot_family, type_of
+from facts.text import has_cjk
+
+
+def test_every_type_has_exemplars_in_both_languages() -> None:
+    assert set(EXEMPLARS) == set(TYPES)
+    for type_, sentences in EXEMPLARS.items():
+        assert len({s for s in sentences if has_cjk(s)}) >= 5, type_
+        assert len({s for s in sentences if not has_cjk(s)}) >= 5, type_
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("These days the tram gets me to the lab in twenty minutes.", "profile"),
+        ("Honestly nothing tops a cold cider on a hot afternoon.", "preference"),
+        ("Go with the quarterly billing, not monthly.", "decision"),
+        ("My tinnitus flares up whenever I'm stressed.", "health"),
+        ("Does the gym have lockers big enough for a cello?", "inquiry"),
+        ("那双鞋穿了三天鞋底就开胶了。", "complaint"),
+    ],
+)
+def test_where_no_rule_is_sure_the_nearest_definition_types_over_the_classifiers_head(
+    sentence: str, expected: str
+) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == ""
+    assert nearest_type(sentence) == expected
+    assert type_of(sentence, None, None, ("other", 0.9)) == expected  # a confident head does not overrule it
+
+
+def test_with_the_embedder_down_the_head_or_the_shape_types(settings) -> None:  # type: ignore[no-untyped-def]
+    settings.EMBEDDINGS_DISABLED = True
+    sentence = "The band got signed by a small label."
+    assert nearest_type(sentence) is None
+    assert type_of(sentence, None, None, ("decision", 0.12)) == "decision"
+    assert type_of(sentence, None, None, None) in TYPES
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keep"),
+    [
+        # A request that the listener act for the speaker is no fact of the speaker's.
+        ("Aw, give her a squeeze from me.", False),
+        ("Save me a slice, yeah?!", False),
+        ("Go on, wish me luck.", False),
+        ("哈哈，替我跟阿姨问好！", False),
+        ("你得陪我去挑婚纱，不许跑", False),
+        # Sympathy and what the speaker would have done are reactions.
+        ("Oh no, I'm really sorry to hear that.", False),
+        ("Honestly I'd have walked out too.", False),
+        # A request with a durable fact of the speaker's in it keeps the fact.
+        ("Save me a seat, I'm late from my physio appointment.", True),
+        ("Get my husband a ticket too, he's coming to Rome with me.", True),
+        ("替我跟老板请个假，我发烧了", True),
+    ],
+)
+def test_requests_to_the_listener_sympathy_and_counterfactuals(sentence: str, keep: bool) -> None:
+    assert rule_verdict(sentence).keep is keep
