@@ -102,7 +102,10 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
             r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
             r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
-            r"椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)",
+            r"椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
+            # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
+            r"(?:骨|牙|眼|皮肤|内|外|妇|儿|耳鼻喉|心内|神经|消化|呼吸|中医)科(?!技|学|目)|\b(?:dermatologist|orthopa?edic\w*|"
+            r"cardiologist|gyn(?:a)?ecologist|neurologist|optician|optometrist|audiologist|osteopath|chiropractor)\b",
             re.I,
         ),
     ),
@@ -121,9 +124,9 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
-            r"overcharged|charged twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model))\b|"
-            r"[送发寄给拿上做]错了?|断网|掉线|没信号|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
+            r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了",
             re.I,
@@ -309,7 +312,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
 # the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
 # speaker. Read from the start of a bounded head only.
 _LISTENER_RE = re.compile(
-    r"^(?:[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得)|i (?:know|knew|think|thought|bet|guess|"
+    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得)|i (?:know|knew|think|thought|bet|guess|"
     r"remember)(?: that)?)\s*)?(?:你|您|(?:you|you're|your)\b)",
     re.I,
 )
@@ -364,7 +367,9 @@ def _about_listener(text: str) -> bool:
     """The statement's subject is the listener and the speaker appears only to frame it."""
     head = text[:200]
     m = _LISTENER_RE.match(head)
-    return m is not None and not has_first_person(head[m.end() :])
+    if m is None or m.group("lead") and has_first_person(m.group("lead")):
+        return False  # "我对海鲜不感冒，你推荐的时候避开": the speaker's own statement comes first
+    return not has_first_person(head[m.end() :])
 
 
 _DATED_RE = re.compile(

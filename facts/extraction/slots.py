@@ -100,7 +100,8 @@ _ZH_PREF_NEG = re.compile(
 
 _ORDER_RE = re.compile(
     # One whitespace run after each optional part ("\s*[#:]?\s*" split a run of spaces in all ways: quadratic).
-    r"(?:\border(?: number| no\.?| id)?|订单(?:号)?)\s*(?:is\s*)?(?:[#:：]\s*)?([A-Z0-9][A-Z0-9-]{3,})",
+    # An id has a digit in it: "order altogether", "order online" are words.
+    r"(?:\border(?: number| no\.?| id)?|订单(?:号)?)\s*(?:is\s*)?(?:[#:：]\s*)?(?=[A-Z-]*\d)([A-Z0-9][A-Z0-9-]{3,})",
     re.IGNORECASE,
 )
 _ORDER_BAD_RE = re.compile(

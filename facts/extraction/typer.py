@@ -227,6 +227,7 @@ def _relative_named(text: str) -> bool:
 
 _ANY_KIN_RE = re.compile("|".join(p.pattern for _slot, p in _KIN_RE), re.I)
 _RELATION_SIGNAL_RE = dict(_STRONG)["relationship"]
+_COMPLAINT_SIGNAL_RE = dict(_STRONG)["complaint"]
 
 
 def _own_or_relative(sentence: str, family: str | None) -> str:
@@ -244,7 +245,8 @@ def _own_or_relative(sentence: str, family: str | None) -> str:
         return "relationship"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
-    return "commitment" if _PLAN_RE.search(sentence) else "relationship"
+    plan = _PLAN_RE.search(sentence) or _ELIDED_PLAN_ZH_RE.match(strip_chatter(sentence))
+    return "commitment" if plan else "relationship"
 
 
 def _relative_is_subject(sentence: str) -> bool:
@@ -252,9 +254,19 @@ def _relative_is_subject(sentence: str) -> bool:
     return _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))) and not _speaker_first(sentence)
 
 
+# Chinese drops the speaker as subject: a sentence opening with a time and a verb of going or intending, no subject
+# ("周末得回趟老家，我奶奶八十大寿", "下周要陪我爸去复查") is the speaker's plan.
+_ELIDED_PLAN_ZH_RE = re.compile(
+    r"^(?:(?:这|下|这个|下个)?(?:周末|周[一二三四五六日天]|礼拜[一二三四五六天]|星期[一二三四五六天]|月)|明天|后天|今晚|月底|年底|"
+    r"过几天|过两天|国庆|春节|暑假|寒假)?(?:得|要|会|准备|打算|想|该|可能)(?:回|去|带|陪|飞|赶|请假)"
+)
+
+
 def _speaker_first(sentence: str) -> bool:
     """True when the speaker is named before any relative: the sentence is the speaker's own."""
     body = strip_chatter(sentence)  # "我跟你讲，我姐下个月生二胎": the lead-in is no subject
+    if _ELIDED_PLAN_ZH_RE.match(body):
+        return True
     speaker, relative = _SPEAKER_RE.search(body), _RELATIVE_RE.search(body)
     return speaker is not None and (relative is None or speaker.start() < relative.start())
 
@@ -290,8 +302,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "event"
     if _DECISION_RE.search(sentence):
         return "decision"
-    if signal == "complaint":
-        return "complaint"
+    if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
+        return "complaint"  # a complaint comes before a lease or a landlord ("the rent to my landlord went out twice")
     if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
         # The speaker's own plan with a relative ("I'm taking my mum to Rome in May") is the speaker's commitment;
         # a fact whose subject is the relative ("my sister starts uni next year") is a relationship fact.
