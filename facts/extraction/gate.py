@@ -338,7 +338,9 @@ _ASK_LISTENER_RE = re.compile(
     r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)",
     re.I,
 )
-_I_SUBJECT_RE = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I)
+_I_SUBJECT_RE = re.compile(
+    r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I
+)
 _CLAUSE_RE = re.compile(r"[,，;；:：]")
 
 

@@ -213,7 +213,7 @@ _KIN_EN = (
     r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
     r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
 )
-_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆"
+_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
 _COMPANION_RE = re.compile(
     rf"\b(?:with|along with|taking|take|took|bring|bringing|brought) (?:my|our) (?:\w+ )?(?:{_KIN_EN})\b|"
     rf"\bat my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",
@@ -257,7 +257,7 @@ def _relative_is_subject(sentence: str) -> bool:
 # Chinese drops the speaker as subject: a sentence opening with a time and a verb of going or intending, no subject
 # ("周末得回趟老家，我奶奶八十大寿", "下周要陪我爸去复查") is the speaker's plan.
 _ELIDED_PLAN_ZH_RE = re.compile(
-    r"^(?:(?:这|下|这个|下个)?(?:周末|周[一二三四五六日天]|礼拜[一二三四五六天]|星期[一二三四五六天]|月)|明天|后天|今晚|月底|年底|"
+    r"^(?:(?:这|下|这个|下个)?(?:周末|周[一二三四五六日天]?|礼拜[一二三四五六天]|星期[一二三四五六天]|月)|明天|后天|今晚|月底|年底|"
     r"过几天|过两天|国庆|春节|暑假|寒假)?(?:得|要|会|准备|打算|想|该|可能)(?:回|去|带|陪|飞|赶|请假)"
 )
 

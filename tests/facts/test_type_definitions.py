@@ -7,6 +7,7 @@ import pytest
 
 from facts.extraction.corpus import TYPES
 from facts.extraction.gate import rule_verdict
+from facts.extraction.slots import slot_of
 from facts.extraction.type_definitions import EXEMPLARS, nearest_type
 from facts.extraction.typer import rule_type, slot_family, type_of
 from facts.text import has_cjk
@@ -66,3 +67,47 @@ def test_with_the_embedder_down_the_head_or_the_shape_types(settings) -> None:  
 )
 def test_requests_to_the_listener_sympathy_and_counterfactuals(sentence: str, keep: bool) -> None:
     assert rule_verdict(sentence).keep is keep
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # A payment taken twice is a complaint, also when a landlord or a lease is in the sentence.
+        ("The rent to my landlord was debited twice on Monday.", "complaint"),
+        ("The gym fee came out twice this month.", "complaint"),
+        # A service that cannot be reached is a complaint without the word.
+        ("这两天app一直登不上，验证码也收不到", "complaint"),
+        ("公司邮箱从早上开始就连不上", "complaint"),
+        # A doctor named by the department or the specialty is health, also in the future.
+        ("周五上午挂了皮肤科的号", "health"),
+        ("I've finally got a referral to a neurologist for the headaches.", "health"),
+        # A Chinese plan whose subject (the speaker) is dropped stays the speaker's, a relative in it or not.
+        ("下周得陪我姥姥去趟医院拿报告", "commitment"),
+        ("月底要回东北，我爸六十大寿", "commitment"),
+        ("我姥姥下周要去医院拿报告", "relationship"),
+    ],
+)
+def test_firm_types_by_principle_on_phrasings_of_their_own(sentence: str, expected: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "order_slot"),
+    [
+        ("Please stop the order altogether.", False),
+        ("I'd rather order online next time.", False),
+        ("Order 77812 still hasn't shipped.", True),
+        ("订单号 XK20931 显示已签收", True),
+    ],
+)
+def test_an_order_id_has_a_digit(sentence: str, order_slot: bool) -> None:
+    slot = slot_of(sentence)
+    assert (slot is not None and slot.predicate.startswith("order_status:")) is order_slot
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["我对香菜真的一点都不感冒，你点菜的时候别放", "I'm off dairy these days, you pick the place though"],
+)
+def test_the_speakers_own_clause_before_the_listener_is_no_statement_about_the_listener(sentence: str) -> None:
+    assert rule_verdict(sentence).reason != "about_other"
