@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+from bisect import bisect_right
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -75,6 +76,8 @@ class Entry:
     extra_postings: dict[str, np.ndarray] = field(default_factory=dict)  # the same for rows a refresh appended
     order: np.ndarray | None = None  # the live rows in id order; None: every row, in row order
     dead: int = 0  # rows a refresh replaced or removed
+    # The texts joined by NUL and where each starts (rows_containing's index), made on the first Chinese term.
+    _joined: tuple[str, list[int]] | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def size(self) -> int:
@@ -93,6 +96,35 @@ class Entry:
         if base is None or extra is None:
             return base if extra is None else extra
         return np.concatenate((base, extra))
+
+    def rows_containing(self, term: str) -> np.ndarray:
+        """One bool a row: whether its text holds `term` (`term in text`; PostgreSQL's strpos(text, term) > 0).
+
+        The texts are searched as one string, joined by NUL (which no PostgreSQL text holds, so no match spans
+        two texts): a find in C per matching text, where testing each text in Python cost ~35 ns a row more, and a
+        Chinese term is looked up by the keyword signal and again by the vocabulary. A term most texts hold is
+        tested text by text (a find per row costs more). The joined copy, made on the first Chinese term, holds
+        the texts' characters once more."""
+        n = len(self.texts)
+        if not term or "\0" in term:
+            return np.fromiter((term in text for text in self.texts), dtype=bool, count=n)
+        if self._joined is None:
+            starts, at = [], 0
+            for text in self.texts:
+                starts.append(at)
+                at += len(text) + 1
+            self._joined = ("\0".join(self.texts), starts)
+        joined, starts = self._joined
+        rows: list[int] = []
+        pos = joined.find(term)
+        while pos >= 0:
+            if len(rows) * 4 > n:  # most texts hold it: text by text is cheaper from here
+                return np.fromiter((term in text for text in self.texts), dtype=bool, count=n)
+            rows.append(bisect_right(starts, pos) - 1)
+            pos = joined.find(term, starts[rows[-1] + 1]) if rows[-1] + 1 < n else -1
+        mask = np.zeros(n, dtype=bool)
+        mask[rows] = True
+        return mask
 
     @property
     def nbytes(self) -> int:

@@ -213,7 +213,7 @@ def _bm25(
     flags = []
     for query in queries:
         if isinstance(query, str):  # a Chinese term: strpos(text, term) > 0
-            flags.append(np.fromiter((query in text for text in entry.texts), dtype=bool, count=n))
+            flags.append(entry.rows_containing(query))
         else:  # plainto_tsquery('english') || plainto_tsquery('simple'): either's lexemes all present
             flag = np.zeros(n, dtype=bool)
             for lexemes in query:
