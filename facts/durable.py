@@ -34,3 +34,17 @@ def is_durable(*, text: str, type: str, has_time: bool = False) -> bool:
         return False
     stripped = text.strip()
     return bool(stripped) and not is_quote(stripped) and not stripped.endswith(_QUESTION_END)
+
+
+# A fact that opens on a pronoun or a demonstrative ("It's like therapy for Mel.", "He hid his bone in her slipper.",
+# "Those milestones are great reminders ...", 这是一个大决定) names what it is about in another turn: searchable with
+# that turn, but on its own it says nothing a reader of the profile can place.
+_DANGLING_RE = re.compile(
+    r"^\s*(?:(?i:yup|yep|yeah|yes|oh|well|so|and|but|anyway)[,!]?\s+)?(?:(?i:it|it's|its|this|that|these|those|they|they're|their|them|he|he's|his|she|she's|her)\b"
+    r"|它|他|她|这个|那个|这些|那些|这是|那是|这就是)"
+)
+
+
+def is_self_contained(text: str) -> bool:
+    """False for a fact that opens on a pronoun or demonstrative standing for something it does not name."""
+    return not _DANGLING_RE.match(text)

@@ -1,6 +1,7 @@
 """The profile: a short structured view (about 500 tokens) of a subject's current durable facts, by type.
 
-Durable (facts/durable.py): never quotes of small talk, bare questions, inquiries or typeless remarks. Within a
+Durable (facts/durable.py): never quotes of small talk, bare questions, inquiries or typeless remarks, nor a fact
+that opens on a pronoun standing for something it does not name ("It's like therapy for her."). Within a
 section, facts that fill a slot (residence, employer, diet ...) come first: they are the person's current truth.
 
 Current means status active or conflicted (shown as disputed), tier active, not ended (valid_to unset) and
@@ -20,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from conversations.models import Subject
-from facts.durable import NOT_DURABLE_TYPES, is_durable
+from facts.durable import NOT_DURABLE_TYPES, is_durable, is_self_contained
 from facts.models import VALUE_SCORE_DEFAULT, Fact, FactType, Profile
 from facts.tokens import count_tokens
 
@@ -66,7 +67,13 @@ def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[F
             "-id",
         )[:FACTS_FETCHED]  # fmt: skip
     )
-    durable = [f for f in rows if f.pinned or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)]
+    durable = [
+        f
+        for f in rows
+        if f.pinned
+        or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)
+        and is_self_contained(f.text)
+    ]
     durable.sort(key=lambda f: not f.predicate)  # stable: slot facts first, the order above kept otherwise
     return durable[:FACTS_CONSIDERED]
 

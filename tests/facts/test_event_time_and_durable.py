@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Subject
-from facts.durable import is_durable, is_quote
+from facts.durable import is_durable, is_quote, is_self_contained
 from facts.models import Fact
 from facts.profile import PROFILE_TOKENS, profile_build
 
@@ -103,3 +103,30 @@ def test_the_profile_holds_durable_facts_only_within_its_budget(alice) -> None: 
     context = alice.post("context", {"query": "so glad you wrote back 好久不见"}).json()
     assert "said:" not in context["sections"]["profile"]
     assert all(not is_quote(f["text"]) for f in context["sections"]["facts"])
+
+
+@pytest.mark.parametrize(
+    ("text", "contained"),
+    [
+        ("It's like a second job for Priya.", False),
+        ("Yeah, they were all worried when Priya's dad fell ill.", False),
+        ("Those lessons are good reminders of Priya's goals.", False),
+        ("这是用户最喜欢的一家店。", False),
+        ("它每天早上七点叫醒用户。", False),
+        ("Priya's cat is called Mochi.", True),
+        ("Itsuki is Priya's brother.", True),
+        ("用户的猫叫年糕。", True),
+        ("Thea works at the museum.", True),
+    ],
+)
+def test_a_fact_opening_on_a_pronoun_it_does_not_name_is_not_self_contained(text: str, contained: bool) -> None:
+    assert is_self_contained(text) is contained
+
+
+def test_the_profile_leaves_out_facts_that_open_on_an_unnamed_pronoun(alice) -> None:  # type: ignore[no-untyped-def]
+    _ingest(alice, "I'm allergic to shellfish.", when="2024-04-14T10:00:00Z")
+    subject = Subject.objects.get(external_id="alice")
+    _fact(subject, "It's like therapy for Alice, every single week.", "health", importance=1.0)
+    _fact(subject, "她每天都给用户打电话。", "relationship", importance=1.0)
+    text = profile_build(subject).text
+    assert "shellfish" in text and "like therapy" not in text and "打电话" not in text, text
