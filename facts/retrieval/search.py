@@ -22,6 +22,7 @@ from facts.retrieval.candidates.links import Links, follow_links
 from facts.retrieval.candidates.time import mark_in_range, time_facts, time_ranking
 from facts.retrieval.collapse import collapse
 from facts.retrieval.config import SearchConfig, search_config
+from facts.retrieval.focus import without_common_names
 from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
@@ -142,9 +143,9 @@ def run_search(
     vocab = subject_vocabulary(state)  # while the query embeds
     vector_read = False
     if state.query_vector is not None and state.query_vector.threaded:
-        vector_read = read_ahead(state)
+        vector_read = read_ahead(state, vocab)
     if not vector_read:
-        gather_vector_candidates(state)
+        gather_vector_candidates(state, vocab)
     outcome.vector_available = state.query_vector is None or state.query_vector.result() is not None
     outcome.signals = [signal for signal, ranking in state.rankings.items() if ranking]
     fuse_candidates(state)
@@ -252,7 +253,7 @@ def gather_candidates(state: SearchState) -> None:
         state.rankings["time"] = keyed("fact", time_facts(flt, tr.since, tr.until, limit=state.pool))
 
 
-def read_ahead(state: SearchState) -> bool:
+def read_ahead(state: SearchState, vocab: Vocabulary | None = None) -> bool:
     """While the query embeds: the links of the candidates found so far, then the rows (with sources) of those
     candidates and of what their links lead to, one statement per kind (the request's thread would wait idle
     otherwise). When the vector is there by the time the rows are read (the request's thread came late: the
@@ -262,7 +263,7 @@ def read_ahead(state: SearchState) -> bool:
     state.links.fetch(found, state.flt)
     vector_read = state.query_vector is not None and state.query_vector.done()
     if vector_read:
-        gather_vector_candidates(state)
+        gather_vector_candidates(state, vocab)
         found = [key for ranking in state.rankings.values() for key, _ in ranking]
     linked_facts, linked_messages = state.links.targets()
     state.rows.read_facts([*(pk for kind, pk in found if kind == "fact"), *linked_facts])
@@ -272,14 +273,16 @@ def read_ahead(state: SearchState) -> bool:
     return vector_read
 
 
-def gather_vector_candidates(state: SearchState) -> None:
+def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None) -> None:
     """The vector signal, once the query's embedding is there: the nearest facts and messages, and with a time in the
     query, the nearest inside it, which then lead the time signal's list; with a list question's cue, the category
-    signal (candidates/category.py), which reads the same embedding."""
+    signal (candidates/category.py), which reads the same embedding. The vector leaves out the names common in the
+    subject's `vocab` (focus.py)."""
     query_vector = state.query_vector.result() if state.query_vector is not None else None
     if query_vector is None:
         return
     config, flt = state.config, state.flt
+    query_vector = without_common_names(query_vector, state.analysis.names, vocab, tuning=config.vector)
     facts = keyed(
         "fact",
         vector.nearest_facts(

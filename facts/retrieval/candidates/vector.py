@@ -38,6 +38,10 @@ class VectorTuning:
     min_similarity: float = 0.2  # MiniLM gives 0.2-0.3 to unrelated sentences: weaker matches are noise
     exact_max: int = 2000  # above this many facts, two stages: ~2 ms instead of ~9 at 10k
     prefilter_depth: int = 400  # the sign-bit stage: at 400 every LoCoMo question checked kept its exact top 10
+    # Each name the query gives that is on `name_min_share` of the subject's rows: this share of its component
+    # taken out of the query's vector (focus.py).
+    name_share: float = 1.0
+    name_min_share: float = 0.05
 
 
 def two_stage(tuning: VectorTuning, *, limit: int, total: int) -> tuple[int, bool]:
