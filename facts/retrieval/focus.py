@@ -11,7 +11,7 @@ reads the query's vector, each name's component is removed from it:
 
 Only a name common in the subject's memory is taken out: one on at least `min_share` of its facts and raw turns
 (the vocabulary the search reads anyway, answerable.py), like the people of the conversation. A rare name is what
-the query asks about ("Has Tim been to Lisbon?", "When did I get my dog Max?"): its direction is the content.
+the query asks about ("Did Ana ever visit Lisbon?", "How old is my cat Biscuit?"): its direction is the content.
 
 The names' embeddings are computed once per process and embedder model (a name first seen costs one embedding;
 later queries naming it cost a dot product). A query without a common name keeps its vector. Deterministic.

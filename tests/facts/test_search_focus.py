@@ -26,7 +26,7 @@ IRIS = [
     "Noor, I miss our chats, let us catch up soon.",
 ]
 NOOR = [
-    "Hi Iris! So good to hear from you, Noor here.",
+    "Hi Iris! Lovely to hear from you, Noor here.",
     "I have been playing tennis at the club every Saturday morning.",
     "The plumber fixed the kitchen sink at last.",
 ]
