@@ -89,12 +89,13 @@ def message_rows(ids: list[int]) -> dict[int, Row]:
 
 
 def nearest_with_rows(
-    kind: str, sql: str, params: list[Any], *, known: Iterable[int], min_sim: float
-) -> tuple[list[tuple[int, float]], dict[int, Row]]:
+    kind: str, sql: str, params: list[Any], *, known: Iterable[int], min_sim: float, raw: bool = False
+) -> tuple[list[tuple[Any, ...]], dict[int, Row]]:
     """Run `sql`, a statement of (id, d) rows of `kind` ("fact" or "message") ordered by (d, id), d a cosine
     distance, and read the rows of those at least `min_sim` similar (1 - d, as scope.similar keeps them) and not
     in `known` in the same statement: a round trip less in the search's critical path (after the query's
-    embedding). Returns the statement's (id, d) rows in its order, and the rows read by id.
+    embedding). Returns the statement's (id, d) rows in its order (with `raw`, (id, d, r): its third column, r),
+    and the rows read by id.
 
     The ordinary cursor: the nearest rows' plan depends on the subject's size (prepared_cursor's doc)."""
     columns, table, joins = (
@@ -105,17 +106,19 @@ def nearest_with_rows(
     alias = table[-1]
     with connection.cursor() as cursor:
         cursor.execute(
-            f"WITH n AS MATERIALIZED ({sql}) SELECT n.id AS n_id, n.d AS n_d, {columns} FROM n "
+            f"WITH n AS MATERIALIZED ({sql}) SELECT n.id AS n_id, n.d AS n_d, {'n.r' if raw else 'NULL'} AS n_r, "
+            f"{columns} FROM n "
             f"LEFT JOIN {table} ON {alias}.id = n.id AND 1 - n.d >= %s AND NOT (n.id = ANY(%s)) {joins} "
             "ORDER BY n.d, n.id",
             [*params, min_sim, sorted(set(known))],
         )
         names = [c.name for c in cursor.description]
-        found: list[tuple[int, float]] = []
+        found: list[tuple[Any, ...]] = []
         read: dict[int, Row] = {}
         for values in cursor.fetchall():
             r = dict(zip(names, values, strict=True))
-            found.append((r.pop("n_id"), r.pop("n_d")))
+            ids = (r.pop("n_id"), r.pop("n_d"), r.pop("n_r"))
+            found.append(ids if raw else ids[:2])
             if r["id"] is not None:
                 read[r["id"]] = _fact_row(r) if kind == "fact" else _message_row(r)
     return found, read

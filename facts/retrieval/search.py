@@ -69,6 +69,8 @@ class SearchState:
     query_vector: QueryVector | None = None
     rankings: dict[str, Ranking] = field(default_factory=lambda: {signal: [] for signal in SIGNALS})
     similarity: dict[Key, float] = field(default_factory=dict)  # the vector's candidates
+    # Their similarity to the query's own vector, which the relevance features read (vector.Unfocused).
+    raw_similarity: dict[Key, float] = field(default_factory=dict)
     fused: dict[Key, Fused] = field(default_factory=dict)
     rows: Rows = field(default_factory=Rows)
     links: Links = field(default_factory=Links)
@@ -203,9 +205,9 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
     """What the relevance features read of the candidate signals."""
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
     vector_ran = vector_ran and vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL)
-    floor = min(state.similarity.values(), default=state.config.vector.min_similarity) if vector_ran else 0.0
+    floor = min(state.raw_similarity.values(), default=state.config.vector.min_similarity) if vector_ran else 0.0
     return QuerySignals(
-        similarity=state.similarity,
+        similarity=state.raw_similarity,
         sim_floor=min(floor, state.config.vector.min_similarity) if len(state.similarity) < state.pool else floor,
         bm25=dict(state.rankings["keyword"]),
         vector_ran=vector_ran,
@@ -221,7 +223,7 @@ def query_evidence(state: SearchState, vocab: Vocabulary, vector_ran: bool) -> Q
         names=tuple(state.analysis.names),
         top_bm25=max((s for _, s in state.rankings["keyword"]), default=0.0),
         agree=sum(1 for _, item in top if len(set(item.matched_by)) > 1) / len(top) if top else 0.0,
-        sims=tuple(state.similarity.values()) if vector_ran else (),
+        sims=tuple(state.raw_similarity.values()) if vector_ran else (),
     )
 
 
@@ -282,7 +284,10 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
     if query_vector is None:
         return
     config, flt = state.config, state.flt
-    query_vector = without_common_names(query_vector, state.analysis.names, vocab, tuning=config.vector)
+    own = query_vector
+    query_vector = without_common_names(own, state.analysis.names, vocab, tuning=config.vector)
+    # The relevance features read the similarity to the query's own vector (vector.Unfocused).
+    raw_f, raw_m = (vector.Unfocused(own), vector.Unfocused(own)) if query_vector is not own else (None, None)
     facts = keyed(
         "fact",
         vector.nearest_facts(
@@ -293,6 +298,7 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
             tuning=config.vector,
             held=state.held,
             rows=state.rows,
+            unfocused=raw_f,
         ),
     )
     messages: Ranking = []
@@ -307,10 +313,15 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
                 until=flt.until,
                 tuning=config.vector,
                 rows=state.rows,
+                unfocused=raw_m,
             ),  # fmt: skip
         )
     state.rankings["vector"] = merged(facts, messages)
     state.similarity = dict(facts + messages)
+    state.raw_similarity = state.similarity
+    if raw_f is not None and raw_m is not None:
+        own_sims = keyed("fact", [*raw_f.similarity.items()]) + keyed("message", [*raw_m.similarity.items()])
+        state.raw_similarity = {**state.similarity, **dict(own_sims)}
     if config.fusion.weight_category > 0:  # at cold start a handful of facts are all in the pool already
         state.rankings["category"] = category_ranking(
             flt, state.analysis, query_vector, messages=state.include_messages, facts=not state.cold_start,

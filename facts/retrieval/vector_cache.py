@@ -136,11 +136,19 @@ def serves(flt: Any, *, total: int, cache: CacheSettings) -> bool:
 
 
 def nearest(
-    entry: Entry, now: dt.datetime, vector: list[float], *, limit: int, min_sim: float, depth: int
+    entry: Entry,
+    now: dt.datetime,
+    vector: list[float],
+    *,
+    limit: int,
+    min_sim: float,
+    depth: int,
+    raw: tuple[list[float], dict[int, float]] | None = None,
 ) -> list[tuple[int, float]]:
     """The held facts not expired at `now` nearest to `vector`, (id, cosine similarity) best first, ties by id:
     what the vector signal's two-stage scan returns in PostgreSQL. First the `depth` nearest by Hamming distance
-    between sign bits (ties by id), then those by cosine."""
+    between sign bits (ties by id), then those by cosine. With `raw` (another vector, a dict), the cosine of each
+    fact returned to that vector is put in the dict (a dot product each: vector.Unfocused)."""
     query = np.asarray(vector, dtype=np.float32)
     idx = entry.live_rows(entry.has_vector & (entry.expires > now.timestamp()))
     if len(idx) > depth:
@@ -151,6 +159,9 @@ def nearest(
     keep = sims >= min_sim
     idx, sims = idx[keep], sims[keep]
     order = first_n(-sims, entry.ids[idx], limit)
+    if raw is not None and len(order):
+        raw_sims = entry.vectors[idx[order]] @ np.asarray(raw[0], dtype=np.float32)
+        raw[1].update((int(entry.ids[idx[i]]), float(r)) for i, r in zip(order, raw_sims, strict=True))
     return [(int(entry.ids[idx[i]]), float(sims[i])) for i in order]
 
 

@@ -87,3 +87,24 @@ def test_only_a_name_common_in_the_memory_is_taken_out() -> None:
     assert common_names(names, vocab, min_share=0.01, max_rows=1000) == ["noor", "lisbon", "north carolina"]
     assert common_names(["lisbon"], vocab, min_share=0.5, max_rows=2) == ["lisbon"]  # at the count's cap
     assert common_names(names, None, min_share=0.05, max_rows=1000) == []
+
+
+def test_the_relevance_features_read_the_querys_own_similarity(alice: Persona, settings: Any) -> None:
+    """The vector signal ranks by the vector without the name; the relevance model (fitted on the query's own
+    similarities) reads each candidate's similarity to the query's own vector: the same as with no focus."""
+    from facts.retrieval.search import run_search
+    from tests.facts.test_search import subject_of
+
+    _conversation(alice)
+    subject = subject_of(alice)
+    tune(settings, {"vector.min_similarity": -1.0})  # every turn in the vector's pool, whichever vector ranks
+    query = "What sport is Noor into?"
+    found = run_search(subject_id=subject.pk, query=query, limit=3, include_messages=True, min_relevance=0)
+    tune(settings, {"vector.name_share": 0.0})
+    before = run_search(subject_id=subject.pk, query=query, limit=3, include_messages=True, min_relevance=0)
+    assert found.query_signals is not None and before.query_signals is not None
+    assert [item.key for _, item in found.scored] != [item.key for _, item in before.scored]  # ranked otherwise
+    own, raw = found.query_signals.similarity, before.query_signals.similarity
+    assert own.keys() == raw.keys()  # every turn is in the pool of both
+    assert all(math.isclose(own[key], raw[key], abs_tol=1e-5) for key in own), (own, raw)
+    assert found.query_signals.sim_floor == pytest.approx(before.query_signals.sim_floor, abs=1e-5)

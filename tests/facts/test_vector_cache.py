@@ -16,7 +16,7 @@ from facts.embedding import embed_texts
 from facts.models import Fact, FactChange
 from facts.retrieval import vector_cache
 from facts.retrieval.candidates.keyword import keyword_facts
-from facts.retrieval.candidates.vector import VectorTuning, in_memory, nearest_facts, two_stage
+from facts.retrieval.candidates.vector import Unfocused, VectorTuning, in_memory, nearest_facts, two_stage
 from facts.retrieval.config import search_config
 from facts.retrieval.scope import FactFilter
 from tests.conftest import Persona
@@ -99,6 +99,26 @@ def test_memory_gives_the_two_stage_scan_of_postgresql(alice: Persona) -> None:
                 differs_from_exact += [pk for pk, _ in held] != [pk for pk, _ in exact]
     assert differs_from_exact
     assert vector_cache.held_subjects() == [subject.pk]
+
+
+def test_the_rows_found_by_one_vector_carry_their_similarity_to_another(alice: Persona) -> None:
+    """With `unfocused`, the rows ranked by one vector (the query's without a name) are the same, and each gets
+    its cosine with the other (the query's own), in memory and in PostgreSQL, in one stage and in two."""
+    subject = _large(alice)
+    entry = _current(subject)
+    total = len(LARGE_SUBJECT)
+    ranked_by, own = embed_texts(["a small furry animal at home", "Tell me about my puppy"])
+    every = VectorTuning(min_similarity=-1.0)
+    truth = dict(nearest_facts(_flt(subject), own, limit=total, total=total, tuning=every))
+    for tuning in (VectorTuning(exact_max=5, prefilter_depth=12), VectorTuning()):
+        for held in (entry, None):
+            unfocused = Unfocused(own)
+            found = nearest_facts(_flt(subject), ranked_by, limit=8, total=total, tuning=tuning, held=held,
+                                  unfocused=unfocused)  # fmt: skip
+            assert found == nearest_facts(_flt(subject), ranked_by, limit=8, total=total, tuning=tuning, held=held)
+            assert found and unfocused.similarity.keys() == {pk for pk, _ in found}
+            assert all(abs(unfocused.similarity[pk] - truth[pk]) < 1e-5 for pk, _ in found)
+            assert any(abs(unfocused.similarity[pk] - sim) > 0.01 for pk, sim in found)
 
 
 def test_a_small_subject_in_memory_gives_postgresqls_exact_scan(alice: Persona, settings: Any) -> None:

@@ -12,7 +12,7 @@ HNSW index with pgvector's iterative scan instead, for subjects far larger than 
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.db import connection, transaction
@@ -44,6 +44,17 @@ class VectorTuning:
     name_min_share: float = 0.05
 
 
+@dataclass
+class Unfocused:
+    """The query's own vector, where the vector signal ranks by another (focus.py: common names taken out), and
+    filled by nearest_facts / nearest_messages, each returned row's cosine similarity to it, by id: what the
+    relevance features read (relevance.json was fitted on the query's own similarities). Only the rows returned
+    are compared again: a dot product each in memory, a column of the same statement in PostgreSQL."""
+
+    vector: list[float]
+    similarity: dict[int, float] = field(default_factory=dict)
+
+
 def two_stage(tuning: VectorTuning, *, limit: int, total: int) -> tuple[int, bool]:
     """(depth of the sign-bit stage, whether a subject of `total` facts is searched in two stages)."""
     depth = max(tuning.prefilter_depth, limit)
@@ -65,17 +76,22 @@ def nearest_facts(
     tuning: VectorTuning,
     held: vector_cache.Entry | None = None,
     rows: Rows | None = None,
+    unfocused: Unfocused | None = None,
 ) -> list[tuple[int, float]]:
     """Active-tier facts nearest to the query vector, (id, cosine similarity), best first.
 
     `total` is the subject's searchable count; `held`, the subject's facts in memory when current and the filter
     is one memory serves (vector_cache.serves). Memory and PostgreSQL give the same rows in the same order.
     With `rows`, PostgreSQL's answer reads the rows of the facts found (those `rows` lacks) in the same statement.
+    With `unfocused`, the facts' similarity to its vector is put there too (not in the HNSW mode).
     """
     depth, staged = two_stage(tuning, limit=limit, total=total)
     if held is not None and in_memory(tuning, held):
         depth = depth if staged else len(held.ids)  # every fact compared: PostgreSQL's exact scan
-        return vector_cache.nearest(held, flt.now, vector, limit=limit, min_sim=tuning.min_similarity, depth=depth)
+        raw = (unfocused.vector, unfocused.similarity) if unfocused is not None else None
+        return vector_cache.nearest(
+            held, flt.now, vector, limit=limit, min_sim=tuning.min_similarity, depth=depth, raw=raw
+        )
     where, params = flt.sql(tiers=["active"])
     literal = vector_literal(vector)
     if tuning.mode == "hnsw":
@@ -100,6 +116,7 @@ def nearest_facts(
             [*params, literal, depth, literal, limit],
             min_sim=tuning.min_similarity,
             rows=rows,
+            unfocused=unfocused,
         )
     else:
         # The distance computed once per row (a select-list `1 - d` beside `ORDER BY d + 0` computed it twice).
@@ -110,19 +127,35 @@ def nearest_facts(
             [literal, *params, limit],
             min_sim=tuning.min_similarity,
             rows=rows,
+            unfocused=unfocused,
         )
     return similar(found, tuning.min_similarity)
 
 
-def _nearest(kind: str, sql: str, params: list[Any], *, min_sim: float, rows: Rows | None) -> list[tuple[int, float]]:
+def _nearest(
+    kind: str, sql: str, params: list[Any], *, min_sim: float, rows: Rows | None, unfocused: Unfocused | None = None
+) -> list[tuple[int, float]]:
     """The (id, similarity) of `sql`'s (id, distance) rows at least `min_sim` similar; with `rows`, their rows
-    read in the same statement (rows.nearest_with_rows) and added there."""
+    read in the same statement (rows.nearest_with_rows) and added there; with `unfocused`, each row's distance to
+    its vector read by the same statement (after the limit: only the rows returned are compared)."""
+    if unfocused is not None:
+        table = "facts_fact" if kind == "fact" else "conversations_message"
+        sql = (
+            f"SELECT n0.id, n0.d, (x.embedding <=> %s::vector) AS r FROM ({sql}) n0 JOIN {table} x ON x.id = n0.id "
+            "ORDER BY n0.d, n0.id"
+        )
+        params = [vector_literal(unfocused.vector), *params]
     if rows is None:
-        return similar(fetch(sql, params), min_sim)
-    known = rows.facts if kind == "fact" else rows.messages
-    found, read = nearest_with_rows(kind, sql, params, known=known, min_sim=min_sim)
-    kept = similar(found, min_sim)
-    rows.add(kind, {pk: read[pk] for pk, _ in kept if pk in read})
+        found = fetch(sql, params)
+    else:
+        known = rows.facts if kind == "fact" else rows.messages
+        found, read = nearest_with_rows(kind, sql, params, known=known, min_sim=min_sim, raw=unfocused is not None)
+    kept = similar([(pk, d) for pk, d, *_ in found], min_sim)
+    if unfocused is not None:
+        near = {pk for pk, _ in kept}
+        unfocused.similarity.update((int(pk), 1 - float(r)) for pk, _, r in found if pk in near)
+    if rows is not None:
+        rows.add(kind, {pk: read[pk] for pk, _ in kept if pk in read})
     return kept
 
 
@@ -154,9 +187,10 @@ def nearest_messages(
     until: dt.datetime | None,
     tuning: VectorTuning,
     rows: Rows | None = None,
+    unfocused: Unfocused | None = None,
 ) -> list[tuple[int, float]]:
     """The subject's messages nearest to the query vector (an exact scan: messages have no vector index); with
-    `rows`, their rows read in the same statement."""
+    `rows`, their rows read in the same statement; with `unfocused`, their similarity to its vector put there."""
     where, params = message_where(subject_id, since, until)
     return _nearest(
         "message",
@@ -165,6 +199,7 @@ def nearest_messages(
         [vector_literal(vector), *params, limit],
         min_sim=tuning.min_similarity,
         rows=rows,
+        unfocused=unfocused,
     )
 
 
