@@ -205,9 +205,12 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
     """What the relevance features read of the candidate signals."""
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
     vector_ran = vector_ran and vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL)
-    floor = min(state.raw_similarity.values(), default=state.config.vector.min_similarity) if vector_ran else 0.0
+    # Read at 4 decimals: memory (float32) and PostgreSQL compute a cosine ~1e-7 apart, which must not move a
+    # result's relevance from one path to the other.
+    sims = {key: round(value, 4) for key, value in state.raw_similarity.items()}
+    floor = min(sims.values(), default=state.config.vector.min_similarity) if vector_ran else 0.0
     return QuerySignals(
-        similarity=state.raw_similarity,
+        similarity=sims,
         sim_floor=min(floor, state.config.vector.min_similarity) if len(state.similarity) < state.pool else floor,
         bm25=dict(state.rankings["keyword"]),
         vector_ran=vector_ran,
@@ -223,7 +226,7 @@ def query_evidence(state: SearchState, vocab: Vocabulary, vector_ran: bool) -> Q
         names=tuple(state.analysis.names),
         top_bm25=max((s for _, s in state.rankings["keyword"]), default=0.0),
         agree=sum(1 for _, item in top if len(set(item.matched_by)) > 1) / len(top) if top else 0.0,
-        sims=tuple(state.raw_similarity.values()) if vector_ran else (),
+        sims=tuple(round(value, 4) for value in state.raw_similarity.values()) if vector_ran else (),
     )
 
 
