@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from facts import embedding as embedding_backend
+from facts.extraction import type_definitions
 from facts.extraction.corpus import CorpusTurn, load_turns
 
 _STEPS = 400
@@ -228,6 +229,7 @@ def _score_with(m: Model, texts: list[str]) -> list[Score] | None:
     vectors = embed(texts)
     if vectors is None:
         return None
+    type_definitions.remember(texts, vectors)  # the typer reads these sentences' types by definition next
     keep = m.keep_probability(vectors)
     probs = m.type_probabilities(vectors)
     best = probs.argmax(axis=1)

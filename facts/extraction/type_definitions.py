@@ -271,7 +271,30 @@ def nearest_type(sentence: str) -> str | None:
         vector = np.asarray(embedding_backend.embed_texts([sentence])[0], dtype=np.float32)
     except embedding_backend.EmbedderUnavailable:
         return None
-    vector /= max(float(np.linalg.norm(vector)), 1e-9)
+    return _remembered(key, sentence, vector, types, index, exemplars)
+
+
+def remember(sentences: list[str], vectors: np.ndarray) -> None:
+    """Note the nearest type of sentences whose vectors the caller has already computed (the gate's classifier
+    embeds every open sentence), so that `nearest_type` does not embed them a second time. Only once the
+    exemplars are embedded (by the first `nearest_type`): a process whose sentences all have a rule's type never
+    embeds them."""
+    try:
+        key = id(embedding_backend.get_embedder())
+    except embedding_backend.EmbedderUnavailable:
+        return
+    built = _built.get(key)
+    if built is None or len(sentences) == 0:
+        return
+    types, index, exemplars = built
+    for sentence, vector in zip(sentences, np.asarray(vectors, dtype=np.float32), strict=True):
+        _remembered(key, sentence, vector, types, index, exemplars)
+
+
+def _remembered(
+    key: int, sentence: str, vector: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray
+) -> str:
+    vector = vector / max(float(np.linalg.norm(vector)), 1e-9)
     best = types[int(np.argmax(type_scores(vector, types, index, exemplars)))]
     if len(_memo) >= _MEMO_SIZE:
         _memo.clear()
