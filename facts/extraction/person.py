@@ -104,7 +104,7 @@ _COMMON_ADVERBS = frozenset(
         "only",
     ]
 )
-_ADVERBS = _COMMON_ADVERBS | {"truly", "absolutely"}
+_ADVERBS = _COMMON_ADVERBS | {"truly", "absolutely", "kinda", "sorta"}
 # Words after "I" that are never conjugated: modals, past forms, quantifiers and the common adverbs.
 _NO_CONJUGATE = _COMMON_ADVERBS | frozenset(
     [
@@ -128,8 +128,6 @@ _NO_CONJUGATE = _COMMON_ADVERBS | frozenset(
         "too",
         "both",
         "all",
-        "guess",
-        "think",
     ]
 )
 # Present-tense verbs that end like a past form ("I need" -> "Priya needs", not "Priya need").

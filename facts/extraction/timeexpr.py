@@ -74,6 +74,7 @@ _EN_RE = re.compile(
     r"\b(?P<phrase>"
     r"the day before yesterday|day before yesterday|yesterday|last night|this morning|this afternoon|"
     r"this evening|tonight|today|the day after tomorrow|tomorrow|"
+    r"the (?P<before_last>week|weekend) before last|"
     r"(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
     + "|".join(_WEEKDAYS_EN)
     + r")|"
@@ -84,12 +85,12 @@ _EN_RE = re.compile(
     + _EN_HEDGES
     + r") )?(?P<n>"
     + _EN_NUMBER_WORDS[1:-1]
-    + r") (?P<unit2>days?|weeks?|months?|years?) ago|"
+    + r") (?P<unit2>days?|weeks?|weekends?|fortnights?|months?|years?) (?:ago|back)|"
     r"in (?:(?P<hedge3>"
     + _EN_HEDGES
     + r") )?(?P<n3>"
     + _EN_NUMBER_WORDS[1:-1]
-    + r") (?P<unit3>days?|weeks?|months?|years?)(?! ago)"
+    + r") (?P<unit3>days?|weeks?|weekends?|fortnights?|months?|years?)(?! ago| back)"
     r")\b",
     re.IGNORECASE,
 )
@@ -100,9 +101,10 @@ _ZH_RE = re.compile(
     r"(?<!每)(?<!每个)(?<!逢)(?P<wdir>上上|上|下下|下|这|本)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])|"
     r"(?P<dir>上上|上|下|这|本)(?:个)?(?P<unit>周末|周|星期|礼拜|月)|"
     r"去年|前年|明年|今年|"
-    r"(?P<n>" + _ZH_N + r")(?:个)?(?P<unit2>天|周|星期|月|年)(?P<dir2>前|以前|之前|后|以后|之后))"
+    r"(?P<n>" + _ZH_N + r")(?:个)?(?P<unit2>周末|天|周|星期|月|年)(?P<dir2>前|以前|之前|后|以后|之后))"
 )
 
+_ZH_UNITS = {"周末": "weekend", "天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}
 _EXPIRE_EN = {"today", "tonight", "this morning", "this afternoon", "this evening"}
 _EXPIRE_ZH = {"今天", "今晚", "今早"}
 
@@ -129,6 +131,10 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
         d, gran, rep = today + one_day, "day", None
     elif phrase in {"the day after tomorrow"}:
         d, gran, rep = today + 2 * one_day, "day", None
+    elif m.group("before_last"):
+        unit = m.group("before_last").lower()
+        d, gran = _shift(today, -2, unit)
+        rep = f"on the weekend of {_day_en(d)}" if unit == "weekend" else f"in {_week_phrase_en(d)}"
     elif m.group("dir") or m.group("adir"):
         direction = (m.group("dir") or m.group("adir")).lower()
         unit = m.group("unit").lower() if m.group("dir") else _weekday_of(m.group("abbr"))
@@ -157,14 +163,14 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
             year = today.year + step
             d = dt.date(year, {"spring": 4, "summer": 7, "fall": 10, "winter": 1}[unit], 1)
             gran, rep = "month", f"in the {unit} of {year}"
-    elif m.group("unit2"):
-        n, unit = _en_number(m.group("n")), m.group("unit2").lower().rstrip("s")
-        d, gran = _shift(today, -n, unit)
-        rep = _en_rep(d, gran, approximate=bool(m.group("hedge2")))
-    elif m.group("unit3"):
-        n, unit = _en_number(m.group("n3")), m.group("unit3").lower().rstrip("s")
-        d, gran = _shift(today, n, unit)
-        rep = _en_rep(d, gran, approximate=bool(m.group("hedge3")))
+    elif m.group("unit2") or m.group("unit3"):
+        ago = bool(m.group("unit2"))
+        words, unit = (m.group("n"), m.group("unit2")) if ago else (m.group("n3"), m.group("unit3"))
+        n, unit = _en_number(words), unit.lower().rstrip("s")
+        d, gran = _shift(today, -n if ago else n, unit)
+        # "a few" is no count: the date it gives is approximate, as with a hedge ("a few years ago": around 2020).
+        vague = bool(m.group("hedge2" if ago else "hedge3")) or words.lower().endswith("few")
+        rep = f"on the weekend of {_day_en(d)}" if unit == "weekend" else _en_rep(d, gran, approximate=vague)
     else:
         return None
     if rep is None:
@@ -178,6 +184,11 @@ def _weekday_of(abbr: str) -> str:
 
 
 def _shift(today: dt.date, n: int, unit: str) -> tuple[dt.date, str]:
+    """`n` units from today; a weekend is the Saturday of the week `n` weeks away, a fortnight two weeks."""
+    if unit == "weekend":
+        return today - dt.timedelta(days=today.weekday()) + dt.timedelta(days=7 * n + 5), "week"
+    if unit == "fortnight":
+        return today + dt.timedelta(weeks=2 * n), "week"
     if unit == "day":
         return today + dt.timedelta(days=n), "day"
     if unit == "week":
@@ -247,9 +258,9 @@ def _resolve_zh(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
     elif m.group("unit2"):
         n = _zh_number(m.group("n"))
         sign = -1 if m.group("dir2") in {"前", "以前", "之前"} else 1
-        unit = {"天": "day", "周": "week", "星期": "week", "月": "month", "年": "year"}[m.group("unit2")]
+        unit = _ZH_UNITS[m.group("unit2")]
         d, gran = _shift(today, sign * n, unit)
-        rep = _zh_rep(d, gran)
+        rep = f"{_day_zh(d)}那个周末" if unit == "weekend" else _zh_rep(d, gran)
     else:
         return None
     return TimeMatch(m.start(), m.end(), _at(d, ref), gran, rep, expires)
@@ -280,11 +291,22 @@ def resolve_text(text: str, ref: dt.datetime) -> tuple[str, list[TimeMatch]]:
     for match in matches:
         if match.start < cursor:
             continue
-        parts.append(text[cursor : match.start])
-        parts.append(match.replacement)
+        before = text[cursor : match.start]
+        parts.append(before)
+        parts.append(_capitalised(match.replacement) if _opens_sentence("".join(parts)) else match.replacement)
         cursor = match.end
     parts.append(text[cursor:])
     return "".join(parts), matches
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a replacement after `before` starts a sentence (English replacements are lower case)."""
+    stripped = before.rstrip()
+    return not stripped or (stripped[-1] in ".!?" and len(stripped) < len(before))
+
+
+def _capitalised(replacement: str) -> str:
+    return replacement[:1].upper() + replacement[1:]
 
 
 _ABS_DATE_RE = re.compile(

@@ -167,6 +167,19 @@ PLURAL = [
 ]
 
 
+AGREEMENT = [
+    ("I think the lake cabin is the best spot", "Omar thinks the lake cabin is the best spot"),
+    ("I guess rugby is my thing now", "Omar guesses rugby is their thing now"),
+    ("I still think about that trip", "Omar still thinks about that trip"),
+    ("I kinda want a vegetable garden", "Omar kinda wants a vegetable garden"),
+]
+
+
+@pytest.mark.parametrize(("sentence", "expected"), AGREEMENT)
+def test_verbs_after_i_agree_with_the_name(sentence: str, expected: str) -> None:
+    assert third_person_en(sentence, "Omar") == expected
+
+
 @pytest.mark.parametrize(("sentence", "expected"), PLURAL)
 def test_we_and_our_are_the_speaker_and_others(sentence: str, expected: str) -> None:
     assert third_person_en(sentence, "Omar") == expected
@@ -311,6 +324,33 @@ def test_time_resolution_in_both_languages() -> None:
 def test_a_hedged_or_past_span_resolves_to_an_approximate_date(said: str, resolved: str) -> None:
     ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
     assert resolve_text(said, ref)[0] == resolved
+
+
+@pytest.mark.parametrize(
+    ("said", "resolved"),
+    [
+        # 8 May 2023 is a Monday: last weekend began on 6 May, the one before on 29 April.
+        ("we drove to the lake two weekends ago", "we drove to the lake on the weekend of 29 April 2023"),
+        ("my cousin visited the weekend before last", "my cousin visited on the weekend of 29 April 2023"),
+        ("I sold the old bike a fortnight ago", "I sold the old bike around 24 April 2023"),
+        ("she quit smoking a few years back", "she quit smoking around 2020"),
+        ("I joined the choir a few months ago", "I joined the choir around February 2023"),
+        ("两个周末前我们去了海边", "2023年4月29日那个周末我们去了海边"),
+        # a replacement that opens the sentence opens with a capital
+        ("Three weeks ago I started at the bakery.", "Around 17 April 2023 I started at the bakery."),
+        ("Good news. Last Friday I passed the exam.", "Good news. On 5 May 2023 I passed the exam."),
+    ],
+)
+def test_weekends_fortnights_and_vague_counts_resolve(said: str, resolved: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(said, ref)[0] == resolved
+
+
+def test_back_after_no_count_of_time_is_no_date() -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    for said in ["I'll call you back in a few days", "bring two books back", "I came back tomorrow"]:
+        text, matches = resolve_text(said, ref)
+        assert "back" in text, (said, text)
 
 
 def test_a_clause_cut_from_a_longer_sentence_ends_as_a_sentence(alice) -> None:  # type: ignore[no-untyped-def]
