@@ -266,15 +266,28 @@ def _resolve_zh(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
     return TimeMatch(m.start(), m.end(), _at(d, ref), gran, rep, expires)
 
 
+# "It feels like yesterday", "seems like only yesterday", 仿佛就在昨天: a figure of speech, no date.
+_FIGURATIVE_EN = re.compile(r"\b(?:like|as if)(?: it was| it were)?(?: just| only)? $", re.IGNORECASE)
+_FIGURATIVE_ZH = re.compile(r"(?:就像|好像就|仿佛|恍如|宛如|犹如)(?:是|在|就在)?$")
+
+
+def _figurative(text: str, m: re.Match[str]) -> bool:
+    phrase = m.group("phrase").lower()
+    before = text[max(0, m.start() - 20) : m.start()]
+    if phrase in {"yesterday", "today"}:
+        return bool(_FIGURATIVE_EN.search(before))
+    return phrase in {"昨天", "今天"} and bool(_FIGURATIVE_ZH.search(before))
+
+
 def find_times(text: str, ref: dt.datetime) -> list[TimeMatch]:
     """All relative time expressions in the text, in order, resolved against `ref`."""
     out: list[TimeMatch] = []
     for m in _EN_RE.finditer(text):
-        hit = _resolve_en(m, ref)
+        hit = None if _figurative(text, m) else _resolve_en(m, ref)
         if hit:
             out.append(hit)
     for m in _ZH_RE.finditer(text):
-        hit = _resolve_zh(m, ref)
+        hit = None if _figurative(text, m) else _resolve_zh(m, ref)
         if hit:
             out.append(hit)
     out.sort(key=lambda t: t.start)

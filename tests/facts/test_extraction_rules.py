@@ -346,6 +346,19 @@ def test_weekends_fortnights_and_vague_counts_resolve(said: str, resolved: str) 
     assert resolve_text(said, ref)[0] == resolved
 
 
+@pytest.mark.parametrize(
+    "said",
+    ["It feels like only yesterday we moved into this flat", "seems like just yesterday he learned to walk",
+     "毕业典礼仿佛就在昨天", "那场比赛就像昨天一样清楚"],
+)  # fmt: skip
+def test_a_figurative_yesterday_is_no_date(said: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(said, ref) == (said, [])
+    # the literal one still is
+    assert resolve_text("we moved into this flat yesterday", ref)[0] == "we moved into this flat on 7 May 2023"
+    assert resolve_text("昨天我们搬进了新家", ref)[0] == "2023年5月7日我们搬进了新家"
+
+
 def test_back_after_no_count_of_time_is_no_date() -> None:
     ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
     for said in ["I'll call you back in a few days", "bring two books back", "I came back tomorrow"]:
