@@ -21,7 +21,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from conversations.models import Subject
-from facts.durable import NOT_DURABLE_TYPES, is_durable, is_self_contained
+from facts.durable import NOT_DURABLE_TYPES, is_durable, is_self_contained, refers_elsewhere
 from facts.models import VALUE_SCORE_DEFAULT, Fact, FactType, Profile
 from facts.tokens import count_tokens
 
@@ -74,7 +74,9 @@ def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[F
         or is_durable(text=f.text, type=f.type, has_time=f.event_time is not None)
         and is_self_contained(f.text)
     ]
-    durable.sort(key=lambda f: not f.predicate)  # stable: slot facts first, the order above kept otherwise
+    # Stable: slot facts first, then facts that say all they mean before those with a pronoun standing for a thing
+    # named elsewhere; the order above kept otherwise.
+    durable.sort(key=lambda f: (not f.predicate, refers_elsewhere(f.text)))
     return durable[:FACTS_CONSIDERED]
 
 

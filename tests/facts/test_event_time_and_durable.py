@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Subject
-from facts.durable import is_durable, is_quote, is_self_contained
+from facts.durable import is_durable, is_quote, is_self_contained, refers_elsewhere
 from facts.models import Fact
 from facts.profile import PROFILE_TOKENS, profile_build
 
@@ -117,6 +117,14 @@ def test_the_profile_holds_durable_facts_only_within_its_budget(alice) -> None: 
         ("Itsuki is Priya's brother.", True),
         ("用户的猫叫年糕。", True),
         ("Thea works at the museum.", True),
+        # a show-and-tell, a remark still addressed to the listener, a fact with no content of its own
+        ("Here are the lanterns Priya carved for the festival.", False),
+        ("Priya would love to borrow your camping stove sometime.", False),
+        ("用户下次想带你去那家面馆。", False),
+        ("Priya is as well!", False),
+        ("Rafael too.", False),
+        ("Priya is 41.", True),
+        ("Rafael is a welder.", True),
     ],
 )
 def test_a_fact_opening_on_a_pronoun_it_does_not_name_is_not_self_contained(text: str, contained: bool) -> None:
@@ -130,3 +138,30 @@ def test_the_profile_leaves_out_facts_that_open_on_an_unnamed_pronoun(alice) -> 
     _fact(subject, "她每天都给用户打电话。", "relationship", importance=1.0)
     text = profile_build(subject).text
     assert "shellfish" in text and "like therapy" not in text and "打电话" not in text, text
+
+
+@pytest.mark.parametrize(
+    ("text", "elsewhere"),
+    [
+        ("Priya really loves having them around.", True),
+        ("Priya pitched it to two publishers.", True),
+        ("Priya added this at the end.", True),
+        ("用户说它很乖。", True),
+        ("Priya's favourite snack is a rice cake.", False),
+        ("Priya found that the night bus is quicker.", False),
+        ("Priya keeps this notebook by the bed.", False),
+    ],
+)
+def test_a_pronoun_standing_for_a_thing_named_elsewhere(text: str, elsewhere: bool) -> None:
+    assert refers_elsewhere(text) is elsewhere
+
+
+def test_the_profile_shows_facts_that_say_all_they_mean_first(alice) -> None:  # type: ignore[no-untyped-def]
+    _ingest(alice, "I'm allergic to shellfish.", when="2024-04-14T10:00:00Z")
+    subject = Subject.objects.get(external_id="alice")
+    for i in range(40):
+        _fact(subject, f"Alice likes them with extra sauce number {i}.", "preference", importance=1.0)
+    _fact(subject, "Alice likes Sichuan hotpot with extra chili.", "preference", importance=0.5)
+    text = profile_build(subject).text
+    preferences = text.split("Preferences:")[1].splitlines()[1]
+    assert "Sichuan hotpot" in preferences, text
