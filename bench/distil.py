@@ -122,6 +122,7 @@ def corpus_scores(turns: list[Any]) -> dict[str, Any]:
             counts[f"by_{source}"] += 1
             counts[f"by_{source}_right"] += best.type == t.type
             counts["typed"] += best.type == t.type
+            counts[f"cm|{t.lang}|{t.type}|{best.type}"] += 1
             counts["slotted"] += _family_of(best) == t.slot
             if best.type != t.type:
                 errors.append(
@@ -141,6 +142,19 @@ def _figures(c: Counter[str] | dict[str, int]) -> dict[str, Any]:
         "type_accuracy": round(c.get("typed", 0) / both, 3) if both else None,
         "slot_accuracy": round(c.get("slotted", 0) / both, 3) if both else None,
     }
+
+
+def confusion(counts: Counter[str] | dict[str, int]) -> dict[str, Any]:
+    """Types of the turns labelled and predicted keep: per language, right/all by labelled type and the confusions
+    (labelled -> predicted), most frequent first."""
+    out: dict[str, Any] = {}
+    for lang in sorted({k.split("|")[1] for k in counts if k.startswith("cm|")}):
+        cells = {tuple(k.split("|")[2:]): n for k, n in counts.items() if k.startswith(f"cm|{lang}|")}
+        types = sorted({w for w, _ in cells})
+        right = {w: f"{cells.get((w, w), 0)}/{sum(n for (a, _), n in cells.items() if a == w)}" for w in types}
+        wrong = sorted(((n, f"{w}->{g}") for (w, g), n in cells.items() if w != g), reverse=True)
+        out[lang] = {"right": right, "confusions": {k: n for n, k in wrong}}
+    return out
 
 
 def _type_source(text: str, candidate: Any) -> str:
@@ -171,7 +185,7 @@ def labelled_file(path: str) -> dict[str, Any]:
     with open(path, encoding="utf-8") as f:
         turns = [CorpusTurn(**json.loads(line)) for line in f if line.strip()]
     result = corpus_scores(turns)
-    result.pop("counts")
+    result["confusion"] = confusion(result.pop("counts"))
     return result
 
 
@@ -237,6 +251,7 @@ def cross_validate(folds: int = 4, kind: str = "dialogue") -> dict[str, Any]:
         s: f"{pooled[f'by_{s}_right']}/{pooled[f'by_{s}']}" for s in ("firm", "cue", "open") if pooled[f"by_{s}"]
     }
     out["errors"] = [e for r in results for e in r["errors"]]
+    out["confusion"] = confusion(pooled)
     return out
 
 
@@ -337,6 +352,8 @@ def main(argv: list[str] | None = None) -> None:
         _setup()
         scored = labelled_file(args.turns)
         errors = scored.pop("errors")
+        if not args.errors:
+            scored.pop("confusion")
         json.dump(scored, sys.stdout, ensure_ascii=False, indent=1)
         print()
         for e in errors if args.errors else []:
@@ -344,6 +361,8 @@ def main(argv: list[str] | None = None) -> None:
         return
     result = run(cv=args.cv or args.errors, sample=args.sample, only_cv=args.only_cv, cv_kind=args.cv_by)
     errors = result.get("train_cv", {}).pop("errors", [])
+    if not args.errors:
+        result.get("train_cv", {}).pop("confusion", None)
     result.get("train_cv", {}).pop("counts", None)
     json.dump(result, sys.stdout, ensure_ascii=False, indent=1)
     print()
