@@ -125,7 +125,13 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
             r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
-            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model))\b|"
+            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
+            # A service late or not done by now, a bill for more than was had.
+            r"delayed by|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
+            r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
+            r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double))\b|"
+            r"(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了",
@@ -298,6 +304,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
         return Verdict(False, "vague")  # "tell her congrats from me", "make me a mug", "替我祝奶奶生日快乐"
+    if not has_slot and not signal:
+        said = _says_nothing_yet(strip_chatter(bare), first, bare)
+        if said:
+            return Verdict(False, said)
     if has_slot:
         return Verdict(True, "slot")
     if signal:
@@ -351,6 +361,57 @@ def _asks_listener(text: str) -> bool:
     if not named or not all(_ASK_LISTENER_RE.match(c) for c in named):
         return False
     return not any(_I_SUBJECT_RE.search(_ASK_LISTENER_RE.sub(" ", c, count=1)) for c in named)
+
+
+# News announced, not yet told ("I wanted to tell you about the weirdest thing at work", "okay so I have news",
+# "我想跟你说说那房子的事"): the telling is the act; only what follows it can be a fact.
+_ANNOUNCE_RE = re.compile(
+    r"^(?:(?:okay|ok|so|well|right|listen|rude|anyway|um|oh|and)[,.!]?\s+)*(?:(?:i|we) (?:have|'ve got|got) (?:some |big |"
+    r"huge |good |bad |exciting |weird )?news\b|(?:i )?(?:wanted|want|need|meant|have|'ve got|had) to tell you\b|"
+    r"(?:i )?(?:wanted|want|need) to (?:talk to you|run something by you|ask you something)\b|guess what\b|you'?ll never "
+    r"guess\b)|^(?:对了[，,]?)?(?:我)?(?:想|要|得|有点事)?(?:跟|和|给)你(?:说|讲|聊|汇报)(?:说|讲|聊|一下)?|^(?:我)?有(?:个|件)"
+    r"(?:事儿?|消息|好消息|坏消息)(?:想|要)?(?:跟|和)?(?:你)?(?:说|讲)?|^告诉你(?:个|一个)(?:好|坏)?(?:消息|事儿?)",
+    re.I,
+)
+_TOPIC_ONLY_RE = re.compile(r"的事(?:儿|情)?$|这(?:件)?事(?:儿)?$|\b(?:thing|story|news)\b", re.I)
+# Anticipation of something not the speaker's own ("can't wait to see your wonky mugs", "迫不及待想看看你们公司"):
+# a reaction to what the listener said.
+_ANTICIPATE_RE = re.compile(
+    r"\b(?:i )?(?:can'?t|cannot) wait\b|\b(?:i'?m )?(?:so |really )?looking forward to\b|\b(?:i'?m )?so excited "
+    r"(?:for you|to see)\b|(?:我)?(?:好|太|超|真)?(?:迫不及待|等不及|期待)(?:了|啊)?",
+    re.I,
+)
+# Praise of the listener or of what is theirs ("that coat you had on was gorgeous", "你这身材保持得也太好了").
+_PRAISE_RE = re.compile(
+    r"\b(?:gorgeous|stunning|beautiful|lovely|amazing|brilliant|fantastic|talented|clever|proper good|so good|such a "
+    r"good|a natural|a star|a legend|suits you|looks? (?:great|amazing|good|lovely|fab))\b|好看|漂亮|真帅|好帅|真棒|好棒|"
+    r"有才|能干|真行|真有你的|保持得|太好了|真好|厉害|优秀",
+    re.I,
+)
+
+_LIKE_YOURS_RE = re.compile(
+    r"(?:i )?(?:really |just |totally )?(?:love|like|adore|dig) (?:your|ur|that \w+ of yours)\b|我?(?:好|超|真|太)?喜欢你(?:的|这|那)",
+    re.I,
+)
+
+
+def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
+    """A reason to drop a sentence that announces news without telling it, anticipates or praises what is the
+    listener's, or "" when it may say something of the speaker's."""
+    head = text[:200]
+    m = _ANNOUNCE_RE.match(head)
+    if m and m.group(0):
+        rest = head[m.end() :].strip(" ,，.。!！~～")
+        if not rest or not has_first_person(rest) or _TOPIC_ONLY_RE.search(rest):
+            return "filler"
+    anticipation = _ANTICIPATE_RE.search(head)
+    if anticipation and not keep_hint(head):
+        rest = head[: anticipation.start()] + " " + head[anticipation.end() :]
+        if not has_first_person(rest) and not _DATED_RE.search(rest):
+            return "reaction"
+    if not first and _SECOND_PERSON_RE.search(bare) and _PRAISE_RE.search(bare) or _LIKE_YOURS_RE.match(head):
+        return "compliment"
+    return ""
 
 
 def _stated_before_asking(text: str) -> bool:

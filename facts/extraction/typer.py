@@ -146,6 +146,8 @@ _DECISION_RE = re.compile(
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
+    # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
     r"\b(?:you can|please|go ahead and) cancel\b|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
@@ -157,7 +159,8 @@ _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
     r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
-    r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th))\b|"
+    r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
+    r"(?:i'?m|we'?re) off to|flight'?s on|over (?:christmas|easter|new year|the holidays|half-term))\b|"
     r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标",
     re.I,
 )
@@ -205,6 +208,24 @@ _MOVED_RE = re.compile(
     r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家",
     re.I,
 )
+
+
+# The home the speaker rents or lives in, by what it is ("we're in a two-bed by the park", "在公司旁边租了个一居室").
+_HOME_RE = re.compile(
+    r"\b(?:one|two|three|four|1|2|3|4)-bed(?:room)?\b|\b(?:i|we) (?:rent|'re renting|am renting)\b|\bflat-?share\b|"
+    r"\bhouse-?share\b|\b(?:the|my|our) (?:\w+ )?(?:flat|apartment|house)\b(?! (?:party|warming))|"
+    r"合租|租了(?:个|一)|租着|一居室|两居|三居|主卧|次卧",
+    re.I,
+)
+_INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
+_DIET_CHANGE_RE = re.compile(
+    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
+    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\bfell off the wagon\b",
+    re.I,
+)
+# A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
+# speaker's life, and the one kind of other person a kept fact is about is a relative or partner.
+_PRONOUN_SUBJECT_RE = re.compile(r"^(?:he|she|he's|she's|he'll|she'll|he'd|she'd)\b|^(?:他|她)(?!们|说|讲)", re.I)
 
 
 # A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
@@ -280,6 +301,10 @@ _WORK_RE = re.compile(
     r"\b(?:transferred|posted|seconded|moved) (?:me )?to (?:the|our|their|a|an) \w+ (?:office|branch|team|site)\b|"
     r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
     r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
+    r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
+    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|"
+    r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
+    r"去\S{1,6}读(?:书|大学|高中)|飞\S{1,4}读书|"
     r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
     r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
     re.I,
@@ -302,6 +327,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "event"
     if _DECISION_RE.search(sentence):
         return "decision"
+    if signal == "legal" and _INCOME_RE.search(sentence):
+        return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
         return "complaint"  # a complaint comes before a lease or a landlord ("the rent to my landlord went out twice")
     if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
@@ -326,6 +353,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "relationship" if _relative_is_subject(sentence) else "profile"
     if signal == "relationship" or _relative_is_subject(sentence):
         return _own_or_relative(sentence, None)
+    if _PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
+        return "relationship"
     return ""
 
 
@@ -348,8 +377,12 @@ def cue_type(sentence: str) -> str:
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
     if _BODY_RE.search(sentence):
         return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
-    if _MOVED_RE.search(sentence):
-        return "profile"  # a move is a residence, even without the new place in the sentence
+    if _MOVED_RE.search(sentence) or _HOME_RE.search(sentence) and signal not in {"amount", "id"}:
+        return "profile"  # a move or the home one rents is a residence, even without a place or with a date
+    if _INCOME_RE.search(sentence):
+        return "other"  # what the speaker earns is an amount, also beside a rent or a loan
+    if _DIET_CHANGE_RE.search(sentence):
+        return "preference"  # a diet taken up or given up ("戒糖三个月了", "meat's back on the menu")
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)

@@ -234,3 +234,60 @@ def test_types_by_meaning_on_phrasings_of_their_own(sentence: str, expected: str
 def test_a_diet_with_its_medical_reason_is_health() -> None:
     out = _extract("胃镜查出来有溃疡，现在滴酒不沾了")
     assert [c.type for c in out.candidates] == ["health"]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        # Work and study by what they are, before the tense that dates them (a new job or school is profile).
+        ("下学期开始在培训机构兼职教数学", "profile"),
+        ("打算后年去伦敦读个硕士", "profile"),
+        ("I start as a trainee surveyor in Bristol in June.", "profile"),
+        # A trip by its going: "off to", "over Easter".
+        ("We're off to Porto over Easter.", "commitment"),
+        # What the speaker earns is an amount, also beside a loan.
+        ("我税后一个月九千，每个月房贷三千", "other"),
+        ("My take-home is 2,400 and the mortgage is 900.", "other"),
+        # A diet taken up or given up is a preference, not health.
+        ("我戒酒半年了", "preference"),
+        ("Gave up meat in January and never looked back.", "preference"),
+        # A third person as the subject of a kept sentence is someone in the speaker's life.
+        ("She's a nurse at the children's hospital.", "relationship"),
+        ("他下个月去深圳出差", "relationship"),
+        # The home one rents is a residence, whatever its tense.
+        ("我们在学校旁边租了个两居", "profile"),
+        ("We're renting a two-bed near the canal now.", "profile"),
+        # A booking moved or given up is a decision.
+        ("I need to reschedule my check-up with the hygienist.", "decision"),
+        ("那我不办了", "decision"),
+        # A service late or not done by now is a complaint without the word.
+        ("我的包裹到现在还没发货", "complaint"),
+        ("The engineer still hasn't come.", "complaint"),
+        ("家里的宽带从早上开始又断了", "complaint"),
+        # A decision is the speaker's: the landlord's refusal to renew is the lease's matter.
+        ("房东说租约到期不续了", "legal"),
+    ],
+)
+def test_what_a_fact_is_about_on_phrasings_of_their_own(sentence: str, expected: str) -> None:
+    assert rule_type(sentence, None, slot_family(None, sentence)) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "keep"),
+    [
+        # News announced but not told, anticipation of what is the listener's, praise of the listener: nothing kept.
+        ("Anyway, I wanted to tell you about the strangest thing at the office.", False),
+        ("okay so I have news and you have to sit down first", False),
+        ("我想跟你聊聊我那辆车的事", False),
+        ("No way, can't wait to try your lasagne", False),
+        ("好嘞，迫不及待想看看你们的新家", False),
+        ("That dress you wore at the wedding was stunning.", False),
+        ("I love your new haircut", False),
+        # ... but what the speaker tells after the announcement, or looks forward to of their own, stays open or kept.
+        ("I wanted to tell you about my new job at the bakery", None),
+        ("有个好消息要跟你说，我怀孕了", True),
+        ("I can't wait for my trip to Peru next month", None),
+    ],
+)
+def test_announcements_anticipation_and_praise_keep_nothing(sentence: str, keep: bool | None) -> None:
+    assert rule_verdict(sentence).keep is keep, rule_verdict(sentence)
