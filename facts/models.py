@@ -368,6 +368,35 @@ class FactChange(models.Model):
         return f"facts of subject {self.subject_id} changed at {self.created_at:%Y-%m-%d %H:%M:%S}"
 
 
+# A statement that changes more of a subject's messages than this logs one row without a message (a bulk import,
+# an erasure): readers read the subject's messages whole then.
+MESSAGE_CHANGE_IDS_MAX = 32
+
+
+class MessageChange(models.Model):
+    """One message a statement changed, as search reads it (inserted, deleted, or its content, vectors, session,
+    speaker or time updated), appended by a trigger on conversations_message (migration 0100); one row without a
+    message when a statement changed more than MESSAGE_CHANGE_IDS_MAX of a subject's. Search's in-memory copy of
+    a subject's messages (facts.retrieval.held_messages) is current while the subject's rows here read the same
+    (count, sum of ids), and reads again just the messages the newer rows name. Extraction's claim and state
+    updates log nothing. Ids only, no text; the subject's deletion deletes its rows (after its messages' deletion
+    appended some); rows older than the subject's newest are pruned hourly.
+    """
+
+    # A foreign key in the database only (ON DELETE CASCADE, migration 0100): the subject's deletion takes the rows
+    # its messages' deletion appended in the same transaction, whatever deletes it (Django's collector would
+    # delete the rows before the messages whose deletion appends them).
+    subject_id = models.BigIntegerField()
+    message_id = models.BigIntegerField(null=True)  # None: more than MESSAGE_CHANGE_IDS_MAX messages
+    created_at = models.DateTimeField(db_default=Now())  # the trigger inserts only subject_id and message_id
+
+    class Meta:
+        indexes = [models.Index(fields=["subject_id", "id"], name="message_change_subject_id")]
+
+    def __str__(self) -> str:
+        return f"messages of subject {self.subject_id} changed at {self.created_at:%Y-%m-%d %H:%M:%S}"
+
+
 class ForgottenFingerprint(models.Model):
     """A fact a subject forgot, as a keyed hash of its normalised text (never the text itself).
 

@@ -153,6 +153,8 @@ class Rows:
 
     facts: dict[int, Row] = field(default_factory=dict)
     messages: dict[int, Row] = field(default_factory=dict)
+    # The subject's messages held in memory (held_messages.Held), when current: their rows are read from there.
+    held_messages: Any = None
 
     def read(self, keys: Iterable[Key]) -> None:
         """Read the rows of `keys` not read yet (one statement per kind)."""
@@ -164,7 +166,11 @@ class Rows:
         self.facts.update(fact_rows(sorted(set(ids) - self.facts.keys())))
 
     def read_messages(self, ids: Iterable[int]) -> None:
-        self.messages.update(message_rows(sorted(set(ids) - self.messages.keys())))
+        missing = sorted(set(ids) - self.messages.keys())
+        if self.held_messages is not None and missing:
+            self.messages.update(self.held_messages.message_rows(missing))
+            missing = [pk for pk in missing if pk not in self.messages]
+        self.messages.update(message_rows(missing))
 
     def add(self, kind: str, read: dict[int, Row]) -> None:
         """Rows read elsewhere (rows.nearest_with_rows), by id, of `kind` ("fact" or "message")."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
-from facts.retrieval import vector_cache
+from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.answerable import QueryEvidence, Vocabulary, vocabulary
 from facts.retrieval.candidates import vector
 from facts.retrieval.candidates.category import category_ranking
@@ -66,6 +66,7 @@ class SearchState:
     total: int  # the subject's searchable facts (a count up to a few seconds old)
     pool: int  # candidates per signal
     held: vector_cache.Entry | None = None  # the subject's facts in this process's memory, when current
+    held_messages: held_messages.Held | None = None  # its messages there (include_messages), when current
     query_vector: QueryVector | None = None
     rankings: dict[str, Ranking] = field(default_factory=lambda: {signal: [] for signal in SIGNALS})
     similarity: dict[Key, float] = field(default_factory=dict)  # the vector's candidates
@@ -236,6 +237,8 @@ def gather_candidates(state: SearchState) -> None:
     memory = vector_cache.serves(flt, total=state.total, cache=config.cache)
     if memory and (analysis.words or state.wants_vector):  # one read of the change log, shared by both signals
         state.held = vector_cache.current(flt.subject_id, config.cache)
+    if memory and state.include_messages and config.cache.hold_messages:
+        state.held_messages = state.rows.held_messages = held_messages.current(flt.subject_id, config.cache)
     fact_kw = keyed(
         "fact",
         keyword_facts(flt, analysis.words, limit=state.pool, total=state.total, tuning=config.keyword, held=state.held),
@@ -246,7 +249,7 @@ def gather_candidates(state: SearchState) -> None:
             "message",
             keyword_messages(
                 flt.subject_id, analysis.words, limit=state.pool, since=flt.since, until=flt.until,
-                tuning=config.keyword,
+                tuning=config.keyword, held=state.held_messages,
             ),
         )  # fmt: skip
     state.rankings["keyword"] = merged(fact_kw, msg_kw)
@@ -317,6 +320,7 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
                 tuning=config.vector,
                 rows=state.rows,
                 unfocused=raw_m,
+                held=state.held_messages,
             ),  # fmt: skip
         )
     state.rankings["vector"] = merged(facts, messages)

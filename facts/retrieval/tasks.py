@@ -44,6 +44,7 @@ def facts_record_access_batch_task(records: list[dict[str, Any]]) -> None:
 @shared_task(name="facts.retrieval.tasks.facts_change_prune_task", acks_late=True)
 def facts_change_prune_task() -> int:
     """Hourly: shorten the fact change log search's in-memory vectors are checked against (idempotent)."""
+    from facts.retrieval.held_messages import messages_change_prune
     from facts.retrieval.vector_cache import facts_change_prune
 
-    return facts_change_prune()
+    return facts_change_prune() + messages_change_prune()

@@ -82,6 +82,8 @@ class CacheSettings:
     # statement with the change-log check) and serves from memory; more, or a statement that changed more than
     # facts.models.FACT_CHANGE_IDS_MAX of them, and PostgreSQL answers while the subject is read whole. 0: always.
     refresh_max_facts: int = 64
+    # A held subject's messages too (held_messages), for searches with include_messages.
+    hold_messages: bool = True
 
     @property
     def budget_bytes(self) -> float:
@@ -413,6 +415,15 @@ def _load_in_background(subject_id: int, budget: float) -> None:
         close_old_connections()
 
 
+def submit_load(fn: Any, *args: Any) -> bool:
+    """Run `fn(*args)` on the loader thread (held_messages' loads); False when no thread can start."""
+    try:
+        _loader.executor().submit(fn, *args)
+    except RuntimeError:  # the interpreter is shutting down
+        return False
+    return True
+
+
 def loads_wait(timeout: float = 30.0) -> None:
     """Wait until the loads asked for so far are done (tests; the loader runs one job at a time, in order)."""
     _loader.executor().submit(lambda: None).result(timeout=timeout)
@@ -460,6 +471,15 @@ def clear() -> None:
     with _lock:
         _entries.clear()
         _load_started.clear()
+    for hook in _on_clear:
+        hook()
+
+
+_on_clear: list[Any] = []  # what else clear() forgets (held_messages' entries)
+
+
+def on_clear(hook: Any) -> None:
+    _on_clear.append(hook)
 
 
 def facts_change_prune(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> int:

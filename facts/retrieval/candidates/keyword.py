@@ -10,9 +10,11 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
-from facts.retrieval import vector_cache
+from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.scope import FactFilter, fetch, message_where
 from facts.text import has_cjk
+
+_NO_TIME = dt.datetime.min.replace(tzinfo=dt.UTC)  # messages do not expire: any time reads them all
 
 
 @dataclass(frozen=True)
@@ -137,10 +139,19 @@ def keyword_messages(
     since: dt.datetime | None,
     until: dt.datetime | None,
     tuning: KeywordTuning,
+    held: held_messages.Held | None = None,
 ) -> list[tuple[int, float]]:
-    """The subject's messages matching any query term, ranked by BM25 over all its messages."""
+    """The subject's messages matching any query term, ranked by BM25 over all its messages; from memory when
+    `held` (the subject's messages, current; only without `since` / `until`), the same ranking."""
     if not terms:
         return []
+    if held is not None and since is None and until is None:
+        found = vector_cache.keyword_ranked(
+            held.entry, _NO_TIME, terms, total=held.total, limit=limit, k1=tuning.bm25_k1, b=tuning.bm25_b,
+            max_rows=tuning.max_rows,
+        )  # fmt: skip
+        if found is not None:
+            return found
     where, params = message_where(subject_id, since, until)
     return _ranked(
         "conversations_message",

@@ -18,7 +18,7 @@ from typing import Any
 from django.db import connection, transaction
 
 from conversations.models import EMBEDDING_DIMENSIONS
-from facts.retrieval import vector_cache
+from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.rows import Rows, nearest_with_rows
 from facts.retrieval.scope import (
     FactFilter,
@@ -30,6 +30,8 @@ from facts.retrieval.scope import (
     similar,
     vector_literal,
 )
+
+_NO_TIME = dt.datetime.min.replace(tzinfo=dt.UTC)  # messages do not expire: any time reads them all
 
 
 @dataclass(frozen=True)
@@ -188,9 +190,20 @@ def nearest_messages(
     tuning: VectorTuning,
     rows: Rows | None = None,
     unfocused: Unfocused | None = None,
+    held: held_messages.Held | None = None,
 ) -> list[tuple[int, float]]:
     """The subject's messages nearest to the query vector (an exact scan: messages have no vector index); with
-    `rows`, their rows read in the same statement; with `unfocused`, their similarity to its vector put there."""
+    `rows`, their rows read in the same statement; with `unfocused`, their similarity to its vector put there.
+    With `held` (the subject's messages in memory, current) and no time bounds, memory compares every one."""
+    if held is not None and since is None and until is None and tuning.mode != "hnsw":
+        entry = held.entry
+        raw = (unfocused.vector, unfocused.similarity) if unfocused is not None else None
+        found = vector_cache.nearest(
+            entry, _NO_TIME, vector, limit=limit, min_sim=tuning.min_similarity, depth=len(entry.ids), raw=raw
+        )
+        if rows is not None:
+            rows.add("message", held.message_rows(pk for pk, _ in found if pk not in rows.messages))
+        return found
     where, params = message_where(subject_id, since, until)
     return _nearest(
         "message",
