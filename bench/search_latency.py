@@ -303,7 +303,15 @@ SIZES = ((SMALL_SUBJECT, 100), ("scale-user-1", SUBJECTS_OTHER_SIZE), (HOT_SUBJE
 
 
 def small_subject(size: int = 100) -> None:
-    """A subject of `size` facts (copies of scale-user-1's first ones), made once: subjects of every size are timed."""
+    """A subject of `size` facts (copies of scale-user-1's first ones), made once: subjects of every size are timed;
+    then each timed subject's messages (bench.scale_messages), made once."""
+    from bench.scale_messages import scale_messages
+
+    _small_subject(size)
+    scale_messages(SIZES, SCALE_TENANT)
+
+
+def _small_subject(size: int) -> None:
     from django.db import connection
 
     from conversations.services import subject_get_or_create, tenant_get_or_create

@@ -416,12 +416,11 @@ def _load_in_background(subject_id: int, budget: float) -> None:
 
 
 def submit_load(fn: Any, *args: Any) -> bool:
-    """Run `fn(*args)` on the loader thread (held_messages' loads); False when no thread can start."""
+    """Run `fn(*args)` on the loader thread (held_messages' loads); False when no thread can start (shutdown)."""
     try:
-        _loader.executor().submit(fn, *args)
-    except RuntimeError:  # the interpreter is shutting down
+        return _loader.executor().submit(fn, *args) is not None
+    except RuntimeError:
         return False
-    return True
 
 
 def loads_wait(timeout: float = 30.0) -> None:
@@ -475,11 +474,8 @@ def clear() -> None:
         hook()
 
 
-_on_clear: list[Any] = []  # what else clear() forgets (held_messages' entries)
-
-
-def on_clear(hook: Any) -> None:
-    _on_clear.append(hook)
+_on_clear: list[Any] = []  # what else clear() forgets (held_messages' entries): on_clear adds to it
+on_clear = _on_clear.append
 
 
 def facts_change_prune(*, older_than: dt.timedelta = dt.timedelta(hours=1)) -> int:
