@@ -20,7 +20,7 @@ from django.db.models.expressions import RawSQL
 from conversations import services as conversations_services
 from conversations.models import Message, Subject, Summary
 from facts.fingerprints import subject_key, text_fingerprints
-from facts.models import FactChange, ForgottenFingerprint, Profile
+from facts.models import FactChange, ForgottenFingerprint, MessageChange, Profile
 from facts.services import subject_data as facts_rights
 from memory_site.deletion import rows_delete
 from policies.events import subject_erased_emit
@@ -56,7 +56,7 @@ def subject_row_ids(*, subject_id: int) -> dict[str, list[int]]:
                 for f in _relations(model)
                 if f.related_model._meta.label_lower in owned and f.related_model._meta.label_lower != label  # type: ignore[union-attr]
             }
-            if model is FactChange:
+            if model is FactChange or model is MessageChange:
                 targets["subject_id"] = SUBJECT_LABEL
             if not targets or set(targets.values()) <= via.get(label, set()):
                 continue

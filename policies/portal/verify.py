@@ -25,7 +25,7 @@ from django.db.models.expressions import RawSQL
 
 from conversations.models import Subject, Tenant
 from facts.fingerprints import subject_key, text_fingerprint, text_pieces
-from facts.models import Fact, FactChange, ForgottenFingerprint
+from facts.models import Fact, FactChange, ForgottenFingerprint, MessageChange
 from memory_site.deletion import ids_in
 from policies.models import PortalLink
 from policies.portal.erasure import EVIDENCE, SUBJECT_LABEL, receipts_for
@@ -75,7 +75,7 @@ def _id_remnants(former: dict[str, set[int]]) -> Iterator[Remnant]:
                 query = Q(pk__in=ids_in(former[label]))
             elif f.is_relation and (target := f.related_model._meta.label_lower) in former:  # type: ignore[union-attr]
                 query = Q(**{f"{f.name}__in": ids_in(former[target])})
-            elif model is FactChange and f.name == "subject_id":
+            elif model in (FactChange, MessageChange) and f.name == "subject_id":
                 query = Q(subject_id__in=ids_in(former[SUBJECT_LABEL]))
             elif model is FactChange and f.name == "fact_id" and fact_ids:
                 query = Q(fact_id__in=ids_in(fact_ids))

@@ -28,6 +28,7 @@ from facts.retrieval.search import run_search
 from facts.text import search_text
 from memory_site.pgio import SEARCH_VECTOR_SQL
 from policies.portal.erasure import subject_erase
+from policies.portal.verify import erasure_verify
 from tests.conftest import Persona
 from tests.factories import MessageFactory, SessionFactory
 from tests.facts.test_search import LARGE_SUBJECT, add_fact, subject_of, tune
@@ -188,6 +189,7 @@ def test_an_erased_subject_leaves_no_change_rows_and_no_current_entry(alice: Per
     assert MessageChange.objects.filter(subject_id=subject.pk).exists()
     subject_erase(subject=subject, actor="test")
     assert not MessageChange.objects.filter(subject_id=subject.pk).exists()
+    assert erasure_verify(tenant=subject.tenant, external_id=subject.external_id).clean
     assert _current(subject) is None  # the log no longer reads as held: PostgreSQL (nothing) answers
 
 
