@@ -375,7 +375,7 @@ MESSAGE_CHANGE_IDS_MAX = 32
 
 class MessageChange(models.Model):
     """One message a statement changed, as search reads it (inserted, deleted, or its content, vectors, session,
-    speaker or time updated), appended by a trigger on conversations_message (migration 0100); one row without a
+    speaker or time updated), appended by a trigger on conversations_message (migration 0014); one row without a
     message when a statement changed more than MESSAGE_CHANGE_IDS_MAX of a subject's. Search's in-memory copy of
     a subject's messages (facts.retrieval.held_messages) is current while the subject's rows here read the same
     (count, sum of ids), and reads again just the messages the newer rows name. Extraction's claim and state
@@ -383,7 +383,7 @@ class MessageChange(models.Model):
     appended some); rows older than the subject's newest are pruned hourly.
     """
 
-    # A foreign key in the database only (ON DELETE CASCADE, migration 0100): the subject's deletion takes the rows
+    # A foreign key in the database only (ON DELETE CASCADE, migration 0014): the subject's deletion takes the rows
     # its messages' deletion appended in the same transaction, whatever deletes it (Django's collector would
     # delete the rows before the messages whose deletion appends them).
     subject_id = models.BigIntegerField()

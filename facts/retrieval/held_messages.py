@@ -13,7 +13,7 @@ expiry), with the same rows, scores and order as the statements in candidates/ke
 
 Current means, as for facts: one check per search (`current`) that the subject's rows in facts_messagechange
 (a trigger on conversations_message appends one per message inserted, deleted, or updated in a column search
-reads; migration 0100) read the same (count, sum of ids) as when the entry was read. The rows above the entry's
+reads; migration 0014) read the same (count, sum of ids) as when the entry was read. The rows above the entry's
 last one name the messages to read again, in the same statement; when they account for the whole difference,
 the entry takes them (held.refreshed: a new message is appended, a deleted one leaves at once) and memory
 answers. Anything else (a late commit below the entry's last row, a prune, a statement that changed more than
