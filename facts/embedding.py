@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import logging
 import threading
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from django.conf import settings
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from facts.embedding_int8 import Int8Encoder
 
 logger = logging.getLogger(__name__)
 
@@ -39,6 +44,8 @@ class LocalMiniLM:
         self._model = None
         self._onnx: OnnxQueryEncoder | None = None
         self._onnx_failed = False
+        self._int8: Int8Encoder | None = None
+        self._int8_failed = False
         self._lock = threading.Lock()
 
     def _query_encoder(self, model) -> OnnxQueryEncoder | None:  # type: ignore[no-untyped-def]
@@ -53,6 +60,24 @@ class LocalMiniLM:
                         self._onnx_failed = True
                         logger.exception("ONNX query encoder unavailable; queries are embedded by torch")
         return self._onnx
+
+    def int8_encoder(self) -> Int8Encoder | None:
+        """The int8 copy of the model for features (built on first use, one intra-op thread per torch thread of
+        this process), or None if it cannot be built here, which is logged once."""
+        if self._int8 is None and not self._int8_failed:
+            model = self._load()
+            with self._lock:
+                if self._int8 is None and not self._int8_failed:
+                    try:
+                        import torch
+
+                        from facts.embedding_int8 import Int8Encoder
+
+                        self._int8 = Int8Encoder(model, _onnx_export(model), threads=torch.get_num_threads())
+                    except Exception:
+                        self._int8_failed = True
+                        logger.exception("int8 feature encoder unavailable; the gate reads the model's own vectors")
+        return self._int8
 
     @property
     def query_encoder(self) -> OnnxQueryEncoder | None:
@@ -277,3 +302,31 @@ def embed_query(text: str) -> list[float] | None:
         return embed_texts([text])[0]
     except EmbedderUnavailable:
         return None
+
+
+def feature_encoder() -> Int8Encoder | None:
+    """The int8 encoder the gate's classifier reads its features from (GATE_FEATURES=int8 and the local model), or
+    None: the embedder's own vectors (GATE_FEATURES=full, a remote embedder, or a copy that cannot be built here)."""
+    if settings.GATE_FEATURES != "int8" or settings.EMBEDDINGS_DISABLED:
+        return None
+    embedder = get_embedder()
+    if not isinstance(embedder, LocalMiniLM):
+        return None
+    try:
+        return embedder.int8_encoder()
+    except Exception as exc:  # the model itself could not be loaded
+        raise EmbedderUnavailable(str(exc)) from exc
+
+
+def embed_features(texts: list[str]) -> np.ndarray:
+    """Unit vectors of `texts` used as features only, never stored nor searched: from the int8 copy when
+    `feature_encoder()` gives one, else the embedder's own vectors. Raises EmbedderUnavailable."""
+    import numpy as np
+
+    encoder = feature_encoder()
+    if encoder is None:
+        return np.asarray(embed_texts(texts), dtype=np.float32)
+    try:
+        return encoder.encode(texts)
+    except Exception as exc:
+        raise EmbedderUnavailable(str(exc)) from exc

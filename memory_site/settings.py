@@ -338,6 +338,10 @@ EMBEDDINGS_TIMEOUT = env_float("EMBEDDINGS_TIMEOUT", 10.0)
 # One text at a time (a search's query) through ONNX Runtime (onnx, default: ~2x faster here) or torch; batches
 # (ingestion) always through torch. Both run the same weights; their vectors agree to a cosine of 0.9999998.
 EMBEDDINGS_QUERY_RUNTIME = env_str("EMBEDDINGS_QUERY_RUNTIME", "onnx")
+# The gate's classifier reads each open sentence's vector as features only (never stored nor searched): from an int8
+# copy of the local model written once into VAR_DIR (int8, default: ~4x cheaper, cosine ~0.99 to the full vectors,
+# the classifier fitted on the same features) or from the model itself (full). A remote embedder always gives its own.
+GATE_FEATURES = env_str("GATE_FEATURES", "int8")
 # Set to true to simulate (or force) an embedder outage: search degrades to keyword and entity.
 EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
 # Intra-op torch threads of the local model per process: web workers (query embedding) and Celery worker

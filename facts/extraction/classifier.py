@@ -3,7 +3,10 @@
 Fitted at first use, in process, from the train split of the labelled corpus (facts/extraction/corpus): the
 user turns' texts are embedded by the pipeline's own embedder (the local MiniLM by default) and two logistic
 regressions are fitted with numpy, deterministically (zero start, fixed steps, no sampling): keep vs drop, and
-the type of a kept turn. The holdout quarter of the corpus is never read here. Nothing is downloaded; when the
+the type of a kept turn. The sentences scored are read by `embedding.embed_features` (GATE_FEATURES: by default the
+int8 copy of the local MiniLM, whose vectors are the model's own to a cosine of ~0.99): the same weights applied to
+them keep the gate's decisions closer to the full model's than weights refitted on int8 vectors of the train turns
+(bench/README.md, i-quant). The holdout quarter of the corpus is never read here. Nothing is downloaded; when the
 embedder is down the classifier answers None and the rules decide alone.
 """
 
@@ -105,7 +108,18 @@ def fit(turns: list[CorpusTurn], vectors: np.ndarray) -> Model:
 
 
 def embed(texts: list[str]) -> np.ndarray | None:
-    """The pipeline embedder's vectors of `texts`, or None when it is unavailable."""
+    """The feature vectors of sentences to score (`embedding.embed_features`), or None when the embedder is
+    unavailable."""
+    if not texts:
+        return np.zeros((0, 0))
+    try:
+        return np.asarray(embedding_backend.embed_features(texts), dtype=np.float64)
+    except embedding_backend.EmbedderUnavailable:
+        return None
+
+
+def embed_training(texts: list[str]) -> np.ndarray | None:
+    """The pipeline embedder's own vectors of training texts, or None when it is unavailable."""
     if not texts:
         return np.zeros((0, 0))
     try:
@@ -114,9 +128,14 @@ def embed(texts: list[str]) -> np.ndarray | None:
         return None
 
 
+def _features() -> str:
+    """Which vectors the scored sentences' are: the model's own, or its int8 copy's (builds the copy on first use)."""
+    return "full" if embedding_backend.feature_encoder() is None else "int8"
+
+
 def training_vectors(texts: list[str]) -> np.ndarray | None:
-    """The vectors of the training texts, kept on disk under VAR_DIR by a hash of the texts and the embedder
-    (the first worker embeds them once, the next processes read them): fitting is then milliseconds."""
+    """The embedder's vectors of the training texts, kept on disk under VAR_DIR by a hash of the texts and the
+    embedder (the first worker embeds them once, the next processes read them): fitting is then milliseconds."""
     from django.conf import settings
 
     embedder = embedding_backend.get_embedder()
@@ -129,7 +148,7 @@ def training_vectors(texts: list[str]) -> np.ndarray | None:
             return np.asarray(cached, dtype=np.float64)
     except (OSError, ValueError):
         pass
-    vectors = embed(texts)
+    vectors = embed_training(texts)
     if vectors is not None:
         vectors = vectors.astype(np.float32).astype(np.float64)  # as read back from disk: one fit everywhere
         try:
@@ -143,7 +162,7 @@ def training_vectors(texts: list[str]) -> np.ndarray | None:
 
 
 _lock = threading.Lock()
-_models: dict[int, Model] = {}
+_models: dict[tuple[int, str], Model] = {}
 
 
 _override: list[Model] = []
@@ -157,11 +176,12 @@ def use_model(fitted: Model | None) -> None:
 
 
 def model() -> Model | None:
-    """The model fitted for the current embedder (fitted once per process and embedder), or None when down."""
+    """The model fitted for the current embedder (fitted once per process, embedder and features: scores are
+    memoised per model), or None when down."""
     if _override:
         return _override[0]
     try:
-        key = id(embedding_backend.get_embedder())
+        key = (id(embedding_backend.get_embedder()), _features())
     except embedding_backend.EmbedderUnavailable:
         return None
     cached = _models.get(key)
