@@ -228,7 +228,7 @@ def cross_validate(folds: int = 4, kind: str = "dialogue") -> dict[str, Any]:
         keys = sorted({_fold_key(kind, d) for d in dialogues})
         held_sets = [{d for d in dialogues if _fold_key(kind, d) == key} for key in keys]
     users = classifier.training_turns(train)
-    vectors = classifier.training_vectors([t.text for t in users])  # as the product fits: the model's own vectors
+    vectors = classifier.training_vectors([t.text for t in users])  # as the product fits (disk cache)
     assert vectors is not None
     results = []
     try:

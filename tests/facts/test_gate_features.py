@@ -90,8 +90,8 @@ def _decisions(settings: Any, features: str) -> list[tuple[str, ...]]:
 
 
 def test_the_gate_decides_as_with_the_models_own_vectors(settings: Any) -> None:
-    """The classifier (fitted on the model's own vectors of the train turns) reading either vectors: the decisions
-    and types on sentences of both languages are the same, and the keep probabilities close."""
+    """Each features fit their own classifier (on the same features of the train turns): the decisions and types
+    on sentences of both languages are the same, and the keep probabilities close."""
     int8 = _decisions(settings, "int8")
     full = _decisions(settings, "full")
     assert int8 == full
