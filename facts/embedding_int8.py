@@ -62,7 +62,10 @@ def quantized_export(source: Path) -> Path:
     import os
     import tempfile
 
-    path = source.with_name(f"{source.stem}-int8.onnx")
+    # Without VNNI, x86's int8 products of two 8-bit values can saturate (ONNX Runtime's warning): there the
+    # weights take 7 bits (`reduce_range`, cosine ~0.986 against 0.989 measured), in a file of their own.
+    reduce_range = not has_vnni()
+    path = source.with_name(f"{source.stem}-int8{'-r7' if reduce_range else ''}.onnx")
     if path.exists():
         return path
     from onnxruntime.quantization import QuantType, quantize_dynamic
@@ -74,7 +77,12 @@ def quantized_export(source: Path) -> Path:
     try:
         quiet.setLevel(max(level, logging.ERROR))
         quantize_dynamic(
-            str(source), tmp, weight_type=QuantType.QInt8, per_channel=True, op_types_to_quantize=["MatMul"]
+            str(source),
+            tmp,
+            weight_type=QuantType.QInt8,
+            per_channel=True,
+            reduce_range=reduce_range,
+            op_types_to_quantize=["MatMul"],
         )
         os.replace(tmp, path)
     finally:
@@ -82,3 +90,17 @@ def quantized_export(source: Path) -> Path:
         if os.path.exists(tmp):
             os.unlink(tmp)
     return path
+
+
+def has_vnni() -> bool:
+    """Whether this CPU multiplies int8 with VNNI (x86 flags avx512_vnni / avx_vnni; an ARM CPU does not saturate:
+    treated as having it)."""
+    import platform
+
+    if platform.machine().lower() not in {"x86_64", "amd64", "i386", "i686"}:
+        return True
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return "avx512_vnni" in flags or "avx_vnni" in flags
