@@ -366,6 +366,24 @@ def test_back_after_no_count_of_time_is_no_date() -> None:
         assert "back" in text, (said, text)
 
 
+@pytest.mark.parametrize(
+    ("said", "fact"),
+    [
+        ("You know I teach piano on weekends.", "Lena teaches piano on weekends."),
+        ("You know what, I sold my car.", "Lena sold their car."),
+        ("Yup, I got the apartment on Elm Street!", "Lena got the apartment on Elm Street!"),
+        ("I mean, my dad is a carpenter.", "Lena's dad is a carpenter."),
+        ("你知道吗，我妈妈是中学老师。", "Lena妈妈是中学老师。"),
+        ("我是说，我在读夜校。", "Lena在读夜校。"),
+    ],
+)
+def test_an_opening_discourse_phrase_is_not_part_of_the_fact(said: str, fact: str) -> None:
+    out = RuleExtractor().extract_one(
+        MessageView(id=1, role="user", name="Lena", content=said, created_at=dt.datetime(2024, 3, 4, tzinfo=dt.UTC))
+    )
+    assert [c.text for c in out.candidates] == [fact]
+
+
 def test_a_clause_cut_from_a_longer_sentence_ends_as_a_sentence(alice) -> None:  # type: ignore[no-untyped-def]
     texts = [f["text"] for f in _facts(alice, "I started learning the cello about five years ago; love it.")]
     assert any("around 2018" in t for t in texts), texts
