@@ -363,7 +363,7 @@ def _asks_listener(text: str) -> bool:
     return not any(_I_SUBJECT_RE.search(_ASK_LISTENER_RE.sub(" ", c, count=1)) for c in named)
 
 
-# News announced, not yet told ("I wanted to tell you about the weirdest thing at work", "okay so I have news",
+# News announced, not yet told ("I meant to tell you about the weirdest thing at work", "okay so I have news",
 # "我想跟你说说那房子的事"): the telling is the act; only what follows it can be a fact.
 _ANNOUNCE_RE = re.compile(
     r"^(?:(?:okay|ok|so|well|right|listen|rude|anyway|um|oh|and)[,.!]?\s+)*(?:(?:i|we) (?:have|'ve got|got) (?:some |big |"
@@ -374,7 +374,7 @@ _ANNOUNCE_RE = re.compile(
     re.I,
 )
 _TOPIC_ONLY_RE = re.compile(r"的事(?:儿|情)?$|这(?:件)?事(?:儿)?$|\b(?:thing|story|news)\b", re.I)
-# Anticipation of something not the speaker's own ("can't wait to see your wonky mugs", "迫不及待想看看你们公司"):
+# Anticipation of something not the speaker's own ("can't wait to hold your wonky mugs", "迫不及待想看看你们公司"):
 # a reaction to what the listener said.
 _ANTICIPATE_RE = re.compile(
     r"\b(?:i )?(?:can'?t|cannot) wait\b|\b(?:i'?m )?(?:so |really )?looking forward to\b|\b(?:i'?m )?so excited "

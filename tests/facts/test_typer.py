@@ -276,7 +276,7 @@ def test_what_a_fact_is_about_on_phrasings_of_their_own(sentence: str, expected:
     ("sentence", "keep"),
     [
         # News announced but not told, anticipation of what is the listener's, praise of the listener: nothing kept.
-        ("Anyway, I wanted to tell you about the strangest thing at the office.", False),
+        ("Anyway, I meant to tell you about the strangest thing at the office.", False),
         ("okay so I have news and you have to sit down first", False),
         ("我想跟你聊聊我那辆车的事", False),
         ("No way, can't wait to try your lasagne", False),
@@ -284,7 +284,7 @@ def test_what_a_fact_is_about_on_phrasings_of_their_own(sentence: str, expected:
         ("That dress you wore at the wedding was stunning.", False),
         ("I love your new haircut", False),
         # ... but what the speaker tells after the announcement, or looks forward to of their own, stays open or kept.
-        ("I wanted to tell you about my new job at the bakery", None),
+        ("I need to tell you about my new job at the bakery", None),
         ("有个好消息要跟你说，我怀孕了", True),
         ("I can't wait for my trip to Peru next month", None),
     ],
