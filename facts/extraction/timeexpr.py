@@ -271,8 +271,16 @@ _FIGURATIVE_EN = re.compile(r"\b(?:like|as if)(?: it was| it were)?(?: just| onl
 _FIGURATIVE_ZH = re.compile(r"(?:就像|好像就|仿佛|恍如|宛如|犹如)(?:是|在|就在)?$")
 
 
+# "haven't talked in a few weeks", "the first time in two years": "in" + a span after a negation or "first time" is
+# how long, not when.
+_DURATION_BEFORE_EN = re.compile(r"(?i:(?:n't|\b(?:not|never|first time|only time|longest))\b[^.,;!?]{0,40}$)")
+
+
 def _figurative(text: str, m: re.Match[str]) -> bool:
+    """A match that names no date: a figure of speech, or a span that says how long."""
     phrase = m.group("phrase").lower()
+    if "unit3" in m.re.groupindex and m.group("unit3"):
+        return bool(_DURATION_BEFORE_EN.search(text[max(0, m.start() - 60) : m.start()]))
     before = text[max(0, m.start() - 20) : m.start()]
     if phrase in {"yesterday", "today"}:
         return bool(_FIGURATIVE_EN.search(before))

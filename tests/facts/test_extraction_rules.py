@@ -359,6 +359,20 @@ def test_a_figurative_yesterday_is_no_date(said: str) -> None:
     assert resolve_text("昨天我们搬进了新家", ref)[0] == "2023年5月7日我们搬进了新家"
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        "We haven't spoken in a few weeks",
+        "I have not been skiing in three years",
+        "first time in two months I slept well",
+    ],
+)
+def test_in_a_span_after_a_negation_is_how_long_not_when(said: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(said, ref) == (said, [])
+    assert resolve_text("the movers come in two weeks", ref)[0] == "the movers come around 22 May 2023"
+
+
 def test_back_after_no_count_of_time_is_no_date() -> None:
     ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
     for said in ["I'll call you back in a few days", "bring two books back", "I came back tomorrow"]:
