@@ -271,7 +271,7 @@ _FIGURATIVE_EN = re.compile(r"\b(?:like|as if)(?: it was| it were)?(?: just| onl
 _FIGURATIVE_ZH = re.compile(r"(?:就像|好像就|仿佛|恍如|宛如|犹如)(?:是|在|就在)?$")
 
 
-# "haven't talked in a few weeks", "the first time in two years": "in" + a span after a negation or "first time" is
+# "haven't phoned in a few weeks", "the first time in two years": "in" + a span after a negation or "first time" is
 # how long, not when.
 _DURATION_BEFORE_EN = re.compile(r"(?i:(?:n't|\b(?:not|never|first time|only time|longest))\b[^.,;!?]{0,40}$)")
 
