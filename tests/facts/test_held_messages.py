@@ -13,10 +13,9 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.db import connection
 
 from conversations.models import Message, Subject
-from conversations.services import messages_claim
+from conversations.services import MessageFinish, messages_claim, messages_finish
 from facts.embedding import embed_texts
 from facts.models import MessageChange
 from facts.retrieval import held_messages, vector_cache
@@ -26,7 +25,6 @@ from facts.retrieval.config import search_config
 from facts.retrieval.rows import Rows, message_rows
 from facts.retrieval.search import run_search
 from facts.text import search_text
-from memory_site.pgio import SEARCH_VECTOR_SQL
 from policies.portal.erasure import subject_erase
 from policies.portal.verify import erasure_verify
 from tests.conftest import Persona
@@ -70,14 +68,15 @@ def write_turns(subject: Subject, turns: list[str], session: str = "s1", *, fini
         MessageFactory(session=sess, content=text, external_id=f"{session}-{i}") for i, text in enumerate(turns)
     ]
     if finish:
-        vectors = embed_texts(turns)
-        with connection.cursor() as cursor:
-            for message, vector in zip(messages, vectors, strict=True):
-                cursor.execute(
-                    f"UPDATE conversations_message SET embedding = %s::vector, search_vector = {SEARCH_VECTOR_SQL} "
-                    "WHERE id = %s",
-                    ["[" + ",".join(map(str, vector)) + "]", *[search_text(message.content)] * 2, message.pk],
-                )
+        now = dt.datetime.now(dt.UTC)
+        messages_finish(
+            finished=[
+                MessageFinish(message_id=m.pk, state="done", finished_at=now, error="", extractor="rules",
+                              gate_decision="skip", gate_reason="test", search_text=search_text(m.content),
+                              embedding=vector)
+                for m, vector in zip(messages, embed_texts(turns), strict=True)
+            ]
+        )  # fmt: skip
     return messages
 
 
