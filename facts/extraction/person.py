@@ -213,7 +213,7 @@ def third_person_en(sentence: str, name: str) -> str:
     out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _conjugate(m.group(1)), out)
     out = out.replace("\x00", "")
     out = re.sub(r"\b[Mm]y\b", f"{_MARK}'s", out)
-    out = re.sub(r"\b[Mm]ine\b", f"{_MARK}'s", out)
+    out = re.sub(r"\b[Mm]ine\b", f"{_MARK}$", out)  # "a dream of mine" -> "of Priya's", later "of theirs"
     out = re.sub(r"\b[Mm]yself\b", "themselves", out)
     out = re.sub(r"(?<=\w )me\b", f"{_MARK}@", out)
     if _MARK not in out:
@@ -260,12 +260,14 @@ def _name_marks(out: str, name: str) -> str:
     label = "User" if unnamed else name  # the first mention names the person; later ones are their / them
     if tail.startswith(f"{_MARK}'s"):
         tail = f"{label}'s" + tail[len(_MARK) + 2 :]
+    elif tail.startswith(f"{_MARK}$"):
+        tail = f"{label}'s" + tail[len(_MARK) + 1 :]
     elif tail.startswith(f"{_MARK}@"):
         tail = ("them" if unnamed else name) + tail[len(_MARK) + 1 :]
     else:
         tail = label + tail[len(_MARK) :]
     out = head + tail
-    out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}@", "them")
+    out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
     if unnamed:
         for singular, plural in ((" is", " are"), (" was", " were"), (" has", " have"), (" does", " do")):
             out = out.replace(_MARK + singular, "they" + plural)

@@ -8,7 +8,7 @@ import pytest
 
 from conversations.models import Message
 from facts.extraction.base import MessageView
-from facts.extraction.gate import strong_signal
+from facts.extraction.gate import strip_chatter, strong_signal
 from facts.extraction.person import third_person_en
 from facts.extraction.rules import RuleExtractor, frame
 from facts.extraction.timeexpr import resolve_text
@@ -584,3 +584,34 @@ def test_an_instruction_is_no_complaint_even_when_typed_one() -> None:
 def test_a_greeting_before_the_fact_is_left_out(alice, content: str, word: str) -> None:  # type: ignore[no-untyped-def]
     texts = [f["text"] for f in _facts(alice, content, name="Ravi")]
     assert any(word in t for t in texts) and not any(t.startswith(("Hey", "Hi")) for t in texts), texts
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        (
+            "Running a pottery studio was always a dream of mine.",
+            "Running a pottery studio was always a dream of Omar's.",
+        ),
+        (
+            "My brother lent me his van, and the tools are mine.",
+            "Omar's brother lent them his van, and the tools are theirs.",
+        ),
+        ("Mine is the blue kayak.", "Omar's is the blue kayak."),
+    ],
+)
+def test_mine_is_the_name_first_then_theirs(sentence: str, expected: str) -> None:
+    assert third_person_en(sentence, "Omar") == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("So far the new job is going well.", "So far the new job is going well."),
+        ("so far, so good with the night classes", "So far, so good with the night classes"),
+        ("So I signed up for the marathon.", "I signed up for the marathon."),
+        ("所以我报名了马拉松。", "所以我报名了马拉松。"),
+    ],
+)
+def test_so_far_is_content_not_a_discourse_word(sentence: str, expected: str) -> None:
+    assert strip_chatter(sentence) == expected
