@@ -133,7 +133,7 @@ _NO_CONJUGATE = _COMMON_ADVERBS | frozenset(
 # Present-tense verbs that end like a past form ("I need" -> "Priya needs", not "Priya need").
 _PRESENT_IN_ED = frozenset(["need", "feed", "bleed", "breed", "heed", "proceed", "succeed", "exceed", "speed", "shred"])
 _PRONOUN_MAP = {"am": "is", "have": "has", "do": "does", "don't": "doesn't", "dont": "doesn't", "'m": "is",
-                "haven't": "hasn't", "go": "goes"}  # fmt: skip
+                "haven't": "hasn't", "go": "goes", "wanna": "wants to", "gotta": "has to"}  # fmt: skip
 
 
 def _conjugate(verb: str) -> str:
@@ -174,6 +174,19 @@ _I_RE = re.compile(r"\b(I)(?:'m|’m| am\b)|\b(I)(?:'ve|’ve)|\b(I)(?:'d|’d)|
 
 
 _MARK = "\x01"
+# "Do I", "Am I", "Have I" (a question's inverted order) agree with the name: "Does Lena", "Is Lena", "Has Lena".
+_AUX_BEFORE_I_RE = re.compile(r"\b(do|am|have)(\s+I\b)", re.IGNORECASE)
+_AUX_THIRD = {"do": "does", "am": "is", "have": "has"}
+
+
+def _aux_third(m: re.Match[str]) -> str:
+    aux = _AUX_THIRD[m.group(1).lower()]
+    return (aux.capitalize() if m.group(1)[0].isupper() else aux) + _INVERTED + m.group(2)
+
+
+# A modal or auxiliary just before "I": a question's inverted order, whose verb takes no -s ("what can Lena say").
+_INVERTED = "\x07"  # after an auxiliary _aux_third rewrote
+_INVERTED_RE = re.compile(r"(?:\b(?:can|could|should|would|will|shall|may|might|must|did)|\x07)\s+$", re.IGNORECASE)
 _UNNAMED = {"User", "用户", ""}
 
 
@@ -201,6 +214,8 @@ def third_person_en(sentence: str, name: str) -> str:
         verb = m.group(5)
         if verb is None:
             return _MARK
+        if _INVERTED_RE.search(sentence[: m.start()]):  # "can I say", "do I need": the verb stays bare
+            return f"{_MARK} {verb}"
         if verb.lower() in _ADVERBS or verb.lower().endswith("ly"):
             following = re.match(r" (\w+(?:'t)?)", sentence[m.end() :])
             if following:  # "I really love" -> "Priya really loves": conjugate the next word later
@@ -209,9 +224,10 @@ def third_person_en(sentence: str, name: str) -> str:
         return f"{_MARK} {_conjugate(verb)}" if whole[1:].strip() else _MARK
 
     sentence = _WE_RE.sub(_we_mark, sentence)
+    sentence = _AUX_BEFORE_I_RE.sub(_aux_third, sentence)
     out = _I_RE.sub(repl_i, sentence)
     out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _conjugate(m.group(1)), out)
-    out = out.replace("\x00", "")
+    out = out.replace("\x00", "").replace(_INVERTED, "")
     out = re.sub(r"\b[Mm]y\b", f"{_MARK}'s", out)
     out = re.sub(r"\b[Mm]ine\b", f"{_MARK}$", out)  # "a dream of mine" -> "of Priya's", later "of theirs"
     out = re.sub(r"\b[Mm]yself\b", "themselves", out)

@@ -75,7 +75,8 @@ _EN_RE = re.compile(
     r"the day before yesterday|day before yesterday|yesterday|last night|this morning|this afternoon|"
     r"this evening|tonight|today|the day after tomorrow|tomorrow|"
     r"the (?P<before_last>week|weekend) before last|"
-    r"(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
+    # Not after "the": "in the last month", "over the next year" are spans up to or from now, not a calendar unit.
+    r"(?<!the )(?<!the past )(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
     + "|".join(_WEEKDAYS_EN)
     + r")|"
     # Abbreviated weekdays ("last Fri", "next Weds"): only after last, next or coming ("this sun" is no day).

@@ -615,3 +615,40 @@ def test_mine_is_the_name_first_then_theirs(sentence: str, expected: str) -> Non
 )
 def test_so_far_is_content_not_a_discourse_word(sentence: str, expected: str) -> None:
     assert strip_chatter(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("I wanna open a bike shop.", "Omar wants to open a bike shop."),
+        ("I gotta renew my passport.", "Omar has to renew their passport."),
+        ("Should I sell the old piano?", "Should Omar sell the old piano?"),
+        ("Do I need a permit for the shed?", "Does Omar need a permit for the shed?"),
+        ("Am I too old for ballet?", "Is Omar too old for ballet?"),
+        ("The thing is I hate long drives.", "The thing is Omar hates long drives."),
+    ],
+)
+def test_informal_verbs_and_inverted_questions_agree_with_the_name(sentence: str, expected: str) -> None:
+    assert third_person_en(sentence, "Omar") == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("What can I say, I adore sailing.", "I adore sailing."),
+        ("Sure, I can lend you the tent.", "I can lend you the tent."),
+        ("Sure enough, the bus was late.", "Sure enough, the bus was late."),
+    ],
+)
+def test_filler_openers_are_stripped(sentence: str, expected: str) -> None:
+    assert strip_chatter(sentence) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["So much has changed in the last month.", "Over the next week I'll be offline.", "The past year was a blur."],
+)
+def test_the_last_month_is_a_span_not_a_calendar_month(sentence: str) -> None:
+    ref = dt.datetime(2024, 3, 14, 9, 0, tzinfo=dt.UTC)
+    assert resolve_text(sentence, ref) == (sentence, [])
+    assert resolve_text("I changed teams last month.", ref)[0] == "I changed teams in February 2024."
