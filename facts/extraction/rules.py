@@ -429,6 +429,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 _ZH_REACTION_RE = re.compile(r"(?:哇+|啊+[？?]?|哈哈+|天哪|天啊|哎呀|哎哟|我的天|呀)[，,！!？?\s]*")
 _COMMON_FIRST = re.compile(
     r"^(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"
+    r"much|many|most|more|lots|plenty|every|everything|everyone|something|someone|nothing|anything|each|both|"
+    r"what|when|where|how|why|which|if|since|because|after|before|while|during|with|for|in|on|at|to|from|as|"
     r"[a-z]+ly)\b",
     re.I,
 )

@@ -566,6 +566,11 @@ def test_a_general_truth_a_pointer_or_congratulations_is_not_said_of_the_speaker
         ("She got the job at the bakery.", "Lena mentioned that she got the job at the bakery"),
         ("Plus, the flat has a balcony.", "Lena mentioned that the flat has a balcony"),
         ("Luckily the vet says Milo and Otis are fine.", "Lena mentioned that the vet says Milo and Otis are fine"),
+        (
+            "Many of the pears fell before we picked them.",
+            "Lena mentioned that many of the pears fell before we picked them",
+        ),
+        ("In spring the clinic moved across town.", "Lena mentioned that in spring the clinic moved across town"),
     ],
 )
 def test_a_statement_of_fact_without_first_person_is_framed_plainly(sentence: str, expected: str) -> None:
