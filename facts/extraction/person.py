@@ -176,16 +176,15 @@ _I_RE = re.compile(r"\b(I)(?:'m|’m| am\b)|\b(I)(?:'ve|’ve)|\b(I)(?:'d|’d)|
 _MARK = "\x01"
 # "Do I", "Am I", "Have I" (a question's inverted order) agree with the name: "Does Lena", "Is Lena", "Has Lena".
 _AUX_BEFORE_I_RE = re.compile(r"\b(do|am|have)(\s+I\b)", re.IGNORECASE)
-_AUX_THIRD = {"do": "does", "am": "is", "have": "has"}
+# A modal or auxiliary just before "I": a question's inverted order, whose verb takes no -s ("what can Lena say").
+_INVERTED = "\x07"  # after an auxiliary _aux_third rewrote
 
 
 def _aux_third(m: re.Match[str]) -> str:
-    aux = _AUX_THIRD[m.group(1).lower()]
+    aux = _PRONOUN_MAP[m.group(1).lower()]
     return (aux.capitalize() if m.group(1)[0].isupper() else aux) + _INVERTED + m.group(2)
 
 
-# A modal or auxiliary just before "I": a question's inverted order, whose verb takes no -s ("what can Lena say").
-_INVERTED = "\x07"  # after an auxiliary _aux_third rewrote
 _INVERTED_RE = re.compile(r"(?:\b(?:can|could|should|would|will|shall|may|might|must|did)|\x07)\s+$", re.IGNORECASE)
 _UNNAMED = {"User", "用户", ""}
 

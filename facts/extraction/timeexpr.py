@@ -76,7 +76,7 @@ _EN_RE = re.compile(
     r"this evening|tonight|today|the day after tomorrow|tomorrow|"
     r"the (?P<before_last>week|weekend) before last|"
     # Not after "the": "in the last month", "over the next year" are spans up to or from now, not a calendar unit.
-    r"(?<!the )(?<!the past )(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
+    r"(?<!the )(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
     + "|".join(_WEEKDAYS_EN)
     + r")|"
     # Abbreviated weekdays ("last Fri", "next Weds"): only after last, next or coming ("this sun" is no day).
