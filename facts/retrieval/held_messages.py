@@ -133,6 +133,10 @@ def current(subject_id: int, cache: vector_cache.CacheSettings) -> Held | None:
         fresh = _checked(subject_id, held, cache)
         if fresh is not None:
             return fresh
+        with _lock:  # stale beyond a refresh (an erasure, a prune): what was deleted is not kept until a load
+            if _held.get(subject_id) is held:
+                del _held[subject_id]
+                _nbytes.pop(subject_id, None)
     _load_soon(subject_id, cache)
     return None
 

@@ -326,8 +326,17 @@ def current(subject_id: int, cache: CacheSettings) -> Entry | None:
             fresh = _refresh(subject_id, entry, changes, cache)
             if fresh is not None:
                 return fresh
+        _drop(subject_id, entry)
     _load_soon(subject_id, cache)
     return None
+
+
+def _drop(subject_id: int, entry: Entry) -> None:
+    """Let go of `entry` if it is still the one held: stale beyond a refresh (an erasure, a prune, a bulk
+    statement), it must not keep what was deleted until the next load replaces it."""
+    with _lock:
+        if _entries.get(subject_id) is entry:
+            del _entries[subject_id]
 
 
 @dataclass(frozen=True)

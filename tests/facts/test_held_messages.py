@@ -182,7 +182,8 @@ def test_a_deleted_message_is_never_returned_again(alice: Persona, settings: Any
     assert all(h[1] != gone.pk for h in _answers(subject, "saxophone", True, settings))
 
 
-def test_an_erased_subject_leaves_no_change_rows_and_no_current_entry(alice: Persona) -> None:
+def test_an_erased_subject_leaves_no_change_rows_and_no_current_entry(alice: Persona, settings: Any) -> None:
+    tune(settings, {"scope.count_cache_seconds": 0, "cache.load_pause_seconds": 60})
     subject = held_subject(alice)
     _held(subject)
     assert MessageChange.objects.filter(subject_id=subject.pk).exists()
@@ -190,6 +191,7 @@ def test_an_erased_subject_leaves_no_change_rows_and_no_current_entry(alice: Per
     assert not MessageChange.objects.filter(subject_id=subject.pk).exists()
     assert erasure_verify(tenant=subject.tenant, external_id=subject.external_id).clean
     assert _current(subject) is None  # the log no longer reads as held: PostgreSQL (nothing) answers
+    assert subject.pk not in held_messages.held_subjects()  # and the erased messages left memory at once
 
 
 def test_many_messages_in_one_statement_read_the_subject_again(alice: Persona, settings: Any) -> None:
