@@ -371,6 +371,7 @@ def measure(
     from django.conf import settings
 
     from bench.common import percentile
+    from bench.search_after_write import measure_with_writes
     from facts.embedding import embed_query, limit_torch_threads
 
     # The embedder alone in the web workers' configuration (WEB_TORCH_THREADS intra-op threads, see wsgi.py).
@@ -409,12 +410,17 @@ def measure(
         embed_alone += [embed_ms(q) for q in block]
     # For reference: torch's sentence-transformers encode of the same model, which the web workers used before
     # the ONNX Runtime encoder (and which the read-path target's "about 9 ms for MiniLM" was measured with).
+    # Searches while the subject is written to, before the torch encodes below take this process's caches.
+    with_writes = (
+        measure_with_writes(ctx, subject=subject, tenant=SCALE_TENANT, queries=qs[WARMUP:], embed_ms=embed_ms)
+        if after_writes
+        else None
+    )
     runtime, settings.EMBEDDINGS_QUERY_RUNTIME = settings.EMBEDDINGS_QUERY_RUNTIME, "torch"
     try:
         torch_ms = [embed_ms(q) for q in qs][WARMUP:] if after_writes else [0.0]
     finally:
         settings.EMBEDDINGS_QUERY_RUNTIME = runtime
-    after_write = _searches_after_writes(ctx, qs[WARMUP : WARMUP + AFTER_WRITE_ROUNDS]) if after_writes else [0.0]
     p50 = percentile(wall, 50)
     e50 = percentile(embed_alone, 50)
     t50 = percentile(torch_ms, 50)
@@ -437,37 +443,9 @@ def measure(
         },
         "p50_over_embed_p50": round(p50 / e50, 2) if e50 else None,
         "embed_torch_ms": {"p50": round(t50, 2), "p95": round(percentile(torch_ms, 95), 2)},
-        "after_write_ms": {
-            "rounds": len(after_write),
-            "p50": round(percentile(after_write, 50), 2),
-            "p95": round(percentile(after_write, 95), 2),
-            "timed": "each search right after a write to the subject (one fact's row updated, its values unchanged)",
-        },
+        "with_writes_ms": with_writes,
         "p50_over_embed_torch_p50": round(p50 / t50, 2) if t50 else None,
     }
-
-
-AFTER_WRITE_ROUNDS = 40
-
-
-def _searches_after_writes(ctx: Any, queries: list[str]) -> list[float]:
-    """Search wall times (ms), each right after a write to the hot subject: an agent that stores each turn and
-    searches before the next. The write updates one of the subject's facts to the values it has (its change is
-    logged like any other, the data stay as generated), so the subject's facts held in memory are stale."""
-    from django.db import connection
-
-    from conversations.models import Subject
-
-    subject = Subject.objects.get(tenant__name=SCALE_TENANT, external_id=HOT_SUBJECT)
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT min(id) FROM facts_fact WHERE subject_id = %s", [subject.pk])
-        (fact_id,) = cursor.fetchone()
-    wall: list[float] = []
-    for query in queries:
-        with connection.cursor() as cursor:
-            cursor.execute("UPDATE facts_fact SET mention_count = mention_count WHERE id = %s", [fact_id])
-        wall.append(ctx.search(HOT_SUBJECT, query, limit=10)[1])
-    return wall
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
