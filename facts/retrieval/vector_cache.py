@@ -20,8 +20,7 @@ transaction as any insert, update or delete of the subject's facts, still read t
 as when the matrix was read, in the same statement (one snapshot). A change committed after the read adds a
 row, and so changes both, even when its id is lower than those read (ids are taken before commit); pruning
 (facts_change_prune, hourly) deletes rows, which changes them too. An entry also goes after
-SEARCH_VECTOR_CACHE_SECONDS whatever the log says, searched or not (so an erased subject's vectors leave the
-memory of every process within that time, as soon as it searches anything).
+SEARCH_VECTOR_CACHE_SECONDS whatever the log says, searched or not.
 
 A stale entry is brought current in the search that finds it so (`_changes`, the same statement as the check):
 the rows above the highest one the entry has read name the facts each write changed (facts 0013), and those
@@ -29,9 +28,9 @@ facts are read again with them; when those rows account for the whole difference
 entry plus those facts is the subject at that snapshot (held.refreshed: a fact read the same stays, a changed
 one takes a new row, one no longer searchable leaves). Anything else (a late commit below the entry's last row,
 a prune, an erasure, a statement that changed more than FACT_CHANGE_IDS_MAX of the subject's facts, more than
-`refresh_max_facts` facts): PostgreSQL answers, and this process's loader thread reads the subject whole
-(`_load_soon`, at most once per `load_pause_seconds`), as it does for a subject not held yet; the next searches
-use memory once that is done. A whole read is also asked for once an entry's dead rows are many (memory).
+`refresh_max_facts` facts): the entry goes at once, PostgreSQL answers, and the loader thread reads the subject
+whole (`_load_soon`, at most once per `load_pause_seconds`), as for a subject not held yet. A whole read is also
+asked for once an entry's dead rows are many (memory).
 
 Only the default filter is served from memory (active tier, active or conflicted facts, no type or time
 filter, outside a transaction, whose uncommitted rows this process must not keep): any other search, and any
@@ -326,17 +325,11 @@ def current(subject_id: int, cache: CacheSettings) -> Entry | None:
             fresh = _refresh(subject_id, entry, changes, cache)
             if fresh is not None:
                 return fresh
-        _drop(subject_id, entry)
+        with _lock:  # stale beyond a refresh (an erasure, a prune): what was deleted is not kept until a load
+            if _entries.get(subject_id) is entry:
+                del _entries[subject_id]
     _load_soon(subject_id, cache)
     return None
-
-
-def _drop(subject_id: int, entry: Entry) -> None:
-    """Let go of `entry` if it is still the one held: stale beyond a refresh (an erasure, a prune, a bulk
-    statement), it must not keep what was deleted until the next load replaces it."""
-    with _lock:
-        if _entries.get(subject_id) is entry:
-            del _entries[subject_id]
 
 
 @dataclass(frozen=True)
