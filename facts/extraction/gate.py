@@ -128,9 +128,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|贷款|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
-            r"保险|保单|居留|户口|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            + LAW_WORDS,
+            r"保险|保单|居留|户口|" + LAW_WORDS,
             re.I,
         ),
     ),
@@ -355,9 +354,12 @@ _RESOLVE_RE = re.compile(
 
 def _resolve_only(text: str) -> bool:
     """Encouragement is all the sentence says of anyone: what is left without it names neither speaker nor thing."""
-    if not re.search(r"work out|fine|ok|okay|alright|right|great|figure|sort|smash|nail|ace|crush|get through|do |"
-                     r"got this|hang in|give up|chin up|keep|可以|行|没问题|搞定|能过|好起来|没事|顺利|相信你|灰心|放弃|坚持|挺住|加油",
-                     text, re.I):
+    if not re.search(
+        r"work out|fine|ok|okay|alright|right|great|figure|sort|smash|nail|ace|crush|get through|do |"
+        r"got this|hang in|give up|chin up|keep|可以|行|没问题|搞定|能过|好起来|没事|顺利|相信你|灰心|放弃|坚持|挺住|加油",
+        text,
+        re.I,
+    ):
         return False
     rest, n = _RESOLVE_RE.subn(" ", text[:200])
     if not n or rest == text[:200]:

@@ -291,6 +291,21 @@ def _agree(out: str) -> str:
     return _AGREE_RE.sub(pick, out)
 
 
+_CLAUSE_VERBS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "does", "did"]
+)
+
+
+def _joined(before: str, label: str, name: str, unnamed: bool) -> str:
+    """The speaker after "and": named again when joined to someone as one subject ("Omar's sister and Omar"), "they"
+    when the clause before already had the speaker as its subject ("Nadia teaches piano and they love it")."""
+    clause = re.split(r"[,;.!?]", before)[-1].strip()
+    words = clause.lower().split()
+    if clause.startswith((f"{label} ", "they ", "They ")) or any(w in _CLAUSE_VERBS or is_past_form(w) for w in words):
+        return "they"  # "Nadia's knee is sore and they are resting it": a clause of its own before "and"
+    return "the user" if unnamed else name
+
+
 def _name_marks(out: str, name: str) -> str:
     """The first mark becomes the name ("User" for an unnamed user); later ones they / their / them."""
     unnamed = name in _UNNAMED
@@ -310,7 +325,7 @@ def _name_marks(out: str, name: str) -> str:
     out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
     # The speaker is named once; later they are "they" ("User would rather do mornings, they hate exercising").
     # ...but one of several people joined by "and" is named again ("Omar's sister and Omar drove").
-    out = re.sub(rf"(?<=\band ){_MARK}|{_MARK}(?= and\b)", "the user" if unnamed else name, out)
+    out = re.sub(rf"(?<=\band ){_MARK}", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
     out = re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out)
     return out.replace(_MARK, "they")
 
