@@ -22,7 +22,7 @@ _PIECES: dict[str, str] = {
     r"hey stranger|heyy+ stranger|how'?ve you been|how have you been|how are you( doing)?|how'?s it going|"
     r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢|"
     # Catch-up questions: they ask for news and carry none.
-    r"long time|what(?:'?ve| have) you been up to(?: lately| recently| these days)?|what'?s new(?: with you)?|how'?s life|"
+    r"long time|what(?:'?ve| have) you been (?:up to|doing)(?: lately| recently| these days)?|what'?s new(?: with you)?|how'?s life|"
     r"how(?:'?s| is| are| have) (?:everything|things)(?: been| going)?|how'?s it been|近来可好|最近还好吗|最近(?:在)?忙(?:什么|些什么)呢?|"
     r"最近(?:过得)?(?:咋样|如何|怎样)|最近过得怎么样|这阵子怎么样|最近还行吗",
     "thanks": r"thanks?( (you|so much|a lot|a bunch|again|for (your|the|all)( \w+){0,4}))*|thank you( (so|very) much)?"

@@ -45,7 +45,7 @@ def test_encouragement_and_catch_up_questions_yield_no_fact(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "word"),
     [
-        ("My scan is on Tuesday, I'm sure it'll be fine.", "scan"),
+        ("My scan is on Tuesday, I'm certain it will be fine.", "scan"),
         ("我下周三做胃镜，相信会没事的。", "胃镜"),
     ],
 )
