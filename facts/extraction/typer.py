@@ -449,6 +449,15 @@ def _held(type_: str, sentence: str) -> str:
     of the law or a legal document (a palliative care certificate is not one)."""
     if type_ == "inquiry" and not (is_question(sentence) or _REQUEST_RE.search(sentence)):
         return fallback_type(sentence)
-    if type_ == "legal" and strong_signal(sentence) != "legal" and not LAW_RE.search(sentence):
+    legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or _LEGAL_PAPER_RE.search(sentence)
+    if type_ == "legal" and not legal:
         return fallback_type(sentence)
     return type_
+
+
+# Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in
+# January"). Enough for a type by nearness to stand, not for a rule to call a sentence legal.
+_LEGAL_PAPER_RE = re.compile(
+    r"\b(?:licen[cs]es?|permits?|deeds?|signed(?! up)|id card|certificate of \w+)\b|驾照|驾驶证|执照|证件|身份证|签了|签字|签过",
+    re.I,
+)
