@@ -20,7 +20,11 @@ from facts.text import keywords
 _PIECES: dict[str, str] = {
     "greeting": r"hi+|hello+|hey+|heyy+|hiya|yo|howdy|morning|good (morning|afternoon|evening)|long time no see|"
     r"hey stranger|heyy+ stranger|how'?ve you been|how have you been|how are you( doing)?|how'?s it going|"
-    r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢",
+    r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢|"
+    # Catch-up questions: they ask for news and carry none.
+    r"long time|what(?:'?ve| have) you been (?:up to|doing)(?: lately| recently| these days)?|what'?s new(?: with you)?|how'?s life|"
+    r"how(?:'?s| is| are| have) (?:everything|things)(?: been| going)?|how'?s it been|近来可好|最近还好吗|最近(?:在)?忙(?:什么|些什么)呢?|"
+    r"最近(?:过得)?(?:咋样|如何|怎样)|最近过得怎么样|这阵子怎么样|最近还行吗",
     "thanks": r"thanks?( (you|so much|a lot|a bunch|again|for (your|the|all)( \w+){0,4}))*|thank you( (so|very) much)?"
     r"( for (your|the|all|sorting|helping)( \w+){0,4})?|thx|ty|cheers|(i )?(really )?appreciate (it|that|you)|"
     r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
@@ -78,10 +82,20 @@ _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
     r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
-    r"instal?ments?|engineer|technician)\b|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
+    r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time)\b|"
+    r"自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
     re.I,
 )
+
+# Words of the law itself (a court case, suing, arbitration): with one of them a sentence is legal, also when it
+# names an amount, a decision or a condition ("if it isn't fixed I'll take you to court").
+LAW_WORDS = (
+    r"\b(?:lawyers?|solicitors?|attorneys?|lawsuit|sue|sued|suing|tribunal|arbitration|legal action|"
+    r"(?:to|in|at|into|before the|small claims|county|crown|family) court|court (?:case|date|hearing|order|summons)|"
+    r"magistrates?|injunction)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助"
+)
+LAW_RE = re.compile(LAW_WORDS, re.I)
 
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
 _STRONG: list[tuple[str, re.Pattern[str]]] = [
@@ -112,9 +126,10 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "legal",
         re.compile(
-            r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|court|custody|divorce|"
+            r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|贷款|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
-            r"保险|保单|居留|户口",
+            # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
+            r"保险|保单|居留|户口|" + LAW_WORDS,
             re.I,
         ),
     ),
@@ -278,7 +293,9 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     chatter = small_talk_reason(text)
     if chatter:
         return Verdict(False, chatter)
-    if _HYPOTHETICAL_RE.search(text):
+    if not has_slot and _resolve_only(text):
+        return Verdict(False, "reaction")  # "I'm sure it'll all work out", "加油，你一定可以的": no content
+    if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
     first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(strip_chatter(bare)))
@@ -316,6 +333,39 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
     return Verdict(None, hint or ("personal" if first else "content"))
+
+
+# Encouragement and reassurance: a resolve that things will be fine, with nothing said of what ("you'll figure it
+# out", "I'm sure it'll all work out", "我相信会好起来的", "加油，你一定可以的").
+_RESOLVE_RE = re.compile(
+    r"(?:(?:i'?m|i am) (?:sure|certain|confident)|i (?:bet|know|reckon|think)|trust me|honestly)?,?\s*(?:that )?"
+    r"(?:it'?ll|it will|it'?s going to|things(?:'ll| will)|everything(?:'ll| will)|you'?ll|you will|you'?re going to|"
+    r"you can)\s+(?:all |totally |definitely |so )?(?:work out|be (?:fine|ok|okay|alright|all right|great)|turn out "
+    r"(?:fine|ok|okay|well|great)|figure (?:it|this|that) out|sort (?:it|this|that) out|work (?:it|this|that) out|"
+    r"smash it|nail it|ace it|crush it|get through (?:it|this)|do (?:great|fine|brilliantly|well|it))"
+    r"(?: (?:in the end|as you go|eventually|somehow|for sure|no problem))?|you'?ve got this|you got this|"
+    r"hang in there|don'?t give up|chin up|keep (?:going|at it)|"
+    r"(?:我)?(?:相信|觉得|知道)?你?(?:一定|肯定)(?:可以|行|能行|没问题|能搞定|能过)的?|你(?:可以|行)的|你能行|"
+    r"(?:我)?(?:相信|觉得)?(?:一切)?(?:都)?会(?:好起来|没事|顺利|过去)的?|相信你|别灰心|别放弃|"
+    r"(?:一定要)?坚持(?:住|下去)|一定要坚持|挺住|加油",
+    re.I,
+)
+
+
+def _resolve_only(text: str) -> bool:
+    """Encouragement is all the sentence says of anyone: what is left without it names neither speaker nor thing."""
+    if not re.search(
+        r"work out|fine|ok|okay|alright|right|great|figure|sort|smash|nail|ace|crush|get through|do |"
+        r"got this|hang in|give up|chin up|keep|可以|行|没问题|搞定|能过|好起来|没事|顺利|相信你|灰心|放弃|坚持|挺住|加油",
+        text,
+        re.I,
+    ):
+        return False
+    rest, n = _RESOLVE_RE.subn(" ", text[:200])
+    if not n or rest == text[:200]:
+        return False
+    rest = re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip()
+    return not rest or not has_first_person(rest) and not strong_signal(rest) and len(keywords(rest)) <= 3
 
 
 # The listener as the subject of a statement: after a lead ("不是吧，你才四十出头啊", "Ha, you're right"), or under
@@ -463,12 +513,23 @@ _LEAD_RE = re.compile(
 )
 
 
+# An advice opener before the speaker's own news ("You should know that I'm on insulin now", "建议你存一下我的新号码"):
+# the fact is the news. Only stripped when the speaker follows; advice about anything else stays as said.
+_ADVICE_OPENER_RE = re.compile(
+    r"^(?:you should (?:know|remember|note)(?: that)?|(?:just )?so you know|fyi|for your information|for the record|"
+    r"建议你(?:(?:记|存|留|保存|备注)(?:一下)?)?|提醒你(?:一下)?|你(?:记|存)一下)[\s,，:：]*",
+    re.I,
+)
+
+
 def strip_chatter(sentence: str) -> str:
-    """The sentence without leading interjections and discourse words ("Oh and I'm..." -> "I'm...")."""
+    """The sentence without leading interjections, discourse words and advice openers ("Oh and I'm..." -> "I'm...")."""
     rest = sentence.strip()
     for _ in range(4):
-        m = _LEAD_RE.match(rest)
+        m = _LEAD_RE.match(rest) or _ADVICE_OPENER_RE.match(rest)
         if not m or not m.group(0) or m.end() >= len(rest):
+            break
+        if m.re is _ADVICE_OPENER_RE and not has_first_person(rest[m.end() :]):
             break
         rest = rest[m.end() :].lstrip()
     return rest[:1].upper() + rest[1:] if rest[:1].isalpha() and not rest[:1].isupper() and rest[:2] != "i " else rest

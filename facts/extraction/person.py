@@ -202,9 +202,9 @@ def third_person_en(sentence: str, name: str) -> str:
     def repl_i(m: re.Match[str]) -> str:
         whole = m.group(0)
         if m.group(1):
-            return f"{_MARK} is"
+            return f"{_MARK} {_agreeing('is', 'are')}"
         if m.group(2):
-            return f"{_MARK} has"
+            return f"{_MARK} {_agreeing('has', 'have')}"
         if m.group(3):
             after = sentence[m.end() : m.end() + 30]
             return f"{_MARK} had" if re.search(r"\b(been|gone|done|had|seen)\b", after) else f"{_MARK} would"
@@ -220,12 +220,12 @@ def third_person_en(sentence: str, name: str) -> str:
             if following:  # "I really love" -> "Priya really loves": conjugate the next word later
                 return f"{_MARK} {verb}\x00"
             return f"{_MARK} {verb}"
-        return f"{_MARK} {_conjugate(verb)}" if whole[1:].strip() else _MARK
+        return f"{_MARK} {_agreeing(_conjugate(verb), verb)}" if whole[1:].strip() else _MARK
 
     sentence = _WE_RE.sub(_we_mark, sentence)
     sentence = _AUX_BEFORE_I_RE.sub(_aux_third, sentence)
     out = _I_RE.sub(repl_i, sentence)
-    out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _conjugate(m.group(1)), out)
+    out = re.sub(r"\x00 (\w+(?:'t)?)", lambda m: " " + _agreeing(_conjugate(m.group(1)), m.group(1)), out)
     out = out.replace("\x00", "").replace(_INVERTED, "")
     out = re.sub(r"\b[Mm]y\b", f"{_MARK}'s", out)
     out = re.sub(r"\b[Mm]ine\b", f"{_MARK}$", out)  # "a dream of mine" -> "of Priya's", later "of theirs"
@@ -267,9 +267,49 @@ def _name_plural(out: str, name: str | None) -> str:
     return out.replace(_WE, "they").replace(_OUR, "their").replace(_US, "them")
 
 
+# A verb after "I" carries both forms: the name's ("Priya hates") for the first mention, the plural one ("they hate")
+# for later ones, chosen once the first mention is known.
+_AGREE_RE = re.compile(f"{_MARK}|\x05([^\x06]*)\x06([^\x0f]*)\x0f")
+_PLURAL_OF = {"was": "were", "am": "are", "'m": "are"}
+
+
+def _agreeing(singular: str, original: str) -> str:
+    return f"\x05{singular}\x06{_PLURAL_OF.get(original.lower(), original)}\x0f"
+
+
+def _agree(out: str) -> str:
+    first = out.index(_MARK) if _MARK in out else -1
+    later = False
+
+    def pick(m: re.Match[str]) -> str:
+        nonlocal later
+        if m.group(0) == _MARK:
+            later = m.start() != first
+            return _MARK
+        return m.group(2) if later else m.group(1)
+
+    return _AGREE_RE.sub(pick, out)
+
+
+_CLAUSE_VERBS = frozenset(
+    ["is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "does", "did"]
+)
+
+
+def _joined(before: str, label: str, name: str, unnamed: bool) -> str:
+    """The speaker after "and": named again when joined to someone as one subject ("Omar's sister and Omar"), "they"
+    when the clause before already had the speaker as its subject ("Nadia teaches piano and they love it")."""
+    clause = re.split(r"[,;.!?]", before)[-1].strip()
+    words = clause.lower().split()
+    if clause.startswith((f"{label} ", "they ", "They ")) or any(w in _CLAUSE_VERBS or is_past_form(w) for w in words):
+        return "they"  # "Nadia's knee is sore and they are resting it": a clause of its own before "and"
+    return "the user" if unnamed else name
+
+
 def _name_marks(out: str, name: str) -> str:
-    """The first mark becomes the name (or nothing, for an unnamed user); later ones their / them."""
+    """The first mark becomes the name ("User" for an unnamed user); later ones they / their / them."""
     unnamed = name in _UNNAMED
+    out = _agree(out)
     first = out.index(_MARK)
     head, tail = out[:first], out[first:]
     label = "User" if unnamed else name  # the first mention names the person; later ones are their / them
@@ -283,14 +323,14 @@ def _name_marks(out: str, name: str) -> str:
         tail = label + tail[len(_MARK) :]
     out = head + tail
     out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
-    if unnamed:
-        for singular, plural in ((" is", " are"), (" was", " were"), (" has", " have"), (" does", " do")):
-            out = out.replace(_MARK + singular, "they" + plural)
-        return out.replace(_MARK, "the user")
-    return out.replace(_MARK, name)
+    # The speaker is named once; later they are "they" ("User would rather do mornings, they hate exercising").
+    # ...but one of several people joined by "and" is named again ("Omar's sister and Omar drove").
+    out = re.sub(rf"(?<=\band ){_MARK}", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
+    out = re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out)
+    return out.replace(_MARK, "they")
 
 
-_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家"
+_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
 
 
 def third_person_zh(sentence: str, name: str) -> str:
@@ -311,4 +351,7 @@ def third_person_zh(sentence: str, name: str) -> str:
         tail = ("用户" if unnamed else name) + tail
     tail = tail.replace(f"{_MARK}们", "他们").replace(f"{_MARK}的", "自己的")
     tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
-    return head + tail.replace(_MARK, "自己" if unnamed else name)
+    # The speaker is named once: a later 我 opening a clause is dropped, as Chinese drops a known subject ("，每天…"),
+    # unless "和/跟" follows; elsewhere it is 自己 ("公司把自己调过去", "他们欠自己两个月工资").
+    tail = re.sub(rf"(?<=[，,；;])\s*{_MARK}(?![和跟与])", "", tail)
+    return head + tail.replace(_MARK, "自己")

@@ -401,6 +401,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     body = sentence.strip().rstrip("?？.。!！ ")
     if has_cjk(body):
         if question:
+            # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
+            body = _ZH_ASKING_RE.sub("", body) or body
             return (f"{speaker}咨询" if named else "咨询") + body if type_ == "inquiry" else ""
         if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
             return ""
@@ -426,6 +428,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
+_ZH_ASKING_RE = re.compile(
+    r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:我)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|问(?:一)?下)?[，,\s]*"
+)
 _ZH_REACTION_RE = re.compile(r"(?:哇+|啊+[？?]?|哈哈+|天哪|天啊|哎呀|哎哟|我的天|呀)[，,！!？?\s]*")
 _COMMON_FIRST = re.compile(
     r"^(the|a|an|it|its|it's|this|that|these|those|there|our|we|they|their|some|one|no|all|she|he|she's|he's|his|her|"

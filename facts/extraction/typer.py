@@ -12,6 +12,7 @@ import re
 from facts.extraction.gate import (
     _SERVICE_RE,
     _STRONG,
+    LAW_RE,
     has_first_person,
     is_question,
     keep_hint,
@@ -305,6 +306,17 @@ _WORK_RE = re.compile(
     r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|"
     r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
     r"去\S{1,6}读(?:书|大学|高中)|飞\S{1,4}读书|"
+    # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
+    # started an apprenticeship", "我上个月升了主管", "换工作了").
+    r"\b(?:quit|left|resigned from|handed in (?:my|their) notice at) (?:my job|the (?:bank|firm|company|agency|"
+    r"school|hospital|paper|practice|council|office)|work)\b|\bstarted (?:a|an|my) (?:new )?(?:job|apprenticeship|"
+    r"internship|role|position|placement|traineeship)\b|\b(?:got|landed|accepted|took) (?:a|the|an) (?:new )?(?:job|"
+    r"role|position)\b|\bgot (?:hired|laid off|made redundant|fired|sacked)\b|\b(?:an?|my) new job\b|"
+    r"\b(?:work(?:ing)?|do(?:ing)?) (?:a lot of )?overtime\b|\bcommut(?:e|es|ing) (?:to|into|from)\b|"
+    r"升(?:了)?(?:职|主管|经理|总监|组长|科长|处长|副总|店长|主任)|升(?:为|任)|当上了?(?:经理|主管|总监|组长|店长|护士长|主任)|"
+    r"\b(?:did|got|earned|completed|finished|passed) (?:a|an|my|the) [\w -]{0,30}?(?:certificate|diploma|degree|"
+    r"qualification)\b|\bqualified as\b|拿到了?\S{0,8}(?:证书|学位|文凭|资格证)|"
+    r"被提拔|转正了|换(?:了)?(?:份|个)?(?:新)?工作|找到(?:了)?(?:新)?工作|离职了|被裁|加班|"
     r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
     r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
     re.I,
@@ -325,6 +337,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "inquiry"
     if _BIRTH_RE.search(sentence):
         return "event"
+    if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
+        return "legal"
     if _DECISION_RE.search(sentence):
         return "decision"
     if signal == "legal" and _INCOME_RE.search(sentence):
@@ -340,6 +354,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         family = None
     if family is not None and slot is None and _relative_is_subject(sentence):
         return "relationship"  # "我妹明年要去日本留学": the relative's school, not the speaker's
+    if family in {"preference", "favorite"} and _WORK_RE.search(sentence):
+        return "profile"  # "I quit the bank and started an apprenticeship": work news, not a dislike of banks
     if family is not None:
         if family == "order_status" and slot is not None:
             return slot.type if slot.type in {"complaint", "event"} else "other"
@@ -423,5 +439,25 @@ def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tup
     if sure:
         return sure
     if predicted is not None:
-        return nearest_type(sentence) or predicted[0]
+        return _held(nearest_type(sentence) or predicted[0], sentence)
     return fallback_type(sentence)
+
+
+def _held(type_: str, sentence: str) -> str:
+    """A type by nearness alone stands unless it needs a word the sentence lacks: an inquiry needs a question or a
+    request ("we live next to your branch" is near "is there a branch near...?" and asks nothing), legal needs a word
+    of the law or a legal document (a palliative care certificate is not one)."""
+    if type_ == "inquiry" and not (is_question(sentence) or _REQUEST_RE.search(sentence)):
+        return fallback_type(sentence)
+    legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or _LEGAL_PAPER_RE.search(sentence)
+    if type_ == "legal" and not legal:
+        return fallback_type(sentence)
+    return type_
+
+
+# Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in
+# January"). Enough for a type by nearness to stand, not for a rule to call a sentence legal.
+_LEGAL_PAPER_RE = re.compile(
+    r"\b(?:licen[cs]es?|permits?|deeds?|signed(?! up)|id card|certificate of \w+)\b|驾照|驾驶证|执照|证件|身份证|签了|签字|签过",
+    re.I,
+)
