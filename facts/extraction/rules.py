@@ -57,9 +57,7 @@ _FORGET_RE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
-
-# A boundary candidate: a run of sentence marks, or a newline. The sentences are the text between the boundaries
-# that end one, so the pass is linear: finditer is, and each decision reads a few characters around its run.
+# A boundary candidate: a run of sentence marks, or a newline (linear: each decision reads a few characters).
 _SENTENCE_RE = re.compile(r"[.!?。！？;；]+|\n")
 # A word right before a "." that does not end a sentence, read from at most 8 characters back: a title before a
 # name ("Dr. Lee", "St. Mary's"), a Latin abbreviation ("e.g.", "i.e.", "vs."), a dotted one before a lower-case
@@ -244,12 +242,9 @@ class RuleExtractor:
         content = content[:MAX_READ_CHARS]  # a document pasted as a turn: its head is read, all of it stays searchable
         shares = _SHARES_RE.search(content)
         if shares:
-            # A picture's caption ("[shares a photo of a park at sunset]", written by a captioning model) says what
-            # the picture shows, not what the person is, has or plans: it stays in the raw turn, searchable, and
-            # yields no fact of its own; the turn's words are gated as usual.
+            # A picture's caption says what the picture shows, not what the person is: it stays in the raw turn.
             content = content[: shares.start()]
-        # A turn yields at most two facts: past MAX_CLAUSES the rest of a very long turn is left to the raw message
-        # (searchable, summarised) rather than scored clause by clause.
+        # At most MAX_CLAUSES clauses a turn: the rest of a very long turn stays in the raw message (searchable).
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
         # "I adopted a kitten. She's called Miso.": the pronoun said as the thing; its name, kind or age is kept.
         clauses, lasting = with_antecedents(clauses)
@@ -401,7 +396,6 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     body = sentence.strip().rstrip("?？.。!！ ")
     if has_cjk(body):
         if question:
-            # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
             body = _ZH_ASKING_RE.sub("", body) or body
             return (f"{speaker}咨询" if named else "咨询") + body if type_ == "inquiry" else ""
         if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
@@ -428,6 +422,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
+# "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
 _ZH_ASKING_RE = re.compile(
     r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:我)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|问(?:一)?下)?[，,\s]*"
 )
