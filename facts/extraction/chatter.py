@@ -46,9 +46,9 @@ def strip_chatter(sentence: str) -> str:
 # Encouragement and reassurance: a resolve that things will be fine, with nothing said of what ("you'll figure it
 # out", "I'm sure it'll all work out", "我相信会好起来的", "加油，你一定可以的").
 _RESOLVE_RE = re.compile(
-    r"(?:(?:i'?m|i am) (?:sure|certain|confident)|i (?:bet|know|reckon|think)|trust me|honestly)?,?\s*(?:that )?"
+    r"(?:(?:i'?m|i am) (?:sure|certain|confident)|i (?:bet|know|reckon|think)|trust me|honestly)?,?\s{0,3}(?:that )?"
     r"(?:it'?ll|it will|it'?s going to|things(?:'ll| will)|everything(?:'ll| will)|you'?ll|you will|you'?re going to|"
-    r"you can)\s+(?:all |totally |definitely |so )?(?:work out|be (?:fine|ok|okay|alright|all right|great)|turn out "
+    r"you can)\s{1,3}(?:all |totally |definitely |so )?(?:work out|be (?:fine|ok|okay|alright|all right|great)|turn out "
     r"(?:fine|ok|okay|well|great)|figure (?:it|this|that) out|sort (?:it|this|that) out|work (?:it|this|that) out|"
     r"smash it|nail it|ace it|crush it|get through (?:it|this)|do (?:great|fine|brilliantly|well|it))"
     r"(?: (?:in the end|as you go|eventually|somehow|for sure|no problem))?|you'?ve got this|you got this|"
