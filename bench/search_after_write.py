@@ -31,9 +31,9 @@ def measure_with_writes(
     from facts.models import Fact
 
     pk = Subject.objects.get(tenant__name=tenant, external_id=subject).pk
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT min(id), max(id) FROM facts_fact WHERE subject_id = %s", [pk])
-        first, last = cursor.fetchone()
+    with connection.cursor() as cursor:  # the rows the writes copy and update: ids the subject has
+        cursor.execute("SELECT id FROM facts_fact WHERE subject_id = %s ORDER BY id LIMIT 51", [pk])
+        *sources, updated = [row[0] for row in cursor.fetchall()]
     columns = [f.column for f in Fact._meta.concrete_fields if not f.primary_key]
     copied = ", ".join("%s" if c == "text" else "gen_random_uuid()" if c == "uid" else c for c in columns)
     insert = f"INSERT INTO facts_fact ({', '.join(columns)}) SELECT {copied} FROM facts_fact WHERE id = %s RETURNING id"
@@ -50,9 +50,9 @@ def measure_with_writes(
             while not stop.wait(WRITE_EVERY_SECONDS):
                 text = "I noted " + " ".join(rng.choice(words) for _ in range(8)) + "."
                 with own.cursor() as cursor:
-                    cursor.execute(insert, [text, first + len(written) % 50])
+                    cursor.execute(insert, [text, sources[len(written) % len(sources)]])
                     written.append(int(cursor.fetchone()[0]))
-                    cursor.execute("UPDATE facts_fact SET mention_count = mention_count WHERE id = %s", [last])
+                    cursor.execute("UPDATE facts_fact SET mention_count = mention_count WHERE id = %s", [updated])
         except BaseException as exc:  # reported below: a bench whose writes failed measured nothing
             errors.append(exc)
         finally:

@@ -439,11 +439,11 @@ def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tup
     if sure:
         return sure
     if predicted is not None:
-        return _held(nearest_type(sentence) or predicted[0], sentence)
+        return _standing(nearest_type(sentence) or predicted[0], sentence)
     return fallback_type(sentence)
 
 
-def _held(type_: str, sentence: str) -> str:
+def _standing(type_: str, sentence: str) -> str:
     """A type by nearness alone stands unless it needs a word the sentence lacks: an inquiry needs a question or a
     request ("we live next to your branch" is near "is there a branch near...?" and asks nothing), legal needs a word
     of the law or a legal document (a palliative care certificate is not one)."""
