@@ -66,6 +66,32 @@ def _stop_then_start(var: Path, pgdata: Path) -> None:
         first.stop()
 
 
+def test_a_second_serve_waits_for_the_first_to_stop_then_starts_fresh_servers() -> None:
+    """Started while the first still runs (so its settings attach to the first one's PostgreSQL), the second `serve`
+    waits for the first to exit, and serves on servers of its own (it used to lose its database when the first
+    stopped under it)."""
+    with own_directory("second-serve") as directory:
+        var, pgdata = directory / "var", directory / "pgdata"
+        env: dict[str, str | None] = {"DATABASE_URL": None, "CELERY_BROKER_URL": None,
+                                      "MEMORY_SITE_PGDATA": str(pgdata)}  # fmt: skip
+        first = ServeStack(var_dir=var, env=env).start()
+        second = ServeStack(var_dir=var, env=env)
+        try:
+            first.wait_healthy()
+            old_db = _pid_file(pgdata / "postmaster.pid")
+            second.start()
+            assert wait_until(lambda: "waiting for the previous `serve`" in second.log(), 120), second.log()[-2000:]
+            assert second.healthz() != 200 and first.healthz() == 200
+            first.stop()
+            second.wait_healthy()
+            assert _pid_file(pgdata / "postmaster.pid") not in {None, old_db}
+            key = json.loads((var / "demo_credentials.json").read_text())["api_key"]
+            assert _job_done(second, key, "alice", "I have a corgi named Bean.")
+        finally:
+            second.stop()
+            first.stop()
+
+
 @pytest.fixture
 def production_stack(transactional_db: None, tmp_path: Path) -> Any:
     """`serve` with PRODUCTION on the test database and our Redis database, on a queue of its own."""

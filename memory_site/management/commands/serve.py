@@ -16,7 +16,9 @@ from typing import Any
 from django.conf import settings
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
+from django.db import connections
 
+from memory_site import filelock
 from memory_site.supervisor import Child, Embedded, Supervisor, logger
 
 # How each web worker serves: threads, and a client's connection kept alive between its requests (gunicorn's
@@ -34,6 +36,21 @@ class Command(BaseCommand):
         parser.add_argument("--concurrency", type=int, default=int(os.environ.get("WORKER_CONCURRENCY", "2")))
 
     def handle(self, *args: Any, **options: Any) -> None:
+        embedded = _embedded_servers()
+        if not embedded:
+            self._serve(options, embedded)
+            return
+        # One `serve` at a time owns the embedded servers under var/: a new one waits for an old one that is stopping
+        # to exit (its servers gone), then starts fresh ones. Settings attached this process to the old servers
+        # before this point; their URLs (unix sockets under var/) stay the same.
+        note = f"waiting for the previous `serve` on {settings.VAR_DIR} to stop"
+        with filelock.exclusive(settings.VAR_DIR / ".serve.lock", waiting=note):
+            connections.close_all()
+            for server in embedded:
+                server.start()
+            self._serve(options, embedded)
+
+    def _serve(self, options: dict[str, Any], embedded: list[Embedded]) -> None:
         call_command("migrate", interactive=False, verbosity=0)
         call_command("collectstatic", interactive=False, verbosity=0)
         if settings.PRODUCTION:
@@ -41,7 +58,6 @@ class Command(BaseCommand):
         else:
             call_command("bootstrap_demo")
         env = {**os.environ, "CELERY_BROKER_URL": settings.CELERY_BROKER_URL}
-        embedded = _embedded_servers()
         if not os.environ.get("DATABASE_URL"):
             # Children share the embedded server this process started (same ./var/pgdata).
             from memory_site import embedded_db
