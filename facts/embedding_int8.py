@@ -15,6 +15,8 @@ from pathlib import Path
 
 import numpy as np
 
+from memory_site import filelock
+
 logger = logging.getLogger(__name__)
 
 
@@ -59,15 +61,24 @@ class Int8Encoder:
 def quantized_export(source: Path) -> Path:
     """The int8 model file beside the ONNX export `source` in VAR_DIR (written once per machine; a temporary file
     renamed into place, so processes quantizing at the same time never read a half-written one)."""
-    import os
-    import tempfile
-
     # Without VNNI, x86's int8 products of two 8-bit values can saturate (ONNX Runtime's warning): there the
     # weights take 7 bits (`reduce_range`, cosine ~0.986 against 0.989 measured), in a file of their own.
     reduce_range = not has_vnni()
     path = source.with_name(f"{source.stem}-int8{'-r7' if reduce_range else ''}.onnx")
     if path.exists():
         return path
+    # One process at a time: the quantizer writes `<source>-inferred.onnx` beside the source and deletes it, so two
+    # processes quantizing together (two workers starting) broke each other, and the loser read full vectors for life.
+    with filelock.exclusive(path.with_name(path.name + ".lock")):
+        if not path.exists():
+            _quantize(source, path, reduce_range)
+    return path
+
+
+def _quantize(source: Path, path: Path, reduce_range: bool) -> None:
+    import os
+    import tempfile
+
     from onnxruntime.quantization import QuantType, quantize_dynamic
 
     fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".onnx.tmp")
@@ -89,7 +100,6 @@ def quantized_export(source: Path) -> Path:
         quiet.setLevel(level)
         if os.path.exists(tmp):
             os.unlink(tmp)
-    return path
 
 
 def has_vnni() -> bool:

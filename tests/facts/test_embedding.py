@@ -76,3 +76,42 @@ def test_without_onnx_runtime_torch_embeds_the_query(settings: Any, tmp_path: Pa
     settings.EMBEDDINGS_QUERY_RUNTIME = "torch"
     assert float(np.array(vector) @ np.array(LocalMiniLM().embed(["What did I eat for dinner yesterday?"])[0])) > 0.9999
     assert model.query_encoder is None
+
+
+_QUANTIZE = """
+import sys, time
+from pathlib import Path
+from facts.embedding_int8 import quantized_export
+start = float(sys.argv[2])
+time.sleep(max(0.0, start - time.time()))
+print(quantized_export(Path(sys.argv[1])))
+"""
+
+
+def test_processes_starting_together_all_get_the_int8_copy(settings: Any, var_dir: Path) -> None:
+    """Workers starting at once each build the gate's int8 copy: every one gets it (the quantizer's scratch file
+    beside the export was shared, and a process that lost the race read the full model's vectors for life)."""
+    import subprocess
+    import sys
+    import time
+
+    settings.EMBEDDINGS_QUERY_RUNTIME = "onnx"
+    LocalMiniLM().embed(["write the export"])
+    (source,) = (var_dir / "models").glob("*.onnx")
+    root = Path(__file__).resolve().parents[2]
+    start = str(time.time() + 3.0)  # all three quantize from the same instant, after their imports
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", _QUANTIZE, str(source), start],
+            cwd=root,
+            text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(3)
+    ]
+    results = [proc.communicate(timeout=300) for proc in procs]
+    assert [proc.returncode for proc in procs] == [0, 0, 0], [err[-2000:] for _, err in results]
+    paths = {out.strip() for out, _ in results}
+    assert len(paths) == 1 and Path(paths.pop()).stat().st_size > 1_000_000
+    assert not list((var_dir / "models").glob("*inferred*")) and not list((var_dir / "models").glob("*.tmp"))
