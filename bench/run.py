@@ -154,6 +154,9 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             from bench import locomo_recall
 
             _step(results, "locomo_recall", lambda: locomo_recall.run(ctx))
+            from bench import persona_recall
+
+            _step(results, "persona_recall", lambda: persona_recall.run(ctx))
             from bench import fit_relevance
 
             _step(results, "relevance", lambda: fit_relevance.bench_report(conversations))
@@ -219,6 +222,11 @@ def render_markdown(r: dict[str, Any]) -> str:
         from bench.distil import markdown as distil_markdown
 
         lines += distil_markdown(r["distil"])
+    personas = r.get("persona_recall")
+    if isinstance(personas, dict) and "zh" in personas:
+        from bench.persona_recall import render as personas_render
+
+        lines += ["## Personas, Chinese and English", "", "```", personas_render(personas), "```", ""]
     loc = r.get("locomo_recall")
     if isinstance(loc, dict) and "modes" in loc:
         lines += [
