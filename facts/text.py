@@ -297,6 +297,14 @@ def segment(text: str) -> list[str]:
     return words
 
 
+def sub_words(word: str) -> list[str]:
+    """The shorter words inside a Chinese compound, as jieba's search mode cuts it ("编程语言" -> 编程, 语言): a query's
+    compound then matches a fact that holds a part of it ("Go语言")."""
+    if len(word) < 3 or not has_cjk(word):
+        return []
+    return [w for w in _jieba().lcut_for_search(word) if 2 <= len(w) < len(word)]
+
+
 def search_text(text: str) -> str:
     """The text as stored for full-text search: Chinese segmented into space-separated words."""
     if not has_cjk(text):

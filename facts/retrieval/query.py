@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 
 from facts.retrieval.timerange import VAGUE_TIME_RE, TimeRange, parse_time_range
-from facts.text import EN_STOP_WORDS, detect_language, has_cjk, keywords, normalize, segment
+from facts.text import EN_STOP_WORDS, ZH_STOP_WORDS, detect_language, has_cjk, keywords, normalize, segment, sub_words
 
 # Question words and fillers that carry no content in a memory query (on top of facts.text's stop words).
 QUERY_STOP_WORDS = frozenset(
@@ -94,19 +94,35 @@ SLOT_HINTS: list[tuple[re.Pattern[str], tuple[str, ...]]] = [
         ("pet:",),
     ),
     (
-        re.compile(r"\b(live|lives|living|address|home town|hometown|moved)\b|住|地址|搬家|搬到|老家", re.I),
+        # "for a living" is work, not a home
+        re.compile(r"\b(live|lives|(?<!for a )living|address|home town|hometown|moved)\b|住|地址|搬家|搬到|老家", re.I),
         ("residence", "hometown"),
     ),
     (
-        re.compile(r"\b(job|jobs|occupation|profession|employer|work|works|working)\b|工作|职业|上班|公司", re.I),
+        re.compile(
+            r"\b(job|jobs|occupation|profession|career|employer|work|works|working|for a living)\b|工作|职业|上班|公司|"
+            r"我(?:以前|现在|目前|平时)?是?(?:做|干)什么的",
+            re.I,
+        ),
         ("job", "employer"),
+    ),
+    (
+        re.compile(r"\b(phone|mobile|cell|telephone|call me|reach me)\b|电话|手机|号码|联系方式", re.I),
+        ("phone",),
+    ),
+    (
+        re.compile(
+            r"\b(study|studying|studies|major|majoring|degree|school|university|college|campus)\b|专业|学校|大学|读书|在读|学的是",
+            re.I,
+        ),
+        ("school",),
     ),
     (re.compile(r"\ballerg\w*|过敏", re.I), ("allergy:",)),
     # A question about food is a question about what the user may or will not eat (no word shared with "对花生过敏").
     (
         re.compile(
-            r"\b(eat|eating|ate|food|foods|snacks?|meals?|dinner|lunch|breakfast|dishes|recipes?|restaurants?)\b|"
-            r"吃|零食|食物|饭菜|饭|菜|餐|点心|外卖",
+            r"\b(eat|eating|ate|food|foods|fruits?|snacks?|meals?|dinner|lunch|breakfast|dishes|recipes?|restaurants?)\b|"
+            r"吃|零食|食物|水果|饭菜|饭|菜|餐|点心|外卖",
             re.I,
         ),
         ("allergy:", "diet"),
@@ -193,6 +209,10 @@ def content_words(text: str) -> list[str]:
     rare words like 掉毛 into 掉 + 毛, and a stored fact may hold 狗 inside 狗叫)."""
     words: dict[str, None] = dict.fromkeys(w for w in keywords(text, limit=32) if w not in QUERY_STOP_WORDS)
     if has_cjk(text):
+        for word in list(words):
+            words.update(
+                dict.fromkeys(w for w in sub_words(word) if w not in QUERY_STOP_WORDS and w not in ZH_STOP_WORDS)
+            )
         run: list[str] = []
         for token in [*segment(text), ""]:
             if len(token) == 1 and has_cjk(token) and token not in _ZH_FUNCTION_CHARS:

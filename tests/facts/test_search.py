@@ -14,6 +14,7 @@ from conversations.services import subject_get_or_create
 from facts.embedding import EmbedderUnavailable, embed_texts, set_embedder
 from facts.extraction.base import Candidate
 from facts.models import Fact
+from facts.retrieval.query import analyze
 from facts.services import fact_insert
 from tests.conftest import Persona
 from tests.factories import MessageFactory, SessionFactory
@@ -298,6 +299,11 @@ def test_recently_beside_content_words_qualifies_them_and_pads_nothing(alice: Pe
             "Biscuit",
         ),
         (["I live in Lisbon.", "I have a corgi named Biscuit."], "where is home for me these days", None),
+        # "for a living" is a job, not a home
+        (["I live in Lisbon.", "I work as a paramedic in Leeds."], "What do I do for a living?", "paramedic"),
+        (["我住在北京朝阳区。", "我是一名药剂师。"], "我平时是做什么的？", "药剂师"),
+        (["I live in Lisbon.", "Reach me on +44 7700 900555 from now on."], "How can my friends call me?", "7700"),
+        (["我住在北京朝阳区。", "以后打我这个电话：186-1234-9876"], "我的手机是多少？", "186"),
     ],
 )
 def test_a_slot_the_query_names_finds_its_fact_at_cold_start(
@@ -319,6 +325,9 @@ def test_chinese_keywords_find_chinese_facts(alice: Persona) -> None:
         add_fact(subject, text)
     assert texts(alice.search("我对什么过敏？"))[0] == "我对花生过敏。"
     assert texts(alice.search("我住哪个区"))[0] == "我住在北京朝阳区。"
+    # A compound in the question also looks up its parts (编程语言 -> 编程, 语言), which a fact may hold ("Go语言").
+    words = analyze("我最常用的编程语言是哪种？", now=dt.datetime.now(dt.UTC)).words
+    assert {"编程语言", "编程", "语言"} <= set(words)
 
 
 def test_type_hint_prefers_a_preference_for_what_do_i_like(alice: Persona) -> None:
