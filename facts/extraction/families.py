@@ -17,6 +17,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from conversations.postag import pos_tags
+
 
 @dataclass(frozen=True)
 class FamilyMatch:
@@ -137,7 +139,10 @@ _ZH_ADDRESS = re.compile(
 _ZH_RESIDENCE_WEAK = re.compile(
     r"我(?:现在|目前|还|人|已经)?在([\u4e00-\u9fff]{2,5}?)(?:这边|那边)?(?=[，。！？,.!?]|$)"
 )
-_ZH_NOT_HOME = re.compile(r"酒店|宾馆|民宿|医院|旅馆|青旅|一晚|几天|一周|一阵")
+# A hotel or a stay counted in days, weeks or months is a visit, not a home ("去海南住两个月").
+_ZH_NOT_HOME = re.compile(
+    r"酒店|宾馆|民宿|医院|旅馆|青旅|一晚|几天|一周|一阵|[一两二三四五六七八九十半几]个?(?:天|晚|星期|礼拜|周|月)"
+)
 
 
 def residence(text: str, zh: bool) -> FamilyMatch | None:
@@ -155,13 +160,23 @@ def residence(text: str, zh: bool) -> FamilyMatch | None:
     return None
 
 
+_ZH_PLACE_SUFFIX = re.compile(r"[省市区县镇乡村州岛]$")
+
+
+def _zh_place(value: str) -> bool:
+    """Whether "我在X" names a place: X starts with a place name or ends as one does ("我在还房贷" is no address)."""
+    tags = pos_tags(value)
+    return bool(_ZH_PLACE_SUFFIX.search(value)) or bool(tags and tags[0][1] == "ns")
+
+
 def residence_weak(text: str, zh: bool) -> FamilyMatch | None:
     """ "I'm in Vancouver", "我在广州": where the speaker is, which is often, not always, where they live."""
     if zh:
         m = _ZH_RESIDENCE_WEAK.search(text)
         busy = r"家|公司|这|那|哪|路上|外面|忙|上班|读|学|实习|工作|出差|旅|玩|开会"
-        if m and _zh_accept(text)(m) and not _ZH_NOT_HOME.search(m.group(1)) and not re.search(busy, m.group(1)):
-            return FamilyMatch("residence", m.group(1), "profile", "place", weak=True)
+        value = m.group(1) if m and _zh_accept(text)(m) else ""
+        if value and not _ZH_NOT_HOME.search(value) and not re.search(busy, value) and _zh_place(value):
+            return FamilyMatch("residence", value, "profile", "place", weak=True)
         return None
     m = _EN_RESIDENCE_WEAK.search(text)
     if m and not _EN_TRIP.search(text) and _en_accept(text)(m):

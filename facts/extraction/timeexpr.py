@@ -288,6 +288,19 @@ def _figurative(text: str, m: re.Match[str]) -> bool:
     return phrase in {"昨天", "今天"} and bool(_FIGURATIVE_ZH.search(before))
 
 
+# "每周二和周四", "每周一、周三和周五": a weekday listed after an "every" weekday is every one too, no date.
+_ZH_AND = r"(?:[、和跟与及到至或,，]|或者)"
+_ZH_RECURRING_LIST = re.compile(
+    r"[每逢]个?(?:周|星期|礼拜)[一二三四五六日天](?:"
+    + _ZH_AND
+    + r"(?:周|星期|礼拜)?[一二三四五六日天]){0,6}"
+    + _ZH_AND
+    + "$"
+)
+# "the 15th of next month", "by next week": the preposition is there already ("of January 2027", not "of in ...").
+_PREPOSITION_BEFORE_EN = re.compile(r"\b(?:of|by|until|till|since|before|after|from|during|to|through) $", re.I)
+
+
 def find_times(text: str, ref: dt.datetime) -> list[TimeMatch]:
     """All relative time expressions in the text, in order, resolved against `ref`."""
     out: list[TimeMatch] = []
@@ -296,7 +309,8 @@ def find_times(text: str, ref: dt.datetime) -> list[TimeMatch]:
         if hit:
             out.append(hit)
     for m in _ZH_RE.finditer(text):
-        hit = None if _figurative(text, m) else _resolve_zh(m, ref)
+        recurring = m.group("wd") and _ZH_RECURRING_LIST.search(text[max(0, m.start() - 24) : m.start()])
+        hit = None if recurring or _figurative(text, m) else _resolve_zh(m, ref)
         if hit:
             out.append(hit)
     out.sort(key=lambda t: t.start)
@@ -315,7 +329,10 @@ def resolve_text(text: str, ref: dt.datetime) -> tuple[str, list[TimeMatch]]:
             continue
         before = text[cursor : match.start]
         parts.append(before)
-        parts.append(_capitalised(match.replacement) if _opens_sentence("".join(parts)) else match.replacement)
+        replacement = match.replacement
+        if replacement.startswith(("in ", "on ")) and _PREPOSITION_BEFORE_EN.search(before[-12:]):
+            replacement = replacement[3:]
+        parts.append(_capitalised(replacement) if _opens_sentence("".join(parts)) else replacement)
         cursor = match.end
     parts.append(text[cursor:])
     return "".join(parts), matches

@@ -313,6 +313,26 @@ def test_time_resolution_in_both_languages() -> None:
 @pytest.mark.parametrize(
     ("said", "resolved"),
     [
+        # a preposition already there is not doubled ("of in January")
+        ("The show is on the 15th of next month.", "The show is on the 15th of June 2023."),
+        ("I'll have the results by next week", "I'll have the results by the week of 15 May 2023"),
+        ("the gym is closed until next Friday", "the gym is closed until 19 May 2023"),
+        ("I've been saving since last summer", "I've been saving since the summer of 2022"),
+        # a weekday listed after an "every" weekday recurs: no date
+        ("我每周二和周四去社区合唱团唱歌。", "我每周二和周四去社区合唱团唱歌。"),
+        ("她每个星期一、星期三或者星期五上瑜伽课", "她每个星期一、星期三或者星期五上瑜伽课"),
+        ("每周二去，下周四也去", "每周二去，2023年5月18日也去"),
+        ("我周四去体检", "我2023年5月11日去体检"),
+    ],
+)
+def test_a_time_reads_well_in_its_sentence(said: str, resolved: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)
+    assert resolve_text(said, ref)[0] == resolved
+
+
+@pytest.mark.parametrize(
+    ("said", "resolved"),
+    [
         ("I took up the cello about five years ago", "I took up the cello around 2018"),
         ("we bought the flat roughly two months ago", "we bought the flat around March 2023"),
         ("the movers come in about two weeks", "the movers come around 22 May 2023"),

@@ -39,6 +39,7 @@ def _ingest(persona, *contents: str, when: str = "2024-03-04T09:00:00Z", **extra
         ("我这半年开始吃纯素", "diet", "vegan"),
         ("Reach me on +44 7700 900555 from now on.", "phone", "+447700900555"),
         ("以后打我这个电话：186-1234-9876", "phone", "18612349876"),
+        ("我现在在宁波。", "residence", "宁波"),
         ("Send the invoice to lena.k@example.org please.", "email", "lena.k@example.org"),
         ("我的邮箱换成了 zhou.ming@example.cn", "email", "zhou.ming@example.cn"),
     ],
@@ -66,6 +67,11 @@ def test_a_family_is_read_across_paraphrases(sentence: str, predicate: str | Non
         "我朋友在字节上班。",
         "他在清华读书。",
         "My wife is a vet at the animal hospital.",
+        # "我在X" where X is no place; a stay counted in months is a visit
+        "我在还房贷，每个月还八千。",
+        "我现在在学吉他。",
+        "我在备孕，所以不喝酒。",
+        "我每年冬天都去三亚住两个月。",
     ],
 )
 def test_a_sentence_about_someone_else_or_not_a_fact_fills_no_slot_of_the_speaker(sentence: str) -> None:
