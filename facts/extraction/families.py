@@ -106,7 +106,7 @@ _EN_RESIDENCE = [
     re.compile(
         r"\b(?i:i|we)(?i:'ve|'m|'re| have| am| are)?\s+(?i:just |finally |recently |now |currently |still |officially |"
         r"actually |already |been )*(?i:live|living|lived|moved|moving|relocated|relocating|settled|settling|based)"
-        r"(?i: back| over| out| down| up)?(?i: in| to| into| at)\s+(?i:(?:a|an|the|our|my) (?:new |little |tiny |"
+        r"(?i: back| over| out| down| up)?(?: (?i:from) (?:(?! (?i:to) )[^,.;!?]){1,40}(?= (?i:to) ))?(?i: in| to| into| at)\s+(?i:(?:a|an|the|our|my) (?:new |little |tiny |"
         r"bigger |small |nice |own )*" + _HOME_NOUN + r" (?:in|on|at) )?(?i:the )?" + _EN_PROPER
     ),
     re.compile(
@@ -216,7 +216,7 @@ _EN_EMPLOYER = [
     re.compile(
         r"\b(?i:i|we)(?i:'m|'ll| am| will| have|'ve)? (?i:now |currently |still |just |officially |finally )*"
         r"(?i:work|working|worked|start|starting|started|begin|began|joined|joining|join|got a (?:new )?job|"
-        r"got an offer|accepted an offer|took a job|got hired|was hired|been hired|moved|switched|intern|interning)"
+        r"got an offer|accepted an offer|took a job|got hired|was hired|been hired|switched|intern|interning)"
         r"(?:[\w' -]{0,40}?)? (?i:at|for|with|by|from|join) (?i:the )?" + _EN_PROPER
     ),
     re.compile(r"\b(?i:i|we) (?i:just |officially )?(?i:joined) (?i:the )?" + _EN_PROPER),

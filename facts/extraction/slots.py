@@ -121,14 +121,27 @@ _REL_ZH = re.compile(
     r"我(?:的)?(老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|母亲|父亲|姐姐|妹妹|哥哥|弟弟|朋友|男朋友|女朋友|"
     r"奶奶|爷爷|外婆|外公|同事|老板|室友)(?:叫|是)?([\u4e00-\u9fff]{2,3})?"
 )
+# "we have a ginger cat called Niangao", "my dog is a golden retriever named Cola": up to two lower-case words
+# describe the animal, and "is a ..." may come before its name (bounded: linear on any input).
 _PET_EN = re.compile(
-    r"\b(?i:i have|i've got|i got|we have|i adopted|my) (?i:a |an |two |three )?(?i:new )?(?i:little )?"
-    r"(?i:(dog|cat|puppy|kitten|corgi|labrador|poodle|hamster|parrot|rabbit|bunny|turtle|fish|pet)s?)"
-    r"(?: named| called|,)? ?([A-Z\u4e00-\u9fff][\w\u4e00-\u9fff'-]*)?"
+    r"\b(?i:i have|i've got|i got|we have|we've got|i adopted|we adopted|my|our) (?i:a |an |two |three )?"
+    r"(?:[a-z-]{3,15} ){0,2}"
+    r"(?i:(dog|cat|puppy|kitten|corgi|labrador|retriever|poodle|terrier|beagle|husky|spaniel|hamster|parrot|"
+    r"budgie|rabbit|bunny|turtle|tortoise|goldfish|fish|pet)s?)"
+    r"(?: (?:is|was) (?i:a|an) (?:[a-z-]{2,15} ){0,3}?(?:named|called)| named| called|,)? ?"
+    r"([A-Z\u4e00-\u9fff][\w\u4e00-\u9fff'-]*)?"
 )
+_PET_ANIMAL_ZH = r"(狗|猫|柯基|小狗|小猫|金毛|泰迪|仓鼠|兔子|鹦鹉)"
 _PET_ZH = re.compile(
-    r"(?:我|我们)(?:家)?(?:有|养了|养)(?:一只|只|一条|条|两只)?(狗|猫|柯基|小狗|小猫|金毛|泰迪|仓鼠|兔子|鹦鹉)"
-    r"(?:，)?(?:叫|名叫|名字叫)?([\u4e00-\u9fffA-Za-z]{1,4})?"
+    r"(?:我|我们)(?:家)?(?:有|养了|养)(?:一只|只|一条|条|两只)?[\u4e00-\u9fff]{0,2}?"
+    + _PET_ANIMAL_ZH
+    + r"(?:，)?(?:叫|名叫|名字叫)?([\u4e00-\u9fffA-Za-z]{1,4})?"
+)
+# "我的狗是一只金毛，叫可乐", "我家的猫叫年糕": after 我的 a name needs its naming word.
+_PET_ZH_MINE = re.compile(
+    r"(?:我|我们)(?:家)?的"
+    + _PET_ANIMAL_ZH
+    + r"(?:是(?:一只|只|一条|条)?[\u4e00-\u9fff]{1,4}?)?，?(?:叫|名叫|名字叫)([\u4e00-\u9fffA-Za-z]{1,4})"
 )
 _ALLERGY_EN = re.compile(r"\b(?:i'?m|i am) allergic to ([\w -]{2,30}?)(?=[.,!?;]| and |$)", re.I)
 _ALLERGY_ZH = re.compile(r"我对([\u4e00-\u9fffA-Za-z]{1,8}?)过敏")
@@ -307,14 +320,14 @@ def relationship_entities(sentence: str) -> list[dict[str, str]]:
     for m in _REL_ZH.finditer(sentence):
         if m.group(2):
             out.append({"text": m.group(2), "kind": "person", "role": m.group(1)})
-    for m in list(_PET_EN.finditer(sentence)) + list(_PET_ZH.finditer(sentence)):
+    for m in [*_PET_EN.finditer(sentence), *_PET_ZH.finditer(sentence), *_PET_ZH_MINE.finditer(sentence)]:
         if m.group(2) and m.group(2).lower() not in {"and", "but", "who", "that", "which"}:
             out.append({"text": m.group(2), "kind": "pet", "role": m.group(1).lower()})
     return out
 
 
 def pet_slot(sentence: str) -> Slot | None:
-    for pattern in (_PET_EN, _PET_ZH):
+    for pattern in (_PET_EN, _PET_ZH, _PET_ZH_MINE):
         m = pattern.search(sentence)
         if m and m.group(2):
             return Slot(f"pet:{m.group(2).lower()}", m.group(1).lower(), "relationship", "")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from facts.extraction.families import same_value
-from facts.extraction.slots import slot_of, states_a_change
+from facts.extraction.slots import pet_slot, slot_of, states_a_change
 from facts.models import Fact, FactHistory
 
 
@@ -40,6 +40,9 @@ def _ingest(persona, *contents: str, when: str = "2024-03-04T09:00:00Z", **extra
         ("Reach me on +44 7700 900555 from now on.", "phone", "+447700900555"),
         ("以后打我这个电话：186-1234-9876", "phone", "18612349876"),
         ("我现在在宁波。", "residence", "宁波"),
+        # a move from one place to another names the new home (it was read as an employer "from" the old one)
+        ("In the spring I moved from Glasgow to Dundee.", "residence", "Dundee"),
+        ("We relocated from New York to Austin last year.", "residence", "Austin"),
         ("Send the invoice to lena.k@example.org please.", "email", "lena.k@example.org"),
         ("我的邮箱换成了 zhou.ming@example.cn", "email", "zhou.ming@example.cn"),
     ],
@@ -51,6 +54,23 @@ def test_a_family_is_read_across_paraphrases(sentence: str, predicate: str | Non
         return
     assert slot is not None and slot.predicate == predicate, slot
     assert slot.object_value == value
+
+
+@pytest.mark.parametrize(
+    ("sentence", "predicate"),
+    [
+        ("We've got a tabby cat called Pudding.", "pet:pudding"),
+        ("My dog is a scruffy little terrier named Pip.", "pet:pip"),
+        ("我家养了一只三花猫，叫汤圆。", "pet:汤圆"),
+        ("我的猫是一只英短，名叫奶茶。", "pet:奶茶"),
+        ("My dog is sick today.", None),
+        ("我家的狗今天生病了。", None),
+        ("我的狗是一只金毛。", None),
+    ],
+)
+def test_a_pet_is_named_across_phrasings(sentence: str, predicate: str | None) -> None:
+    slot = pet_slot(sentence)
+    assert (slot.predicate if slot is not None else None) == predicate, slot
 
 
 @pytest.mark.parametrize(
@@ -72,6 +92,7 @@ def test_a_family_is_read_across_paraphrases(sentence: str, predicate: str | Non
         "我现在在学吉他。",
         "我在备孕，所以不喝酒。",
         "我每年冬天都去三亚住两个月。",
+        "I moved over from sales to the product team at Monzo.",
     ],
 )
 def test_a_sentence_about_someone_else_or_not_a_fact_fills_no_slot_of_the_speaker(sentence: str) -> None:
