@@ -288,6 +288,53 @@ _TOPIC_STRIP_EN = {
 }
 
 
+_NO_TOPIC_EN = frozenset(
+    [
+        "it",
+        "them",
+        "that",
+        "thi",
+        "those",
+        "these",
+        "him",
+        "her",
+        "one",
+        "everything",
+        "something",
+        "anything",
+        "nothing",
+        "make",
+        "do",
+        "get",
+        "go",
+        "around",
+        "out",
+        "up",
+    ]
+)
+_LIGHT_GERUNDS = frozenset(
+    [
+        "playing",
+        "watching",
+        "getting",
+        "doing",
+        "making",
+        "having",
+        "going",
+        "taking",
+        "trying",
+        "eating",
+        "drinking",
+        "listening",
+        "hanging",
+        "seeing",
+        "being",
+        "letting",
+        "using",
+    ]
+)
+
+
 def _topic(phrase: str) -> str:
     """The key of a preference: '辣的' and '辣' are one topic; 'spicy food' and 'spicy' too."""
     phrase = phrase.strip()
@@ -298,7 +345,13 @@ def _topic(phrase: str) -> str:
     words = [w for w in keywords(phrase) if w not in _TOPIC_STRIP_EN]
     if not words:
         words = [w.lower() for w in re.findall(r"[\w'-]+", phrase) if w.lower() not in _TOPIC_STRIP_EN]
-    return (words[0] if words else "").rstrip("s")[:40]
+    # "playing guitar" is about the guitar, "getting outdoors" about the outdoors: a gerund before its object is
+    # not the topic. A pronoun or a bare verb names none: "I love it" is no slot (two such facts about different
+    # things would share the slot "preference:it" and be reconciled as one preference).
+    while len(words) > 1 and words[0] in _LIGHT_GERUNDS:
+        words = words[1:]
+    topic = (words[0] if words else "").rstrip("s")[:40]
+    return "" if topic in _NO_TOPIC_EN or topic in _LIGHT_GERUNDS else topic
 
 
 def type_of(sentence: str, slot: Slot | None, is_question: bool) -> str:

@@ -203,3 +203,19 @@ def test_a_preference_that_says_it_changed_ranks_first_and_the_old_leaves_search
     results = alice.search(query, limit=10).json()["results"]
     assert results and results[0]["id"] == second["id"]
     assert first["id"] not in [r["id"] for r in results]
+
+
+@pytest.mark.parametrize(
+    ("sentence", "predicate"),
+    [
+        ("I love it!", None),
+        ("Honestly I can't stand them.", None),
+        ("I love playing the cello.", "preference:cello"),
+        ("I love watching horror films.", "preference:horror"),
+        ("I love swimming in the lake.", "preference:swimming"),
+    ],
+)
+def test_a_preference_names_its_topic_or_none(sentence: str, predicate: str | None) -> None:
+    """A pronoun is no topic; a light gerund ("playing", "watching") is not the topic its object is."""
+    slot = slot_of(sentence)
+    assert (slot.predicate if slot is not None else None) == predicate, slot
