@@ -2,9 +2,10 @@
 
     .venv/bin/python -m bench.persona_recall        # BENCH_DATABASE_NAME (default memory_site_personas)
 
-Six personas (bench/personas.json: a handful of durable facts each, and questions that mostly share no word with
-the fact that answers them) are ingested through `POST users/{user}/messages?wait=true`, in each language as a
-subject of its own, and every question is asked of its own subject and of the other five. Per language:
+Personas (bench/personas.json: a handful of durable facts each, and questions that mostly share no word with the
+fact that answers them) are ingested through `POST users/{user}/messages?wait=true`, in each language as a subject of
+its own, and every question is asked of its own subject and of the others. Per language and per set ("tuned": read
+while fixing misses; "blind": never used to choose a change):
 
 - facts per turn kept by the extractor;
 - recall@1 / recall@5: the first result (the first five) holds the answering fact (`expect`, a substring), facts
@@ -58,60 +59,78 @@ def _texts(ctx: BenchContext, subject: str, question: str, **options: Any) -> li
     return [r["text"].casefold() for r in answer["results"]]
 
 
+def _own(ctx: BenchContext, subject: str, questions: list[dict[str, str]], floor: float) -> dict[str, list[str]]:
+    """Each own question's outcome: found first, in the top five, with messages, at the floor; missed first."""
+    out: dict[str, list[str]] = {"first": [], "top5": [], "messages": [], "floor": [], "missed": []}
+    for item in questions:
+        expect, q = item["expect"].casefold(), item["q"]
+        found = _texts(ctx, subject, q, min_relevance=0)
+        out["first" if found and expect in found[0] else "missed"].append(q)
+        if any(expect in t for t in found):
+            out["top5"].append(q)
+        if any(expect in t for t in _texts(ctx, subject, q, min_relevance=0, include_messages=True)):
+            out["messages"].append(q)
+        if any(expect in t for t in _texts(ctx, subject, q, min_relevance=floor)):
+            out["floor"].append(q)
+    return out
+
+
+def _figures(outcomes: list[dict[str, list[str]]], asked: int, turns: int, facts: int) -> dict[str, Any]:
+    def share(key: str) -> float:
+        return round(sum(len(o[key]) for o in outcomes) / max(asked, 1), 3)
+
+    return {
+        "turns": turns,
+        "facts_per_turn": round(facts / max(turns, 1), 3),
+        "questions": asked,
+        "recall@1": share("first"),
+        "recall@5": share("top5"),
+        "recall@5_messages": share("messages"),
+        "recall@5_at_floor": share("floor"),
+        "missed_first": [q for o in outcomes for q in o["missed"]],
+    }
+
+
 def run(ctx: BenchContext) -> dict[str, Any]:
     from facts.retrieval.relevance import calibration
 
     floor = calibration().min_relevance
     personas = json.loads(DATA.read_text(encoding="utf-8"))["personas"]
-    out: dict[str, Any] = {"floor": floor}
+    sets = sorted({p.get("set", "tuned") for p in personas}, reverse=True)  # tuned, then blind
+    out: dict[str, Any] = {"floor": floor, "sets": sets}
     for lang in LANGUAGES:
-        turns = facts = 0
-        first = top5 = with_messages = kept = asked = 0
+        facts = {p["name"]: _ingest(ctx, _subject(lang, p["name"]), p[lang]["turns"]) for p in personas}
         silent = others = 0
-        misses: list[str] = []
         for p in personas:
-            turns += len(p[lang]["turns"])
-            facts += _ingest(ctx, _subject(lang, p["name"]), p[lang]["turns"])
-        for p in personas:
-            subject = _subject(lang, p["name"])
-            for item in p[lang]["questions"]:
-                expect = item["expect"].casefold()
-                found = _texts(ctx, subject, item["q"], min_relevance=0)
-                asked += 1
-                first += bool(found) and expect in found[0]
-                top5 += any(expect in t for t in found)
-                with_messages += any(expect in t for t in _texts(ctx, subject, item["q"], min_relevance=0,
-                                                                  include_messages=True))  # fmt: skip
-                kept += any(expect in t for t in _texts(ctx, subject, item["q"], min_relevance=floor))
-                if not found or expect not in found[0]:
-                    misses.append(item["q"])
             for q in personas:
-                if q is p:
-                    continue
-                for item in q[lang]["questions"]:
-                    others += 1
-                    silent += not _texts(ctx, subject, item["q"], min_relevance=floor)
-        out[lang] = {
-            "turns": turns,
-            "facts_per_turn": round(facts / turns, 3),
-            "questions": asked,
-            "recall@1": round(first / asked, 3),
-            "recall@5": round(top5 / asked, 3),
-            "recall@5_messages": round(with_messages / asked, 3),
-            "recall@5_at_floor": round(kept / asked, 3),
-            "abstention_at_floor": round(silent / others, 3),
-            "missed_first": misses,
-        }
+                if q is not p:
+                    for item in q[lang]["questions"]:
+                        others += 1
+                        silent += not _texts(ctx, _subject(lang, p["name"]), item["q"], min_relevance=floor)
+        out[lang] = {"abstention_at_floor": round(silent / max(others, 1), 3)}
+        for name in sets:
+            group = [p for p in personas if p.get("set", "tuned") == name]
+            outcomes = [_own(ctx, _subject(lang, p["name"]), p[lang]["questions"], floor) for p in group]
+            out[lang][name] = _figures(
+                outcomes,
+                sum(len(p[lang]["questions"]) for p in group),
+                sum(len(p[lang]["turns"]) for p in group),
+                sum(facts[p["name"]] for p in group),
+            )
     return out
 
 
 def render(result: dict[str, Any]) -> str:
     lines = [f"Personas (bench/personas.json), floor {result['floor']}:"]
     for lang in LANGUAGES:
-        r = result[lang]
+        for name in result.get("sets", ["tuned"]):
+            r = result[lang][name]
+            lines.append(
+                f"  {lang} {name} ({r['questions']} q): {r['facts_per_turn']} facts/turn; recall@1 {r['recall@1']}, "
+                f"@5 {r['recall@5']} (with messages {r['recall@5_messages']}); at the floor @5 {r['recall@5_at_floor']}"
+            )
         lines.append(
-            f"  {lang}: {r['facts_per_turn']} facts/turn; recall@1 {r['recall@1']}, @5 {r['recall@5']} (with messages "
-            f"{r['recall@5_messages']}); at the floor @5 {r['recall@5_at_floor']}, abstention {r['abstention_at_floor']}"
+            f"  {lang} abstention at the floor (the other personas' questions): {result[lang]['abstention_at_floor']}"
         )
     return "\n".join(lines)
 
@@ -123,7 +142,8 @@ def main(argv: list[str] | None = None) -> None:
         result = run(ctx)
     write_json("persona_recall", result)
     print(render(result))
-    print(json.dumps({lang: result[lang]["missed_first"] for lang in LANGUAGES}, ensure_ascii=False, indent=1))
+    missed = {f"{lang} {name}": result[lang][name]["missed_first"] for lang in LANGUAGES for name in result["sets"]}
+    print(json.dumps(missed, ensure_ascii=False, indent=1))
 
 
 if __name__ == "__main__":
