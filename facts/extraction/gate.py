@@ -13,7 +13,14 @@ import re
 from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
-from facts.extraction.chatter import has_first_person, strip_chatter, without_resolve
+from facts.extraction.chatter import (
+    handover_only,
+    has_first_person,
+    says_only_effect,
+    strip_chatter,
+    thanks_in_words,
+    without_resolve,
+)
 from facts.extraction.possession import possession_change
 from facts.text import keywords
 
@@ -167,7 +174,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|生了",
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产])生了",
             re.I,
         ),
     ),
@@ -313,6 +320,14 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    if not has_slot and not signal and handover_only(strip_chatter(text)):
+        return Verdict(
+            False, "vague"
+        )  # "I'll send you the pics tonight", "回头把照片发你看看": the talk's own business
+    if not has_slot and not signal and thanks_in_words(strip_chatter(text)):
+        return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
+    if not has_slot and not signal and says_only_effect(strip_chatter(text)):
+        return Verdict(False, says_only_effect(strip_chatter(text)))  # "It really reminds me why...", "这让我想起..."
     if not has_slot and not signal and _request_only(strip_chatter(text)):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
