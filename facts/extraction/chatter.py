@@ -155,3 +155,24 @@ def says_only_effect(sentence: str) -> str:
     if _PRONOUN_EFFECT_RE.match(text) and not _HANDOVER_TIME_RE.search(text):
         return "reaction"
     return ""
+
+
+# A non-commitment or a shrug: nothing decided, nothing promised ("I'll keep an eye out", "let me sleep on it", "I
+# could never", "我再考虑考虑", "等放假再说", "我可坚持不了"). What is left of the sentence decides (only chatter: dropped).
+_VAGUE_RE = re.compile(
+    r"\b(?:(?:i'?ll|we'?ll|i will|we will|let me|let us|let'?s|i need to|i have to|i'?d have to|i'?m gonna|i might)\s{1,3})?"
+    r"(?:keep an eye out|keep (?:it|that) in mind|think (?:about it|it over)|have a think|sleep on it|see how it goes|"
+    r"see what happens|wait and see|play it by ear|get back to you)\b|\bmaybe (?:another|next|some other) time\b|"
+    r"\bi (?:could|can) never\b|\b(?:rather you than me|better you than me)\b|"
+    r"(?:我)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|琢磨琢磨|斟酌一下)|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
+    r"到时候?再(?:说|看|定)|改天吧|下次(?:再说)?吧|还不(?:知道|确定|好说)|我可(?:\S{1,3})?不了|换(?:我|成我)(?:早)?(?:就)?"
+    r"(?:放弃|疯)了",
+    re.I,
+)
+
+
+def without_vague(sentence: str) -> str | None:
+    """The sentence without its non-commitments (marks squeezed), or None when it has none."""
+    head = sentence.strip()[:200]
+    rest, n = _VAGUE_RE.subn(" ", head)
+    return re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip() if n else None

@@ -20,6 +20,7 @@ from facts.extraction.chatter import (
     strip_chatter,
     thanks_in_words,
     without_resolve,
+    without_vague,
 )
 from facts.extraction.possession import possession_change
 from facts.text import keywords
@@ -320,6 +321,9 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    vague = without_vague(text)
+    if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
+        return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
     if not has_slot and not signal and handover_only(strip_chatter(text)):
         return Verdict(
             False, "vague"
@@ -371,7 +375,7 @@ _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
 _REQUEST_ONLY_RE = re.compile(
     r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|"
     r"help me (?:write|plan|draft|make|pick|choose|come up with))\b|^(?:请|麻烦)?(?:帮我|给我)(?:写|想|规划|列|设|推荐|"
-    r"做|起|翻译|改|出|整理)",
+    r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
     re.I,
 )
 

@@ -92,3 +92,56 @@ def test_a_birth_word_needs_a_birth_not_a_happening() -> None:
     """发生了 ("happened") holds 生了 ("gave birth"); only the second is a relative's news."""
     assert rule_verdict("我们部门最近发生了一些变动").reason != "relationship"
     assert rule_verdict("我姐上个月生了个女儿").reason == "relationship"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A non-commitment or a shrug beside chatter: nothing decided, nothing promised.
+        "Sure, I'll keep it in mind, thanks!",
+        "Okay, we'll wait and see, thanks.",
+        "Maybe some other time!",
+        "Ha, I could never, well done.",
+        "Wow, rather you than me.",
+        "好的，谢谢，我还得再斟酌一下。",
+        "好的，我还得琢磨琢磨。",
+        "天哪，我可受不了。",
+    ],
+)
+def test_a_non_commitment_beside_chatter_yields_no_fact(text: str) -> None:
+    assert rule_verdict(text).reason == "vague"
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("I'll think it over, the flat in Headingley is £950 a month.", "950"),
+        ("我再考虑考虑，毕竟我对青霉素过敏。", "过敏"),
+    ],
+)
+def test_a_non_commitment_beside_a_fact_keeps_the_fact(text: str, word: str) -> None:
+    facts = _facts(text)
+    assert facts and any(word in f.text for f in facts)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["帮我安排一个周末的大扫除清单。", "帮我挑几首适合婚礼的歌。"],
+)
+def test_a_request_for_work_in_chinese_yields_no_fact(request_: str) -> None:
+    assert _facts(request_) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Shall I move your gym membership to the off-peak plan at £24 from the 1st?", "Fine, go ahead."),
+        ("I can pause your subscription until 12 March, would that work?", "Yes please, starting Monday."),
+        ("需要把您的套餐改成每月39元的吗？", "行，下周一开始"),
+        ("两个配件都给您补发，可以吗？地址还是朝阳区那个？", "对，都要"),
+    ],
+)
+def test_accepting_a_read_back_with_only_a_start_is_kept(question: str, answer: str) -> None:
+    view = MessageView(id=1, role="user", name="", content=answer, created_at=WHEN, previous_assistant_content=question)
+    assert RuleExtractor().extract([view])[1].candidates
