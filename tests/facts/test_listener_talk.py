@@ -145,3 +145,22 @@ def test_a_request_for_work_in_chinese_yields_no_fact(request_: str) -> None:
 def test_accepting_a_read_back_with_only_a_start_is_kept(question: str, answer: str) -> None:
     view = MessageView(id=1, role="user", name="", content=answer, created_at=WHEN, previous_assistant_content=question)
     assert RuleExtractor().extract([view])[1].candidates
+
+
+@pytest.mark.parametrize(
+    ("sentence", "event"),
+    [
+        # An event by nearness needs something that happened: a date, a number, a past word, a done aspect.
+        ("I'm always tinkering with old radios in the shed.", False),
+        ("Still hunting for a rehearsal space near the river.", False),
+        ("我每天晚上都练一小时书法", False),
+        ("周末一般在家带娃", False),
+        ("I ran the Harrogate 10k in 52 minutes.", True),
+        ("Finally repainted the garden fence.", True),
+        ("上个月去了趟敦煌", True),
+    ],
+)
+def test_an_event_by_nearness_needs_something_that_happened(sentence: str, event: bool) -> None:
+    from facts.extraction.typer import _standing
+
+    assert (_standing("event", sentence) == "event") is event
