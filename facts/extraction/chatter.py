@@ -107,7 +107,10 @@ def handover_only(sentence: str) -> bool:
     """A promise to hand the listener pictures or news, or to see them, with no date or figure of its own."""
     text = sentence.strip()[:200]
     m = _HANDOVER_RE.match(text)
-    return m is not None and not _HANDOVER_TIME_RE.search(text)
+    if m is None or _HANDOVER_TIME_RE.search(text):
+        return False
+    # News promised of a thing of the speaker's ("...when the dentist confirms my crown appointment") names it.
+    return not re.search(r"\b(?:keep|let) you\b", m.group(0), re.I) or not re.search(r"\bmy\b", text[m.end() :], re.I)
 
 
 # Thanks said in words: the listener's help or support is the subject and the speaker only feels it ("Your
