@@ -44,7 +44,7 @@ def _facts(text: str, *, name: str = "Robin"):  # type: ignore[no-untyped-def]
         "这件事真的让我成长了很多",
         "这让我想起大学那会儿",
         # A catch-up with no news in it.
-        "So much has happened since we last caught up!",
+        "Loads happened since we last caught up!",
         "It's been a hectic month since we last spoke.",
         "上次见面以后发生了好多事情",
     ],
@@ -75,7 +75,7 @@ def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> No
     [
         ("Thanks for asking, all good - my daughter started school in March.", "asking", "school"),
         ("Doing well thanks - I got my motorbike licence last week.", "well", "licence"),
-        ("Since we last talked, I've started a part-time MBA at Warwick.", "last talked", "MBA"),
+        ("Since we last talked, I enrolled on a part-time MBA at Warwick.", "last talked", "MBA"),
         ("Speaking of holidays, I booked a week in Madeira for October.", "Speaking", "Madeira"),
         ("Check this out - I repainted the whole flat myself.", "Check", "repainted"),
         ("借你吉言，我下个月调去深圳分公司了。", "借你吉言", "深圳"),
