@@ -16,7 +16,13 @@ _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|speaking of (?:which|changes)|guess what|big news(?: on my end)?|fun fact|save the date|"
     r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
-    r"好的|可以|宝|兄弟)(?:[\s,，.。!！~～:：;；]+|$))+",
+    r"好的|可以|宝|兄弟|"
+    # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
+    # "Speaking of trips, ...", "借你吉言，...").
+    r"thanks for asking|thanks(?: so much| a lot)?|thank you|(?:i'?m|we'?re|they'?re|all|things are|doing|it'?s all) "
+    r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
+    r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
+    r"long story short|借你吉言|说起来|说实话|说真的|不瞒你说|讲真)(?:\s?[-–—]+\s|[\s,，.。!！~～:：;；]+|$))+",
     re.I,
 )
 
@@ -73,3 +79,103 @@ def without_resolve(text: str) -> str | None:
     if not n or rest == text[:200]:
         return None
     return re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip()
+
+
+# A hand-over or a word to the listener promised, the conversation's own business ("I'll send you the pics tonight",
+# "will keep you updated on how it goes", "see you soon", "回头把照片发你看看", "到时候告诉你"): nothing to remember.
+# A document handed over ("I'll email it to you tonight", the contract) stays: only pictures, clips, links, recipes.
+_MEDIA = r"(?:pics?|pictures?|photos?|snaps?|videos?|clips?|links?|recipes?|screenshots?)\b"
+_HANDOVER_RE = re.compile(
+    r"^(?:[^,，。.]{1,16}[,，]\s?)?(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to)|will|gonna)\s{1,3}(?:\w+\s{1,3}){0,2}?(?:"
+    r"(?:send|show|get|forward|text|email|bring)\s(?:you|ya|u)\s(?:\w+\s){0,4}?" + _MEDIA + r"|(?:send|show|get|share|"
+    r"forward|text|email|post|bring)\s(?:\w+\s){0,4}?"
+    + _MEDIA
+    + r"\s(?:\w+\s){0,3}?(?:to|with|for) (?:you|ya|u)\b|(?:keep|let) you (?:updated|posted|in the loop|know)\b|"
+    r"see you (?:soon|around|there|then|later|next \w+|tomorrow)\b)|"
+    r"^(?:[^,，。.]{1,16}[,，]\s?)?(?:我)?(?:回头|等会儿?|晚点|待会儿?|到时候?|改天|明天|今晚)?(?:再)?(?:把)?\S{0,6}?(?:照片|图|视频|链接|菜谱|截图)?"
+    r"(?:发|传|拿)(?:给)?你(?:看看?|瞧瞧)?|^(?:我)?(?:回头|到时候?|有消息|有结果)(?:了)?(?:再)?(?:告诉|通知)你",
+    re.I,
+)
+_HANDOVER_TIME_RE = re.compile(
+    r"\d|\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|"
+    r"august|september|october|november|december|next (?:week|month|year))\b|下(?:周|个月)|明年|[一二三四五六七八九十]月",
+    re.I,
+)
+
+
+def handover_only(sentence: str) -> bool:
+    """A promise to hand the listener pictures or news, or to see them, with no date or figure of its own."""
+    text = sentence.strip()[:200]
+    m = _HANDOVER_RE.match(text)
+    if m is None or _HANDOVER_TIME_RE.search(text):
+        return False
+    # News promised of a thing of the speaker's ("...when the dentist confirms my crown appointment") names it.
+    return not re.search(r"\b(?:keep|let) you\b", m.group(0), re.I) or not re.search(r"\bmy\b", text[m.end() :], re.I)
+
+
+# Thanks said in words: the listener's help or support is the subject and the speaker only feels it ("Your
+# encouragement really keeps me going", "你的建议对我帮助太大了").
+_THANKS_IN_WORDS_RE = re.compile(
+    r"^(?:your|ur) (?:\w+ ){0,2}?(?:support|help|encouragement|advice|kind words|words|friendship|message|feedback|"
+    r"kindness)\b(?: \w+){0,4}? (?:means|meant|motivates?|motivated|motivating|helps?|helped|inspires?|inspired|"
+    r"inspiring|keeps? me|kept me|made my day|makes? (?:me|my|all)|gives? me|gave me)\b|"
+    r"^你(?:的|说的)(?:\S{0,4}?)(?:鼓励|支持|建议|话|帮助|安慰)(?:对我)?(?:真的|太|很|特别|一直)?(?:重要|有用|管用|有帮助|帮(?:了|助)|给了我|让我)",
+    re.I,
+)
+
+
+def thanks_in_words(sentence: str) -> bool:
+    return bool(_THANKS_IN_WORDS_RE.match(sentence.strip()[:200]))
+
+
+# What an unnamed thing does to the speaker ("It really reminds me why I started", "That made my week", "这让我想起
+# 小时候"): the thing is in another turn, the feeling alone is not worth keeping unless a date or a figure is in it.
+_PRONOUN_EFFECT_RE = re.compile(
+    r"^(?:it|this|that|these|those)(?:'s| has| have| had)?(?: (?:really|also|just|always|still|truly|so|totally))? "
+    r"(?:(?:remind|inspir|motivat|mean)\w*|meant) (?:me|us)\b|^(?:it|this|that)(?:'s| has)?(?: (?:really|also|just|always|"
+    r"so))? (?:(?:makes?|made) (?:me|us) (?:feel|appreciate|realis|realiz|think|smile|happy|so|reflect|want|grateful|proud|"
+    r"laugh|cry)|(?:keeps?|kept) (?:me|us) (?:going|motivated|sane|grounded|positive|happy)|(?:gives?|gave) (?:me|us) "
+    r"(?:hope|strength|peace|joy|energy|motivation|a (?:sense|boost)))|"
+    r"^(?:这|那|它)(?:个|件事|些|样)?(?:真的|总是|一直|也|还|确实)?(?:让我|提醒我|帮我|给了我|使我|教会我|激励我)",
+    re.I,
+)
+# A catch-up that tells nothing yet ("Something big happened since we last talked", "It's been a crazy week since we
+# spoke", "上次聊完之后发生了好多事"): what happened is in the next sentence, if anywhere.
+_CATCH_UP_RE = re.compile(
+    r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
+    r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
+    r"time))\s(?:\w+ ){0,2}?since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)\b|"
+    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:\S{0,4}?)(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)",
+    re.I,
+)
+
+
+def says_only_effect(sentence: str) -> str:
+    """ "reaction" for what an unnamed thing did to the speaker, "greeting" for a catch-up with no news, else ""."""
+    text = sentence.strip()[:200]
+    if _CATCH_UP_RE.match(text):
+        return "greeting"
+    if _PRONOUN_EFFECT_RE.match(text) and not _HANDOVER_TIME_RE.search(text):
+        return "reaction"
+    return ""
+
+
+# A non-commitment or a shrug: nothing decided, nothing promised ("I'll keep an eye out", "let me sleep on it", "I
+# could never", "我再考虑考虑", "等放假再说", "我可坚持不了"). What is left of the sentence decides (only chatter: dropped).
+_VAGUE_RE = re.compile(
+    r"\b(?:(?:i'?ll|we'?ll|i will|we will|let me|let us|let'?s|i need to|i have to|i'?d have to|i'?m gonna|i might)\s{1,3})?"
+    r"(?:keep an eye out|keep (?:it|that) in mind|think (?:about it|it over)|have a think|sleep on it|see how it goes|"
+    r"see what happens|wait and see|play it by ear|get back to you)\b|\bmaybe (?:another|next|some other) time\b|"
+    r"\bi (?:could|can) never\b|\b(?:rather you than me|better you than me)\b|"
+    r"(?:我)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|琢磨琢磨|斟酌一下)|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
+    r"到时候?再(?:说|看|定)|改天吧|下次(?:再说)?吧|还不(?:知道|确定|好说)|我可(?:\S{1,3})?不了|换(?:我|成我)(?:早)?(?:就)?"
+    r"(?:放弃|疯)了",
+    re.I,
+)
+
+
+def without_vague(sentence: str) -> str | None:
+    """The sentence without its non-commitments (marks squeezed), or None when it has none."""
+    head = sentence.strip()[:200]
+    rest, n = _VAGUE_RE.subn(" ", head)
+    return re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip() if n else None

@@ -15,10 +15,12 @@ from facts.text import has_cjk
 
 _CONFIRM_RE = re.compile(
     r"^(?:yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
-    r"sure|perfect|ok(?:ay)?|sounds good|please do|go ahead|let'?s do (?:that|it)(?: one)?|that one|"
-    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|要的|没问题)"
-    r"(?:[\s,，.。!！~～、]+(?:yes|please|exactly|that'?s (?:right|correct|it|the one)|that'?s my number|"
-    r"let'?s do (?:that|it)(?: one)?|确认|没错|对的|是的|就这样|现在付|付吧|办吧|改吧|thanks?|谢谢))*[\s,，.。!！~～]*$",
+    r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
+    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题)"
+    # Accepting with only a start added ("Yes please, from the 1st.", "行，下周一开始").
+    r"(?:[\s,，.。!！~～、]+(?:yes|please|exactly|that'?s (?:right|correct|it|the one)|that'?s my number|go ahead|go for it|"
+    r"let'?s do (?:that|it)(?: one)?|(?:starting|from) (?:the \d{1,2}(?:st|nd|rd|th)?|\w{3,9}day|next \w{3,9}|tomorrow)|"
+    r"确认|没错|对的|是的|就这样|都要|现在付|付吧|办吧|改吧|(?:从)?(?:下周|明天|下个月|\d{1,2}号)\S{0,3}开始|thanks?|谢谢))*[\s,，.。!！~～]*$",
     re.I,
 )
 _DETAIL_RE = re.compile(

@@ -13,7 +13,15 @@ import re
 from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
-from facts.extraction.chatter import has_first_person, strip_chatter, without_resolve
+from facts.extraction.chatter import (
+    handover_only,
+    has_first_person,
+    says_only_effect,
+    strip_chatter,
+    thanks_in_words,
+    without_resolve,
+    without_vague,
+)
 from facts.extraction.possession import possession_change
 from facts.text import keywords
 
@@ -167,7 +175,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|生了",
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产])生了",
             re.I,
         ),
     ),
@@ -313,6 +321,17 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    vague = without_vague(text)
+    if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
+        return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
+    if not has_slot and not signal and handover_only(strip_chatter(text)):
+        return Verdict(
+            False, "vague"
+        )  # "I'll send you the pics tonight", "回头把照片发你看看": the talk's own business
+    if not has_slot and not signal and thanks_in_words(strip_chatter(text)):
+        return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
+    if not has_slot and not signal and says_only_effect(strip_chatter(text)):
+        return Verdict(False, says_only_effect(strip_chatter(text)))  # "It really reminds me why...", "这让我想起..."
     if not has_slot and not signal and _request_only(strip_chatter(text)):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
@@ -356,7 +375,7 @@ _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
 _REQUEST_ONLY_RE = re.compile(
     r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|"
     r"help me (?:write|plan|draft|make|pick|choose|come up with))\b|^(?:请|麻烦)?(?:帮我|给我)(?:写|想|规划|列|设|推荐|"
-    r"做|起|翻译|改|出|整理)",
+    r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
     re.I,
 )
 

@@ -19,6 +19,7 @@ from facts.extraction.gate import (
     strip_chatter,
     strong_signal,
 )
+from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type
@@ -452,7 +453,16 @@ def _standing(type_: str, sentence: str) -> str:
     legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or _LEGAL_PAPER_RE.search(sentence)
     if type_ == "legal" and not legal:
         return fallback_type(sentence)
+    if type_ == "event" and not _HAPPENED_RE.search(sentence) and not any(map(is_past_form, sentence.split())):
+        return "commitment" if _FUTURE_RE.search(sentence) else keep_hint(sentence) or "profile"
     return type_
+
+
+# Something happened: a date, a number, a past word or, in Chinese, a done aspect. An event by nearness needs one;
+# without it the sentence tells how the speaker lives or is ("Jon is still hunting for a studio", "我每天背单词").
+_HAPPENED_RE = re.compile(
+    r"\d|\b(?:ago|yesterday|last \w+|just|finally|got|went|was|were|had|did|made)\b|了|过|曾|刚", re.I
+)
 
 
 # Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in

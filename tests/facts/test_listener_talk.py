@@ -1,0 +1,166 @@
+"""What is the conversation's own business yields no fact, on phrasings of their own (none from the corpus, the bench
+batches or any benchmark), in English and Chinese: pictures or news promised to the listener, thanks said in words,
+what an unnamed thing did to the speaker, a catch-up that tells nothing yet; and openers that answer or frame
+("Thanks for asking, all good -", "Since we last talked,", "借你吉言") are not part of the speaker's fact."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.gate import rule_verdict
+from facts.extraction.rules import RuleExtractor
+
+WHEN = dt.datetime(2026, 5, 20, 9, 30, tzinfo=dt.UTC)
+
+
+def _facts(text: str, *, name: str = "Robin"):  # type: ignore[no-untyped-def]
+    view = MessageView(id=1, role="user", name=name, content=text, created_at=WHEN)
+    return RuleExtractor().extract([view])[1].candidates
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Pictures, clips or news promised to the listener, or seeing them: the talk's own business.
+        "Sure thing, I'll text you a few snaps of the new kitchen later.",
+        "I'm gonna forward you the video once it uploads!",
+        "We'll keep you posted on how the move goes.",
+        "I'll let you know what the vet says.",
+        "Will see you around then!",
+        "好嘞，晚点把视频传你看看。",
+        "我到时候再告诉你哈",
+        "有结果了告诉你",
+        # Thanks said in words.
+        "Your advice honestly helped me a ton.",
+        "Your kind words really made my day.",
+        "你的鼓励对我真的太重要了",
+        "你说的那些安慰让我好受多了",
+        # What an unnamed thing did to the speaker.
+        "It always reminds me how lucky I am.",
+        "That really made me think about my priorities.",
+        "这件事真的让我成长了很多",
+        "这让我想起大学那会儿",
+        # A catch-up with no news in it.
+        "Loads happened since we last caught up!",
+        "It's been a hectic month since we last spoke.",
+        "上次见面以后发生了好多事情",
+    ],
+)
+def test_the_conversations_own_business_yields_no_fact(text: str) -> None:
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        # A document handed over, a date, a figure or the speaker's news keep the sentence.
+        ("I'll email you the signed lease on Monday.", "lease"),
+        ("I'll send you the photos from Lisbon on the 14th.", "14"),
+        ("It reminds me of the summer I spent in Crete in 2015.", "2015"),
+        ("It got me the job at the port authority.", "port authority"),
+        ("我明天把体检报告发你。", "体检"),
+        ("这让我下定决心明年去考研。", "考研"),
+    ],
+)
+def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> None:
+    facts = _facts(text)
+    assert facts and word in facts[0].text
+
+
+@pytest.mark.parametrize(
+    ("text", "opener", "word"),
+    [
+        ("Thanks for asking, all good - my daughter started school in March.", "asking", "school"),
+        ("Doing well thanks - I got my motorbike licence last week.", "well", "licence"),
+        ("Since we last talked, I enrolled on a part-time MBA at Warwick.", "last talked", "MBA"),
+        ("Speaking of holidays, I booked a week in Madeira for October.", "Speaking", "Madeira"),
+        ("Check this out - I repainted the whole flat myself.", "Check", "repainted"),
+        ("借你吉言，我下个月调去深圳分公司了。", "借你吉言", "深圳"),
+        ("说起来，我上周把驾照考下来了。", "说起来", "驾照"),
+    ],
+)
+def test_an_opener_that_answers_or_frames_is_not_in_the_fact(text: str, opener: str, word: str) -> None:
+    facts = _facts(text)
+    assert facts
+    assert opener not in facts[0].text and word in facts[0].text
+
+
+def test_a_birth_word_needs_a_birth_not_a_happening() -> None:
+    """发生了 ("happened") holds 生了 ("gave birth"); only the second is a relative's news."""
+    assert rule_verdict("我们部门最近发生了一些变动").reason != "relationship"
+    assert rule_verdict("我姐上个月生了个女儿").reason == "relationship"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # A non-commitment or a shrug beside chatter: nothing decided, nothing promised.
+        "Sure, I'll keep it in mind, thanks!",
+        "Okay, we'll wait and see, thanks.",
+        "Maybe some other time!",
+        "Ha, I could never, well done.",
+        "Wow, rather you than me.",
+        "好的，谢谢，我还得再斟酌一下。",
+        "好的，我还得琢磨琢磨。",
+        "天哪，我可受不了。",
+    ],
+)
+def test_a_non_commitment_beside_chatter_yields_no_fact(text: str) -> None:
+    assert rule_verdict(text).reason == "vague"
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("I'll think it over, the flat in Headingley is £950 a month.", "950"),
+        ("我再考虑考虑，毕竟我对青霉素过敏。", "过敏"),
+    ],
+)
+def test_a_non_commitment_beside_a_fact_keeps_the_fact(text: str, word: str) -> None:
+    facts = _facts(text)
+    assert facts and any(word in f.text for f in facts)
+
+
+@pytest.mark.parametrize(
+    "request_",
+    ["帮我安排一个周末的大扫除清单。", "帮我挑几首适合婚礼的歌。"],
+)
+def test_a_request_for_work_in_chinese_yields_no_fact(request_: str) -> None:
+    assert _facts(request_) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "answer"),
+    [
+        ("Shall I move your gym membership to the off-peak plan at £24 from the 1st?", "Fine, go ahead."),
+        ("I can pause your subscription until 12 March, would that work?", "Yes please, starting Monday."),
+        ("需要把您的套餐改成每月39元的吗？", "行，下周一开始"),
+        ("两个配件都给您补发，可以吗？地址还是朝阳区那个？", "对，都要"),
+    ],
+)
+def test_accepting_a_read_back_with_only_a_start_is_kept(question: str, answer: str) -> None:
+    view = MessageView(id=1, role="user", name="", content=answer, created_at=WHEN, previous_assistant_content=question)
+    assert RuleExtractor().extract([view])[1].candidates
+
+
+@pytest.mark.parametrize(
+    ("sentence", "event"),
+    [
+        # An event by nearness needs something that happened: a date, a number, a past word, a done aspect.
+        ("I'm always tinkering with old radios in the shed.", False),
+        ("Still hunting for a rehearsal space near the river.", False),
+        ("我每天晚上都练一小时书法", False),
+        ("周末一般在家带娃", False),
+        ("I ran the Harrogate 10k in 52 minutes.", True),
+        ("Finally repainted the garden fence.", True),
+        ("上个月去了趟敦煌", True),
+    ],
+)
+def test_an_event_by_nearness_needs_something_that_happened(sentence: str, event: bool) -> None:
+    from facts.extraction.typer import _standing
+
+    assert (_standing("event", sentence) == "event") is event
