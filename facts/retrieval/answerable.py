@@ -5,7 +5,8 @@ one thing asked": both score alike. What tells them apart is the query against t
 ever mention the query's words (above all its rare ones, and the names it gives), do the signals agree on the top
 results, does the best candidate stand out from the rest of the subject's nearest ones. These read the subject's
 vocabulary (one bounded statement: how many of its facts and raw turns hold each query word, the first
-`VocabularyTuning.max_rows` matches of each table) and numbers the search already computed.
+`VocabularyTuning.max_rows` matches of each table; memory counts the facts and turns it holds, by the same
+rows) and numbers the search already computed.
 
 Language-neutral: words are the query analysis's content words (Chinese segmented, matched as substrings, as the
 keyword signal matches them); names are the capitalised ones. Pure arithmetic once the counts are read, so the

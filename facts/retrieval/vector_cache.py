@@ -8,11 +8,11 @@ query embedding); the same rows in the same order as in PostgreSQL, ties by id a
 is compared whole, as PostgreSQL's exact scan does; memory spares it that statement after the query's embedding
 (and the keyword scan before it), about half of what a search of 100 or 1,000 facts spends after the embedding.
 
-The keyword signal is the same BM25 as candidates._keyword_ranked computes in PostgreSQL, over the same rows
-and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme -> rows), and a query
-term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term and process. Matching the
-subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding it runs
-beside; here it is well under a millisecond.
+The keyword signal (held_keyword.py) is the same BM25 as candidates._keyword_ranked computes in PostgreSQL,
+over the same rows and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme ->
+rows), and a query term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term and process.
+Matching the subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding
+it runs beside; here it is well under a millisecond.
 
 Current means: checked once per search (`current`, whose entry the keyword and vector signals then share): the
 subject's rows in facts_factchange, which a trigger on facts_fact appends in the same
