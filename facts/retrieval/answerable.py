@@ -5,7 +5,8 @@ one thing asked": both score alike. What tells them apart is the query against t
 ever mention the query's words (above all its rare ones, and the names it gives), do the signals agree on the top
 results, does the best candidate stand out from the rest of the subject's nearest ones. These read the subject's
 vocabulary (one bounded statement: how many of its facts and raw turns hold each query word, the first
-`VocabularyTuning.max_rows` matches of each table) and numbers the search already computed.
+`VocabularyTuning.max_rows` matches of each table; memory counts the facts and turns it holds, by the same
+rows) and numbers the search already computed.
 
 Language-neutral: words are the query analysis's content words (Chinese segmented, matched as substrings, as the
 keyword signal matches them); names are the capitalised ones. Pure arithmetic once the counts are read, so the
@@ -14,13 +15,17 @@ same data and query give the same probability.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 from dataclasses import dataclass
 from typing import Any
 
-from facts.retrieval import vector_cache
+from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.candidates.keyword import term_predicates
+from facts.retrieval.held_keyword import term_counts
 from facts.retrieval.scope import FactFilter, fetch, message_where
+
+_NO_TIME = dt.datetime.min.replace(tzinfo=dt.UTC)  # raw turns do not expire: any time reads them all
 
 QUERY_FEATURES = (
     "missing",  # share of the query's idf mass (rarity within the subject) in words the subject never holds
@@ -59,21 +64,38 @@ def vocabulary(
     indexed: bool,
     tuning: VocabularyTuning | None = None,
     held: vector_cache.Entry | None = None,
+    held_turns: held_messages.Held | None = None,
 ) -> Vocabulary:
     """One statement: per query word, the subject's facts (under the search's filter) and raw turns holding it,
-    each table read up to `max_rows` matches, and the count of its raw turns."""
+    each table read up to `max_rows` matches, and the count of its raw turns. The facts and turns held in memory
+    (`held`, `held_turns`: current, as the keyword signal reads them) answer for their table instead; with both,
+    no statement at all."""
     if not words:
         return Vocabulary(words=(), df=(), rows=total_facts)
     max_rows = (tuning or VocabularyTuning()).max_rows
-    where_f, params_f = flt.sql()
-    where_m, params_m = message_where(flt.subject_id, flt.since, flt.until)
     held_df = _held_df(held, flt, words, total_facts, max_rows) if held is not None else None
-    if held_df is not None:  # the facts held in memory answer (as for the keyword signal); SQL counts the turns
-        where_f, params_f = "false", []
+    turns_df = _turns_df(held_turns, flt, words, max_rows) if held_turns is not None else None
+    df = [0] * len(words)
+    turns = held_turns.total if held_turns is not None and turns_df is not None else 0
+    if held_df is None or turns_df is None:  # a statement for the table(s) memory does not answer
+        df, counted = _counted(flt, words, indexed, max_rows, facts=held_df is None, turns=turns_df is None)
+        turns += counted
+    for known in (held_df, turns_df):
+        df = [d + k for d, k in zip(df, known or [0] * len(words), strict=True)]
+    return Vocabulary(words=tuple(words), df=tuple(df), rows=total_facts + turns)
+
+
+def _counted(
+    flt: FactFilter, words: list[str], indexed: bool, max_rows: int, *, facts: bool, turns: bool
+) -> tuple[list[int], int]:
+    """Per word, the facts (when `facts`) plus the raw turns (when `turns`) holding it, and the subject's turns:
+    one statement, each table read up to `max_rows` matches."""
+    where_f, params_f = flt.sql() if facts else ("false", [])
+    where_m, params_m = message_where(flt.subject_id, flt.since, flt.until) if turns else ("false", [])
     parts: list[str] = []
     params: list[Any] = []
     for name, table, column, where, wparams, idx in (
-        ("f", "facts_fact", "text", where_f, params_f, indexed or held_df is not None),
+        ("f", "facts_fact", "text", where_f, params_f, indexed or not facts),
         ("m", "conversations_message", "content", where_m, params_m, True),
     ):
         tq, tq_params, preds, pred_params = term_predicates(words, text_column=column, indexed=idx)
@@ -89,8 +111,15 @@ def vocabulary(
     )
     sql = f"WITH {', '.join(parts)} SELECT (SELECT count(*) FROM conversations_message WHERE {where_m}), {sums}"
     row = fetch(sql, [*params, *params_m])[0]
-    df = [int(x) + (held_df[i] if held_df is not None else 0) for i, x in enumerate(row[1:])]
-    return Vocabulary(words=tuple(words), df=tuple(df), rows=total_facts + int(row[0]))
+    return [int(x) for x in row[1:]], int(row[0])
+
+
+def _turns_df(held: held_messages.Held, flt: FactFilter, words: list[str], max_rows: int) -> list[int] | None:
+    """Per word, the held raw turns holding it, or None where memory cannot say (a time bound, a term the
+    index cannot evaluate)."""
+    if flt.since is not None or flt.until is not None:
+        return None
+    return term_counts(held.entry, _NO_TIME, words, max_rows=max_rows)
 
 
 def _held_df(

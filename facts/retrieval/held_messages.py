@@ -42,7 +42,6 @@ from django.utils import timezone
 
 from facts.retrieval import vector_cache
 from facts.retrieval.held import Entry, FactRow, entry_from_rows, refreshed
-from facts.text import keywords
 from memory_site.db import fetch_prepared
 
 Row = dict[str, Any]
@@ -76,7 +75,7 @@ class Held:
     """One subject's messages as read at `entry.version` of their change log, with the rows results show."""
 
     entry: Entry
-    rows: dict[int, Row]  # message id -> rows.py's message row (its `keywords` added on first use)
+    rows: dict[int, Row]  # message id -> rows.py's message row
 
     @property
     def total(self) -> int:
@@ -91,15 +90,7 @@ class Held:
     def message_rows(self, ids: Iterable[int]) -> dict[int, Row]:
         """The rows of the held messages among `ids` (a copy each: the search's own), as rows.message_rows
         reads them."""
-        out: dict[int, Row] = {}
-        for pk in ids:
-            row = self.rows.get(pk)
-            if row is None:
-                continue
-            if "keywords" not in row:
-                row["keywords"] = keywords(row["text"])
-            out[pk] = dict(row)
-        return out
+        return {pk: dict(row) for pk in ids if (row := self.rows.get(pk)) is not None}
 
 
 _held: OrderedDict[int, Held] = OrderedDict()
@@ -118,9 +109,12 @@ def _split(rows: list[tuple[Any, ...]]) -> tuple[list[FactRow], dict[int, Row]]:
     return found, by_id
 
 
-def current(subject_id: int, cache: vector_cache.CacheSettings) -> Held | None:
+def current(
+    subject_id: int, cache: vector_cache.CacheSettings, *, fetch: vector_cache.Fetch = fetch_prepared
+) -> Held | None:
     """The subject's held messages if current, or brought current by reading the few changed since (one
-    statement, which also reads their change log), else None (PostgreSQL answers; the loader reads them)."""
+    statement, which also reads their change log; `fetch` runs it), else None (PostgreSQL answers; the loader
+    reads them)."""
     now = time.monotonic()
     with _lock:
         for stale in [pk for pk, h in _held.items() if now - h.entry.loaded >= cache.max_age_seconds]:
@@ -130,7 +124,7 @@ def current(subject_id: int, cache: vector_cache.CacheSettings) -> Held | None:
         if held is not None:
             _held.move_to_end(subject_id)
     if held is not None:
-        fresh = _checked(subject_id, held, cache)
+        fresh = _checked(subject_id, held, cache, fetch)
         if fresh is not None:
             return fresh
         with _lock:  # stale beyond a refresh (an erasure, a prune): what was deleted is not kept until a load
@@ -141,11 +135,11 @@ def current(subject_id: int, cache: vector_cache.CacheSettings) -> Held | None:
     return None
 
 
-def _checked(subject_id: int, held: Held, cache: vector_cache.CacheSettings) -> Held | None:
+def _checked(subject_id: int, held: Held, cache: vector_cache.CacheSettings, fetch: vector_cache.Fetch) -> Held | None:
     """`held` if its log reads the same, else brought current from the rows above its last one, else None."""
     entry = held.entry
     most = cache.refresh_max_facts
-    rows = fetch_prepared(_CHANGES_SQL, [subject_id, entry.last_change, subject_id, max(most, 1), subject_id])
+    rows = fetch(_CHANGES_SQL, vector_cache.changes_params(subject_id, entry.last_change, most))
     count, ids, new, new_ids, last, whole, changed = (int(x) for x in rows[0][:7])
     if (count, ids) == entry.version:
         return held
@@ -166,6 +160,52 @@ def _checked(subject_id: int, held: Held, cache: vector_cache.CacheSettings) -> 
     if fresh_entry.dead > max(32, fresh_entry.size // 8):
         _load_soon(subject_id, cache)
     return fresh
+
+
+# Both change logs' checks in one statement: the facts' rows tagged 'f' (their columns, then NULLs for the
+# messages' own), the messages' tagged 'm'.
+_BOTH_CHANGES_SQL = (
+    f"SELECT 'f', c.*, NULL::text, NULL::text, NULL::timestamptz, NULL::text, NULL::text "
+    f"FROM ({vector_cache.CHANGES_SQL}) c UNION ALL SELECT 'm', c.* FROM ({_CHANGES_SQL}) c"
+)
+
+
+def current_with_facts(
+    subject_id: int, cache: vector_cache.CacheSettings
+) -> tuple[vector_cache.Entry | None, Held | None]:
+    """vector_cache.current and current for a search of both, in one round trip when both are held: their two
+    statements as one (one snapshot of both logs), whose rows each check then takes as its statement's."""
+    entry, held = vector_cache.held_entry(subject_id), held_subject(subject_id)
+    if entry is None or held is None:
+        return vector_cache.current(subject_id, cache), current(subject_id, cache)
+    most = cache.refresh_max_facts
+    facts_params = vector_cache.changes_params(subject_id, entry.last_change, most)
+    params = vector_cache.changes_params(subject_id, held.entry.last_change, most)
+    rows = fetch_prepared(_BOTH_CHANGES_SQL, [*facts_params, *params])
+    facts = _Read(vector_cache.CHANGES_SQL, facts_params, [r[1:15] for r in rows if r[0] == "f"])
+    messages = _Read(_CHANGES_SQL, params, [r[1:] for r in rows if r[0] == "m"])
+    return vector_cache.current(subject_id, cache, fetch=facts), current(subject_id, cache, fetch=messages)
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A statement's rows read already: its own when asked with the same parameters (a check that finds another
+    entry held by then, read from another change row, runs its statement)."""
+
+    sql: str
+    params: list[int]
+    rows: list[tuple[Any, ...]]
+
+    def __call__(self, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+        if sql == self.sql and params == self.params:
+            return self.rows
+        return fetch_prepared(sql, params)
+
+
+def held_subject(subject_id: int) -> Held | None:
+    """The subject's messages as held, current or not (not counted as searched)."""
+    with _lock:
+        return _held.get(subject_id)
 
 
 def _load_soon(subject_id: int, cache: vector_cache.CacheSettings) -> None:

@@ -11,7 +11,6 @@ from django.db import connection
 
 from facts.models import VALUE_SCORE_DEFAULT
 from facts.retrieval.scope import Key
-from facts.text import keywords
 from memory_site.db import fetch_prepared, prepared_cursor
 
 Row = dict[str, Any]
@@ -66,8 +65,7 @@ def _fact_row(r: Row) -> Row:
 
 
 def _message_row(r: Row) -> Row:
-    r["keywords"] = keywords(r["text"])
-    return r
+    return r  # its content words are made by the re-rank, for the turns it scores (rerank.turn_keywords)
 
 
 def fact_rows(ids: list[int]) -> dict[int, Row]:

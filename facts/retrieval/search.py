@@ -199,7 +199,10 @@ def subject_vocabulary(state: SearchState) -> Vocabulary | None:
     if not words:
         return None
     indexed = state.total > state.config.keyword.scan_max
-    return vocabulary(state.flt, words[:MAX_QUERY_WORDS], total_facts=state.total, indexed=indexed, held=state.held)
+    return vocabulary(
+        state.flt, words[:MAX_QUERY_WORDS], total_facts=state.total, indexed=indexed, held=state.held,
+        held_turns=state.held_messages,
+    )  # fmt: skip
 
 
 def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QuerySignals:
@@ -235,10 +238,15 @@ def gather_candidates(state: SearchState) -> None:
     """The keyword, entity and time signals (and the keyword signal over messages): everything but the vector."""
     config, flt, analysis = state.config, state.flt, state.analysis
     memory = vector_cache.serves(flt, total=state.total, cache=config.cache)
-    if memory and (analysis.words or state.wants_vector):  # one read of the change log, shared by both signals
+    facts = memory and bool(analysis.words or state.wants_vector)  # one read of the log, shared by both signals
+    turns = memory and state.include_messages and config.cache.hold_messages
+    if facts and turns:  # both logs read in one round trip
+        state.held, state.held_messages = held_messages.current_with_facts(flt.subject_id, config.cache)
+    elif facts:
         state.held = vector_cache.current(flt.subject_id, config.cache)
-    if memory and state.include_messages and config.cache.hold_messages:
-        state.held_messages = state.rows.held_messages = held_messages.current(flt.subject_id, config.cache)
+    elif turns:
+        state.held_messages = held_messages.current(flt.subject_id, config.cache)
+    state.rows.held_messages = state.held_messages
     fact_kw = keyed(
         "fact",
         keyword_facts(flt, analysis.words, limit=state.pool, total=state.total, tuning=config.keyword, held=state.held),

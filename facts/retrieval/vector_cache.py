@@ -8,11 +8,11 @@ query embedding); the same rows in the same order as in PostgreSQL, ties by id a
 is compared whole, as PostgreSQL's exact scan does; memory spares it that statement after the query's embedding
 (and the keyword scan before it), about half of what a search of 100 or 1,000 facts spends after the embedding.
 
-The keyword signal is the same BM25 as candidates._keyword_ranked computes in PostgreSQL, over the same rows
-and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme -> rows), and a query
-term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term and process. Matching the
-subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding it runs
-beside; here it is well under a millisecond.
+The keyword signal (held_keyword.py) is the same BM25 as candidates._keyword_ranked computes in PostgreSQL,
+over the same rows and with the same lexemes: each fact's search_vector is held as an inverted index (lexeme ->
+rows), and a query term's lexemes are those of plainto_tsquery, asked of PostgreSQL once per term and process.
+Matching the subject's rows one by one in PostgreSQL took ~11 ms for 10k facts, longer than the query embedding
+it runs beside; here it is well under a millisecond.
 
 Current means: checked once per search (`current`, whose entry the keyword and vector signals then share): the
 subject's rows in facts_factchange, which a trigger on facts_fact appends in the same
@@ -44,10 +44,10 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import math
-import re
 import threading
 import time
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -57,11 +57,14 @@ from django.utils import timezone
 
 from conversations.models import EMBEDDING_DIMENSIONS
 from facts.retrieval.held import Entry, FactRow, entry_from_rows, refreshed
-from facts.text import has_cjk
+from facts.retrieval.held_keyword import keyword_count as keyword_count
+from facts.retrieval.held_keyword import keyword_ranked as keyword_ranked
 from memory_site.db import fetch_prepared
 from memory_site.threads import ProcessPool
 
 logger = logging.getLogger(__name__)
+
+Fetch = Callable[[str, list[Any]], list[tuple[Any, ...]]]  # a statement's rows: memory_site.db.fetch_prepared
 
 _SERVED_STATUSES = frozenset({"active", "conflicted"})
 
@@ -110,7 +113,7 @@ _SEARCHABLE = "f.tier = 'active' AND f.status IN ('active', 'conflicted')"
 # One snapshot: the version, the change rows above the entry's last (how many, their sum and highest id, how
 # many name no fact, how many facts they name), and up to a limit those facts' searchable rows (f.id NULL when
 # the fact is not searchable now: deleted, superseded, archived, moved to another subject).
-_CHANGES_SQL = (
+CHANGES_SQL = (
     "WITH news AS MATERIALIZED (SELECT id, fact_id FROM facts_factchange WHERE subject_id = %s AND id > %s) "
     "SELECT v.n, v.ids, (SELECT count(*) FROM news), (SELECT COALESCE(sum(id), 0) FROM news), "
     "(SELECT COALESCE(max(id), 0) FROM news), (SELECT count(*) FROM news WHERE fact_id IS NULL), "
@@ -156,7 +159,10 @@ def nearest(
         words = np.packbits(query > 0).view(np.uint64)
         hamming = np.bitwise_count(entry.codes ^ words[:, None]).sum(axis=0, dtype=np.int32)
         idx = idx[first_n_counted(hamming[idx], depth)]
-    sims = entry.vectors[idx] @ query
+    # Most rows compared (a subject's messages, a small subject's facts): the product in place, where a copy of
+    # the rows cost 2-3x more than the product (15 MB for 10k rows).
+    in_place = len(idx) * 2 > len(entry.ids)
+    sims = (entry.vectors @ query)[idx] if in_place else entry.vectors[idx] @ query
     keep = sims >= min_sim
     idx, sims = idx[keep], sims[keep]
     order = first_n(-sims, entry.ids[idx], limit)
@@ -188,127 +194,11 @@ def first_n(keys: np.ndarray, ids: np.ndarray, n: int) -> np.ndarray:
     return np.lexsort((ids, keys))
 
 
-def keyword_ranked(
-    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
-) -> list[tuple[int, float]] | None:
-    """The keyword signal's BM25 over the held facts not expired at `now`: the rows matching any term, the first
-    `max_rows` of them by id, scored with the same df, N, lengths and formula as in PostgreSQL, best `limit` first
-    (ties by id). None when a term's query is one this index cannot evaluate (PostgreSQL then answers)."""
-    scored = _bm25(entry, now, terms, total=total, k1=k1, b=b, max_rows=max_rows)
-    if scored is None:
-        return None
-    matched, score = scored
-    keep = np.flatnonzero(score > 0)
-    order = keep[np.lexsort((entry.ids[matched[keep]], -score[keep]))][:limit]
-    return [(int(entry.ids[matched[i]]), float(score[i])) for i in order]
-
-
-def keyword_count(
-    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, limit: int, k1: float, b: float, max_rows: int
-) -> int | None:
-    """How many rows `keyword_ranked` would return with these arguments (its length), without ranking them or
-    making the list: the vocabulary counts a word's facts this way (answerable.py)."""
-    scored = _bm25(entry, now, terms, total=total, k1=k1, b=b, max_rows=max_rows)
-    if scored is None:
-        return None
-    return min(int(np.count_nonzero(scored[1] > 0)), limit)
-
-
-def _bm25(
-    entry: Entry, now: dt.datetime, terms: list[str], *, total: int, k1: float, b: float, max_rows: int
-) -> tuple[np.ndarray, np.ndarray] | None:
-    """keyword_ranked's matching rows and their BM25 scores, unsorted; None when memory cannot evaluate a term."""
-    queries = _term_queries(terms)
-    if queries is None:
-        return None
-    n = len(entry.ids)
-    flags = []
-    for query in queries:
-        if isinstance(query, str):  # a Chinese term: strpos(text, term) > 0
-            flags.append(entry.rows_containing(query))
-        else:  # plainto_tsquery('english') || plainto_tsquery('simple'): either's lexemes all present
-            flag = np.zeros(n, dtype=bool)
-            for lexemes in query:
-                if lexemes:
-                    flag[_rows_with_all(entry, lexemes)] = True
-            flags.append(flag)
-    alive = entry.expires > now.timestamp()
-    matched = entry.live_rows(alive & np.logical_or.reduce(flags))[:max_rows]
-    if not len(matched):
-        return matched, np.zeros(0, dtype=np.float64)
-    docs = float(max(total, len(matched)))
-    lengths = entry.lengths[matched]
-    score = np.zeros(len(matched), dtype=np.float64)
-    for flag in flags:
-        hit = flag[matched]
-        df = float(hit.sum())
-        score += np.where(hit, np.log(1 + (docs - df + 0.5) / (df + 0.5)), 0.0)
-    score *= (k1 + 1) / (1 + k1 * (1 - b + b * lengths / float(lengths.mean())))
-    return matched, score
-
-
-def _rows_with_all(entry: Entry, lexemes: tuple[str, ...]) -> np.ndarray:
-    rows: np.ndarray | None = None
-    for lexeme in lexemes:
-        posting = entry.posting(lexeme)
-        if posting is None:
-            return np.empty(0, dtype=np.int32)
-        rows = posting if rows is None else np.intersect1d(rows, posting, assume_unique=True)
-    return rows if rows is not None else np.empty(0, dtype=np.int32)
-
-
-# A term's query: its Chinese text (a substring match), or the lexemes plainto_tsquery gives it in the english
-# and in the simple configuration (each an AND; empty for a stop word). Cached per process, by term.
-TermQuery = str | tuple[tuple[str, ...], tuple[str, ...]]
-_term_cache: dict[str, tuple[tuple[str, ...], tuple[str, ...]] | None] = {}
-_TERM_CACHE_MAX = 50_000
-_LEXEME = r"'(?:[^'\\]|''|\\.)*'"
-_AND_QUERY = re.compile(rf"{_LEXEME}(?: & {_LEXEME})*")
-_ESCAPE = re.compile(r"''|\\(.)")
-
-
-def _term_queries(terms: list[str]) -> list[TermQuery] | None:
-    missing = sorted({t for t in terms if not has_cjk(t) and t not in _term_cache})
-    if missing:
-        rows = fetch_prepared(
-            "SELECT t, plainto_tsquery('english', t)::text, plainto_tsquery('simple', t)::text "
-            "FROM unnest(%s::text[]) t",
-            [missing],
-        )
-        parsed = {t: (_and_lexemes(english), _and_lexemes(simple)) for t, english, simple in rows}
-        if len(_term_cache) + len(parsed) > _TERM_CACHE_MAX:
-            _term_cache.clear()
-        for term, (english, simple) in parsed.items():
-            _term_cache[term] = None if english is None or simple is None else (english, simple)
-    queries: list[TermQuery] = []
-    for term in terms:
-        if has_cjk(term):
-            queries.append(term)
-            continue
-        query = _term_cache.get(term)
-        if query is None:
-            return None
-        queries.append(query)
-    return queries
-
-
-def _and_lexemes(text: str) -> tuple[str, ...] | None:
-    """The lexemes of a tsquery printed as 'a' & 'b' & ... (plainto_tsquery's form); () for an empty query,
-    None for any other form."""
-    if not text:
-        return ()
-    if not _AND_QUERY.fullmatch(text):
-        return None
-    return tuple(
-        _ESCAPE.sub(lambda m: "'" if m.group(0) == "''" else m.group(1), lexeme[1:-1])
-        for lexeme in re.findall(_LEXEME, text)
-    )
-
-
-def current(subject_id: int, cache: CacheSettings) -> Entry | None:
+def current(subject_id: int, cache: CacheSettings, *, fetch: Fetch = fetch_prepared) -> Entry | None:
     """The subject's held entry if it is current, or brought current by reading the few facts changed since (one
     statement, which also reads the change log), else None: PostgreSQL answers this search, and this process's
-    loader thread reads the subject whole for the next ones."""
+    loader thread reads the subject whole for the next ones. `fetch` runs that statement (held_messages reads it
+    with its own, in one round trip)."""
     now = time.monotonic()
     with _lock:
         # Entries past their age go, searched or not: an erased subject's vectors do not outstay it for long.
@@ -318,7 +208,7 @@ def current(subject_id: int, cache: CacheSettings) -> Entry | None:
         if entry is not None:
             _entries.move_to_end(subject_id)
     if entry is not None:
-        changes = _changes(subject_id, entry, cache.refresh_max_facts)
+        changes = _changes(subject_id, entry, cache.refresh_max_facts, fetch)
         if changes is not None and changes.version == entry.version:
             return entry
         if changes is not None:
@@ -342,11 +232,16 @@ class _Changes:
     gone: list[int]  # the changed facts not searchable now
 
 
-def _changes(subject_id: int, entry: Entry, most: int) -> _Changes | None:
+def changes_params(subject_id: int, last_change: int, most: int) -> list[int]:
+    """CHANGES_SQL's parameters (held_messages' statement for its own log takes the same)."""
+    return [subject_id, last_change, subject_id, max(most, 1), subject_id]
+
+
+def _changes(subject_id: int, entry: Entry, most: int, fetch: Fetch) -> _Changes | None:
     """The change log's rows above the entry's last one and the facts they name, read in one statement, or None
     when they cannot account for the log's version (a change committed late below the entry's last row, a
     prune, an erasure), name no fact (a statement that changed many), or name more than `most` facts."""
-    rows = fetch_prepared(_CHANGES_SQL, [subject_id, entry.last_change, subject_id, max(most, 1), subject_id])
+    rows = fetch(CHANGES_SQL, changes_params(subject_id, entry.last_change, most))
     count, ids, new, new_ids, last, whole, facts = (int(x) for x in rows[0][:7])
     counted, summed = entry.version
     if (count, ids) != (counted + new, summed + new_ids) or whole or facts > most:
@@ -369,6 +264,12 @@ def _refresh(subject_id: int, entry: Entry, changes: _Changes, cache: CacheSetti
     if fresh.dead > max(32, fresh.size // 8):
         _load_soon(subject_id, cache)  # read whole again: a compact entry
     return fresh
+
+
+def held_entry(subject_id: int) -> Entry | None:
+    """The subject's entry as held, current or not (not counted as searched)."""
+    with _lock:
+        return _entries.get(subject_id)
 
 
 def held_subjects() -> list[int]:

@@ -13,16 +13,20 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from conversations.models import Message, Subject
 from conversations.services import MessageFinish, messages_claim, messages_finish
 from facts.embedding import embed_texts
 from facts.models import MessageChange
 from facts.retrieval import held_messages, vector_cache
+from facts.retrieval.answerable import vocabulary
 from facts.retrieval.candidates.keyword import keyword_messages
 from facts.retrieval.candidates.vector import Unfocused, nearest_messages
 from facts.retrieval.config import search_config
 from facts.retrieval.rows import Rows, message_rows
+from facts.retrieval.scope import SEARCHED_STATUSES, SEARCHED_TIERS, FactFilter
 from facts.retrieval.search import run_search
 from facts.text import search_text
 from policies.portal.erasure import subject_erase
@@ -237,3 +241,53 @@ def test_a_held_messages_cost_is_counted_and_the_budget_holds(alice: Persona) ->
     assert held_messages.current(subject.pk, cache) is None
     vector_cache.loads_wait()
     assert held_messages.held_subjects() == [subject.pk]
+
+
+VOCABULARY = [["dog"], ["lisbon", "porto", "tram"], ["过敏", "杭州", "dog"], ["saxophone", "nowhere"], ["the", "my"]]
+
+
+def _held_facts(subject: Subject) -> vector_cache.Entry:
+    cache = search_config().cache
+    vector_cache.current(subject.pk, cache)
+    vector_cache.loads_wait()
+    entry = vector_cache.current(subject.pk, cache)
+    assert entry is not None
+    return entry
+
+
+def test_the_vocabulary_counts_held_turns_as_postgresql_with_no_statement(alice: Persona) -> None:
+    subject = held_subject(alice)
+    held, facts = _held(subject), _held_facts(subject)
+    flt = FactFilter(subject_id=subject.pk, statuses=[*SEARCHED_STATUSES], tiers=[*SEARCHED_TIERS], now=NOW)
+    for words in VOCABULARY:
+        kw: dict[str, Any] = dict(total_facts=facts.size, indexed=False)
+        sql = vocabulary(flt, words, **kw)
+        assert vocabulary(flt, words, **kw, held_turns=held) == sql
+        with CaptureQueriesContext(connection) as queries:
+            assert vocabulary(flt, words, **kw, held=facts, held_turns=held) == sql
+        assert len(queries) == 0  # facts and turns both from memory
+        assert sql.rows == facts.size + held.total
+    assert all(vocabulary(flt, w, total_facts=facts.size, indexed=False).df[0] > 0 for w in VOCABULARY[:4])
+
+
+def test_one_statement_checks_both_logs_and_sees_a_fact_or_a_message_written(alice: Persona) -> None:
+    subject = held_subject(alice)
+    _held(subject), _held_facts(subject)
+    cache = search_config().cache
+
+    def both() -> tuple[vector_cache.Entry, held_messages.Held]:
+        with CaptureQueriesContext(connection) as queries:
+            facts, held = held_messages.current_with_facts(subject.pk, cache)
+        assert len(queries) == 1 and facts is not None and held is not None
+        return facts, held
+
+    facts, held = both()
+    fact = add_fact(subject, "I started learning the cello in October.")
+    now_facts, now_held = both()
+    assert fact.pk in now_facts.ids.tolist() and now_held is held  # a fact written: its log read, the turns'
+    [turn] = write_turns(subject, ["My sister Ana visits us in May."], "s3")
+    now_facts, now_held = both()
+    assert turn.pk in now_held.rows and now_facts.version == vector_cache.current(subject.pk, cache).version
+    _agrees(subject, now_held)
+    Message.objects.filter(pk=turn.pk).delete()
+    assert turn.pk not in both()[1].rows
