@@ -22,7 +22,7 @@ from facts.extraction.chatter import (
     without_resolve,
     without_vague,
 )
-from facts.extraction.possession import possession_change
+from facts.extraction.possession import possession_change, possession_state
 from facts.text import keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -279,7 +279,7 @@ def strong_signal(sentence: str) -> str:
     for name, pattern in _STRONG:
         if pattern.search(sentence):
             return name
-    return "possession" if possession_change(sentence) else ""
+    return "possession" if possession_change(sentence) or possession_state(sentence) else ""
 
 
 def keep_hint(sentence: str) -> str:

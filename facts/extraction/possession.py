@@ -87,3 +87,26 @@ def possession_change(sentence: str) -> str:
     if _ZH_VEHICLE_RE.search(head[max(0, m.start() - 8) : m.end() + 8]):
         return "vehicle"
     return "thing"
+
+
+# Owning one now, said plainly ("I drive a white BYD electric car", "we've got two cats", 我家有两只猫, 我有一辆电动车):
+# as durable as a purchase, and short enough that the gate's word count took it for filler.
+_STATE_EN_RE = re.compile(
+    rf"\b(?:i|we)(?:'ve got| have got| have| own| drive| ride)\s(?:a|an|my|our|two|three|\d+)\s"
+    rf"(?:[\w-]{{1,15}}\s){{0,4}}?(?:(?P<pet>{_PET})|(?P<vehicle>{_VEHICLE})|{_THING})\b",
+    re.I,
+)
+_STATE_ZH_RE = re.compile(rf"我(?:们)?(?:家)?(?:有|养着|开着|开的是)(?:一|两|三|几|\d)(?:{_MEASURE})")
+
+
+def possession_state(sentence: str) -> str:
+    """ "pet", "vehicle" or "thing" when the speaker says they own one now, else ""."""
+    head = sentence[:300]
+    m = _STATE_EN_RE.search(head)
+    if m is not None:
+        return "pet" if m.group("pet") else "vehicle" if m.group("vehicle") else "thing"
+    m = _STATE_ZH_RE.search(head)
+    if m is None:
+        return ""
+    after = head[m.end() : m.end() + 8]
+    return "pet" if _ZH_PET_RE.match(after) else "vehicle" if _ZH_VEHICLE_RE.search(after) else "thing"

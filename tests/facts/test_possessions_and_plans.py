@@ -44,6 +44,31 @@ def test_a_possession_or_pet_gained_or_given_up_is_a_profile_fact(content: str, 
 
 
 @pytest.mark.parametrize(
+    ("content", "word"),
+    [
+        # Owning one now, said plainly, is as durable as a purchase (these were dropped as filler or by the classifier).
+        ("I drive a battered old Volvo estate car.", "Volvo"),
+        ("These days I ride an electric scooter.", "scooter"),
+        ("We've got three hamsters.", "hamsters"),
+        ("I own a Tesla.", "Tesla"),
+        ("I drive a white BYD electric car.", "BYD"),
+        ("我家有两只兔子。", "兔子"),
+        ("我有一辆二手的摩托车。", "摩托车"),
+        ("I have a dentist appointment on Friday.", None),  # not a thing owned: the rules decide as before
+    ],
+)
+def test_a_possession_owned_now_is_kept(content: str, word: str | None) -> None:
+    from facts.extraction.gate import strong_signal
+
+    if word is None:
+        assert strong_signal(content) != "possession"
+        return
+    out = _extract(content)
+    assert out.candidates, out.gate.reason
+    assert word in out.candidates[0].text
+
+
+@pytest.mark.parametrize(
     ("content", "family"),
     [
         ("We adopted two guinea pigs from the shelter.", "pet"),
