@@ -179,3 +179,39 @@ def without_vague(sentence: str) -> str | None:
     head = sentence.strip()[:200]
     rest, n = _VAGUE_RE.subn(" ", head)
     return re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip() if n else None
+
+
+# Effort promised with nothing to do it on ("I'll keep going!", "we'll make it happen", "我会继续努力的"):
+# self-encouragement, the speaker's own "加油". A plan names what: "I'll keep training for the marathon" stays.
+_EFFORT = (
+    r"keep (?:going|pushing|trying|working(?: hard)?|at it|moving forward|it up|on keeping on)|never give up|"
+    r"not give up|do (?:my|our) best|stay (?:positive|motivated|focused|strong|determined)|"
+    r"make (?:my|our) dreams? (?:come true|happen)|make (?:it|things) (?:work|happen)|work hard(?:er)?"
+)
+_SELF_PEP_RE = re.compile(
+    r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to)?\s{1,3})?"
+    r"(?:just |definitely |totally |always |really |still )?(?:" + _EFFORT + r")"
+    r"(?:(?:,|,? and) (?:" + _EFFORT + r"))*(?: no matter what| for sure)?[\s.!~]*|"
+    r"我(?:会|要|一定会|一定要|还会|还要)?(?:继续)?(?:努力|加油|坚持(?:下去)?)(?:的)?[\s！!。~～]*",
+    re.I,
+)
+
+
+def self_pep_only(sentence: str) -> bool:
+    """Whether the sentence only promises effort, on nothing named."""
+    return bool(_SELF_PEP_RE.fullmatch(strip_chatter(sentence).strip()[:200]))
+
+
+# Asking after the listener's venture ("How's the store going?", "How did the gig go?"), with no word of the
+# speaker's own: a catch-up in a chat, even when the thing is a shop (a customer asks about "my order").
+_HOW_IS_IT_GOING_RE = re.compile(
+    r"how(?:'s| is| are| was| were| did| has| have)\s(?:the|your|ur|that|things|everything|it|work|business|biz)\b"
+    r"(?! (?:order|delivery|refund|parcel|package|repair|claim|booking|application|ticket|installation|return|"
+    r"exchange|shipment|complaint|case)\b)[^?]{0,40}?\b(?:going|doing|coming along|go|went|been|turn(?:ed|ing)? out)\b[^?]{0,20}\?",
+    re.I,
+)
+
+
+def asks_after_listener(sentence: str) -> bool:
+    """Whether the sentence only asks after the listener's venture ("How's the studio coming along?")."""
+    return bool(_HOW_IS_IT_GOING_RE.match(strip_chatter(sentence)))

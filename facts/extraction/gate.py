@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
 from facts.extraction.chatter import (
+    asks_after_listener,
     handover_only,
     has_first_person,
     says_only_effect,
+    self_pep_only,
     strip_chatter,
     thanks_in_words,
     without_resolve,
@@ -297,8 +299,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     chatter = small_talk_reason(text)
     if chatter:
         return Verdict(False, chatter)
-    if not has_slot and _resolve_only(text):
-        return Verdict(False, "reaction")  # "I'm sure it'll all work out", "加油，你一定可以的": no content
+    if not has_slot and (_resolve_only(text) or self_pep_only(text)):
+        return Verdict(False, "reaction")  # "I'm sure it'll all work out", "I'll keep going!", 加油: no content
     if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
@@ -308,6 +310,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
         return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if is_question(text) and not has_slot:
+        if not first and asks_after_listener(bare):
+            return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
         if first and not signal and _stated_before_asking(bare):

@@ -164,3 +164,35 @@ def test_an_event_by_nearness_needs_something_that_happened(sentence: str, event
     from facts.extraction.typer import _standing
 
     assert (_standing("event", sentence) == "event") is event
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Effort promised on nothing named: the speaker's own "加油".
+        "I'll keep going no matter what!",
+        "We're gonna make our dreams come true!",
+        "Keep pushing, stay focused!",
+        "我一定会继续加油的！",
+        "我要坚持下去",
+        # Asking after the listener's venture, with no word of the speaker's.
+        "So how's the bakery coming along?",
+        "How did the exhibition go in the end?",
+    ],
+)
+def test_effort_on_nothing_and_asking_after_the_listener_yield_no_fact(text: str) -> None:
+    assert rule_verdict(text).keep is False
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll keep practising the violin every evening until the recital.",
+        "我会继续每天背五十个单词，备考六级。",
+        "How is the refund going? I sent the parcel back on Monday.",
+        "How's my refund coming along?",
+    ],
+)
+def test_effort_with_an_object_and_a_customer_asking_after_an_order_are_kept(text: str) -> None:
+    assert rule_verdict(text).keep is not False
