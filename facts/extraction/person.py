@@ -301,6 +301,8 @@ def _joined(before: str, label: str, name: str, unnamed: bool) -> str:
     when the clause before already had the speaker as its subject ("Nadia teaches piano and they love it")."""
     clause = re.split(r"[,;.!?]", before)[-1].strip()
     words = clause.lower().split()
+    if clause.lower() in {"", "and"}:  # ", and I'm ...": a clause of its own after a comma ("..., and they are")
+        return "they"
     if clause.startswith((f"{label} ", "they ", "They ")) or any(w in _CLAUSE_VERBS or is_past_form(w) for w in words):
         return "they"  # "Nadia's knee is sore and they are resting it": a clause of its own before "and"
     return "the user" if unnamed else name

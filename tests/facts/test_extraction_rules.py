@@ -172,6 +172,8 @@ AGREEMENT = [
     ("I guess rugby is my thing now", "Omar guesses rugby is their thing now"),
     ("I still think about that trip", "Omar still thinks about that trip"),
     ("I kinda want a vegetable garden", "Omar kinda wants a vegetable garden"),
+    # a later "I" opening its own clause after ", and" is they, with the plural verb ("Omar are" before)
+    ("Chess is my hobby, and I'm getting better at it", "Chess is Omar's hobby, and they are getting better at it"),
 ]
 
 
