@@ -175,6 +175,8 @@ def test_an_event_by_nearness_needs_something_that_happened(sentence: str, event
         "Keep pushing, stay focused!",
         "我一定会继续加油的！",
         "我要坚持下去",
+        "Renovating this place has been rough, but we're gonna make it!",
+        "I'll keep trying and chase my dreams no matter what.",
         # Asking after the listener's venture, with no word of the speaker's.
         "So how's the bakery coming along?",
         "How did the exhibition go in the end?",
@@ -190,6 +192,8 @@ def test_effort_on_nothing_and_asking_after_the_listener_yield_no_fact(text: str
     [
         "I'll keep practising the violin every evening until the recital.",
         "我会继续每天背五十个单词，备考六级。",
+        "It's been a rough year, but I'm opening the bakery in June.",
+        "I'll make it to your recital on Sunday.",
         "How is the refund going? I sent the parcel back on Monday.",
         "How's my refund coming along?",
     ],
