@@ -78,15 +78,16 @@ def possession_change(sentence: str) -> str:
         return ""
     m = _POSSESSION_EN_RE.search(head)
     if m is not None:
-        return "pet" if m.group("pet") or m.group("adopted") else "vehicle" if m.group("vehicle") else "thing"
+        return _kind(bool(m.group("pet") or m.group("adopted")), bool(m.group("vehicle")))
     m = _POSSESSION_ZH_RE.search(head)
     if m is None:
         return ""
-    if m.group(0).startswith(("领养", "收养")) or _ZH_PET_RE.search(head[m.start() : m.end() + 8]):
-        return "pet"
-    if _ZH_VEHICLE_RE.search(head[max(0, m.start() - 8) : m.end() + 8]):
-        return "vehicle"
-    return "thing"
+    pet = m.group(0).startswith(("领养", "收养")) or bool(_ZH_PET_RE.search(head[m.start() : m.end() + 8]))
+    return _kind(pet, bool(_ZH_VEHICLE_RE.search(head[max(0, m.start() - 8) : m.end() + 8])))
+
+
+def _kind(pet: bool, vehicle: bool) -> str:
+    return "pet" if pet else "vehicle" if vehicle else "thing"
 
 
 # Owning one now, said plainly ("I drive a white BYD electric car", "we've got two cats", 我家有两只猫, 我有一辆电动车):
@@ -104,9 +105,9 @@ def possession_state(sentence: str) -> str:
     head = sentence[:300]
     m = _STATE_EN_RE.search(head)
     if m is not None:
-        return "pet" if m.group("pet") else "vehicle" if m.group("vehicle") else "thing"
+        return _kind(bool(m.group("pet")), bool(m.group("vehicle")))
     m = _STATE_ZH_RE.search(head)
     if m is None:
         return ""
     after = head[m.end() : m.end() + 8]
-    return "pet" if _ZH_PET_RE.match(after) else "vehicle" if _ZH_VEHICLE_RE.search(after) else "thing"
+    return _kind(bool(_ZH_PET_RE.match(after)), bool(_ZH_VEHICLE_RE.search(after)))

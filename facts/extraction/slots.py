@@ -288,12 +288,13 @@ _TOPIC_STRIP_EN = {
 }
 
 
-_NO_TOPIC_EN = frozenset(
-    [
+_NO_TOPIC_EN = frozenset(  # compared as topics are, without a final "s" ("this" -> "thi")
+    w.rstrip("s")
+    for w in [
         "it",
         "them",
         "that",
-        "thi",
+        "this",
         "those",
         "these",
         "him",
