@@ -245,6 +245,18 @@ class DisabledEmbedder:
         raise EmbedderUnavailable("embeddings are disabled (EMBEDDINGS_DISABLED)")
 
 
+# Embedders trained on English only: on Chinese text their similarities are noise (MiniLM gives 0.5-0.8 to any
+# Chinese pair, "我的血型是什么？" 0.82 to "我每周六去游泳。"): search's relevance and the typer's nearness skip them there.
+ENGLISH_ONLY_EMBEDDERS = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
+
+
+def vector_speaks(language: str, embedder: str | None = None) -> bool:
+    """Whether the embedder's (default: the configured one's) similarities mean anything in `language` ("zh" or
+    "en")."""
+    name = settings.EMBEDDINGS_MODEL if embedder is None else embedder
+    return language != "zh" or name not in ENGLISH_ONLY_EMBEDDERS
+
+
 _embedder: Embedder | None = None
 _embedder_lock = threading.Lock()
 

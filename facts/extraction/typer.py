@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from facts.embedding import vector_speaks
 from facts.extraction.gate import (
     _SERVICE_RE,
     _STRONG,
@@ -23,6 +24,7 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type
+from facts.text import detect_language
 
 # Slot families (the corpus's slot names) and the type a family implies.
 _FAMILY_TYPE = {
@@ -38,7 +40,7 @@ _KIN = [
         "partner",
         r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
-    ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|孩子|宝宝"),
+    ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|闺女|孩子|宝宝|我家娃|我娃"),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
     ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
 ]
@@ -154,7 +156,10 @@ _DECISION_RE = re.compile(
     # A service declined or called off ("you can cancel the pickup", "不用回收").
     r"\b(?:you can|please|go ahead and) cancel\b|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
-    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧",
+    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
+    # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
+    r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
+    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
     re.I,
 )
 _FUTURE_RE = re.compile(
@@ -422,11 +427,17 @@ def fallback_type(sentence: str) -> str:
         return "other"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
-    if _PROFILE_RE.search(sentence) or _FAMILY_ZH.search(sentence):
-        return "profile"
+    if _ROUTINE_RE.search(sentence) or _PROFILE_RE.search(sentence) or _FAMILY_ZH.search(sentence):
+        return "profile"  # a routine says how the speaker lives ("每周大概跑三次", "I'm on nights most days")
     if is_question(sentence):
         return "inquiry"
-    return "event" if has_first_person(sentence) else "other"
+    if detect_language(sentence) == "zh":
+        # Chinese drops the subject (a user's statement is the speaker's) and marks states with 了 as much as
+        # happenings ("养了十二年了", "房子租好了"): only a dated past (above) makes an event.
+        return "profile"
+    if not has_first_person(sentence):
+        return "other"
+    return "event" if _HAPPENED_RE.search(sentence) or any(map(is_past_form, sentence.split())) else "profile"
 
 
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
@@ -439,7 +450,8 @@ def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tup
     sure = rule_type(sentence, slot, family)
     if sure:
         return sure
-    if predicted is not None:
+    # An English-only embedder's nearness is noise on Chinese (its exemplars and the classifier alike): the shape.
+    if predicted is not None and vector_speaks(detect_language(sentence)):
         return _standing(nearest_type(sentence) or predicted[0], sentence)
     return fallback_type(sentence)
 
@@ -455,7 +467,20 @@ def _standing(type_: str, sentence: str) -> str:
         return fallback_type(sentence)
     if type_ == "event" and not _HAPPENED_RE.search(sentence) and not any(map(is_past_form, sentence.split())):
         return "commitment" if _FUTURE_RE.search(sentence) else keep_hint(sentence) or "profile"
+    if type_ in {"event", "commitment", "complaint"} and _ROUTINE_RE.search(sentence):
+        # A routine is how the speaker lives, not a happening, a plan or a grievance, unless it is a plan's.
+        return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
     return type_
+
+
+# A routine: something done every day, week or weekday, so many times a week, on most days or as a rule.
+_ROUTINE_RE = re.compile(
+    r"\b(?:every (?:single )?(?:day|morning|evening|night|week|weekend|month|other \w+|\w+day)|most (?:days|mornings|"
+    r"evenings|nights|weekends)|(?:once|twice|\w+ times) a (?:day|week|month)|on weekdays|each (?:day|week|morning|"
+    r"evening)|daily|weekly|usually|normally|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|"
+    r"每个?(?:天|日|晚|早|周|星期|礼拜|月)|工作日|平时|平常|通常|一般(?!般)|经常|天天",
+    re.I,
+)
 
 
 # Something happened: a date, a number, a past word or, in Chinese, a done aspect. An event by nearness needs one;

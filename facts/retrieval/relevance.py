@@ -43,14 +43,8 @@ FEATURES = (
     "linked",  # found only by following a reply or continuation link
 )
 VECTOR_FEATURES = frozenset({"sim", "top_sim"})
-# Embedders trained on English only: on a Chinese query their similarities are noise (MiniLM gives 0.5-0.8 to any
-# Chinese pair, "我的血型是什么？" 0.82 to "我每周六去游泳。"), so relevance reads the keyword-only model there.
-ENGLISH_ONLY_EMBEDDERS = frozenset({"all-MiniLM-L6-v2", "sentence-transformers/all-MiniLM-L6-v2"})
-
-
-def vector_speaks(language: str, embedder: str) -> bool:
-    """Whether the embedder's similarities mean anything for a query in `language` ("zh" or "en")."""
-    return language != "zh" or embedder not in ENGLISH_ONLY_EMBEDDERS
+# On a Chinese query an English-only embedder's similarities are noise, so relevance reads the keyword-only model
+# there (facts.embedding.vector_speaks).
 
 
 @dataclass(frozen=True)

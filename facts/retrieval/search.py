@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from django.conf import settings
 
+from facts.embedding import vector_speaks
 from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.answerable import QueryEvidence, Vocabulary, vocabulary
 from facts.retrieval.candidates import vector
@@ -27,7 +28,7 @@ from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
 from facts.retrieval.query_vector import QueryVector, query_vector_for
-from facts.retrieval.relevance import QuerySignals, relevance_of, vector_speaks
+from facts.retrieval.relevance import QuerySignals, relevance_of
 from facts.retrieval.rerank import Scored, rerank
 from facts.retrieval.rows import Rows
 from facts.retrieval.scope import (
