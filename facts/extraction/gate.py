@@ -24,7 +24,7 @@ from facts.extraction.chatter import (
     without_resolve,
     without_vague,
 )
-from facts.extraction.possession import possession_change, possession_state
+from facts.extraction.signals import LAW_RE, strong_signal
 from facts.text import keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -98,110 +98,6 @@ _SERVICE_RE = re.compile(
     re.I,
 )
 
-# Words of the law itself (a court case, suing, arbitration): with one of them a sentence is legal, also when it
-# names an amount, a decision or a condition ("if it isn't fixed I'll take you to court").
-LAW_WORDS = (
-    r"\b(?:lawyers?|solicitors?|attorneys?|lawsuit|sue|sued|suing|tribunal|arbitration|legal action|"
-    r"(?:to|in|at|into|before the|small claims|county|crown|family) court|court (?:case|date|hearing|order|summons)|"
-    r"magistrates?|injunction)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助"
-)
-LAW_RE = re.compile(LAW_WORDS, re.I)
-
-# Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
-_STRONG: list[tuple[str, re.Pattern[str]]] = [
-    (
-        "health",
-        re.compile(
-            r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
-            r"pressure|medication|prescri\w*|\d+ ?mg|therap(y|ist)|physio\w*|injur\w*|tore my|broke my (arm|leg|"
-            r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
-            r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|"
-            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
-            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
-            r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
-            r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
-            r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b|"
-            # Medicines, tests and a body part in trouble, named without a condition's word.
-            r"\b(antihistamines?|antibiotics?|painkillers?|statins?|steroids?|MRI|x-?rays?|blood tests?|"
-            r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
-            r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
-            r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
-            r"椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
-            # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
-            r"(?:骨|牙|眼|皮肤|内|外|妇|儿|耳鼻喉|心内|神经|消化|呼吸|中医)科(?!技|学|目)|\b(?:dermatologist|orthopa?edic\w*|"
-            r"cardiologist|gyn(?:a)?ecologist|neurologist|optician|optometrist|audiologist|osteopath|chiropractor)\b",
-            re.I,
-        ),
-    ),
-    (
-        "legal",
-        re.compile(
-            r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
-            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|贷款|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
-            # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险|保单|居留|户口|" + LAW_WORDS,
-            re.I,
-        ),
-    ),
-    (
-        "complaint",
-        re.compile(
-            r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
-            r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
-            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
-            r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
-            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
-            # A service late or not done by now, a bill for more than was had.
-            r"delayed by|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
-            r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
-            r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double))\b|"
-            r"(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
-            r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
-            r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
-            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
-            # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
-            r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就",
-            re.I,
-        ),
-    ),
-    (
-        "relationship",
-        re.compile(
-            r"\b(my|our) (wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kids?|children|"
-            r"baby|mum|mom|mother|dad|father|parents|brother|sister|siblings?|grandma|grandpa|grandmother|"
-            r"grandfather|aunt|uncle|cousin|niece|nephew|in-laws)\b|\b(got engaged|proposed|broke up|split up|"
-            r"got married|getting married|got divorced|we'?re expecting|gave birth|was born|been together|"
-            r"started dating|we'?re dating|seeing someone|i(?:'ve| have| had)?(?: got)? (?:a |such a )?(?:\w+ )?crush on|"
-            r"i(?:'m| am|'ve| have)? (?:fallen |falling |fell )?in love with|(?:i'?m|i am) (?:single|dating))\b|"
-            r"我(?:一直|还)?暗恋|我(?:还是|一直|现在)?单身|"
-            r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
-            r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
-            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
-            r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|闺女|娃(?!娃)|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产])生了",
-            re.I,
-        ),
-    ),
-    (
-        "amount",
-        re.compile(
-            r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)|"
-            # A sum by the period, without a currency ("2,100 a month", "每个月还八千多").
-            r"(?<![\w.])\d{1,3}(?:,\d{3})+ (?:a|per) (?:month|week|year)\b|\b\d{3,6} (?:a|per) (?:month|year)\b|"
-            r"每(?:个)?月(?:是|还|交|付)?[\d一二三四五六七八九两][\d千百万一二三四五六七八九十两]*",
-            re.I,
-        ),
-    ),
-    (
-        "id",
-        re.compile(
-            r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号)\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
-            # A credential's hint or its security question, stated ("my PIN hint is...", "密码提示是...").
-            r"|(?i:\bmy (?:\w+ )?(?:pin|password|passcode|passphrase)(?: hint)? (?:is|was)\b|\bmy security question\b)|密码提示|密保问题"
-        ),
-    ),
-]
 _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "commitment",
@@ -277,13 +173,6 @@ def _main_reason(reasons: list[str]) -> str:
 
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION_RE.search(sentence.strip()))
-
-
-def strong_signal(sentence: str) -> str:
-    for name, pattern in _STRONG:
-        if pattern.search(sentence):
-            return name
-    return "possession" if possession_change(sentence) or possession_state(sentence) else ""
 
 
 def keep_hint(sentence: str) -> str:

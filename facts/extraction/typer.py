@@ -12,16 +12,14 @@ import re
 from facts.embedding import vector_speaks
 from facts.extraction.gate import (
     _SERVICE_RE,
-    _STRONG,
-    LAW_RE,
     has_first_person,
     is_question,
     keep_hint,
     strip_chatter,
-    strong_signal,
 )
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
+from facts.extraction.signals import _STRONG, LAW_RE, strong_signal
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type
 from facts.text import detect_language

@@ -8,9 +8,10 @@ import pytest
 
 from conversations.models import Message
 from facts.extraction.base import MessageView
-from facts.extraction.gate import strip_chatter, strong_signal
+from facts.extraction.gate import strip_chatter
 from facts.extraction.person import third_person_en
 from facts.extraction.rules import RuleExtractor, frame
+from facts.extraction.signals import strong_signal
 from facts.extraction.timeexpr import resolve_text
 
 WHEN = "2023-05-08T13:56:00Z"  # a Monday

@@ -58,7 +58,7 @@ def test_a_possession_or_pet_gained_or_given_up_is_a_profile_fact(content: str, 
     ],
 )
 def test_a_possession_owned_now_is_kept(content: str, word: str | None) -> None:
-    from facts.extraction.gate import strong_signal
+    from facts.extraction.signals import strong_signal
 
     if word is None:
         assert strong_signal(content) != "possession"
@@ -92,13 +92,13 @@ def test_the_pet_or_vehicle_family_is_filled(content: str, family: str) -> None:
     ],
 )
 def test_a_trivial_purchase_is_no_possession_signal(content: str) -> None:
-    from facts.extraction.gate import strong_signal
+    from facts.extraction.signals import strong_signal
 
     assert strong_signal(content) != "possession"
 
 
 def test_a_purchase_from_the_business_is_not_stated_as_a_possession() -> None:
-    from facts.extraction.gate import strong_signal
+    from facts.extraction.signals import strong_signal
 
     assert strong_signal("I bought a sofa from you in May and a cushion was missing.") == "complaint"
     assert strong_signal("I bought a bed from you in June, do you also sell frames?") != "possession"

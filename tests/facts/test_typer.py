@@ -91,6 +91,9 @@ def test_where_no_rule_is_sure_the_definitions_decide_at_any_confidence_of_the_h
         ("周末天气不错，风景很好", "profile"),
         ("那双鞋穿了三天鞋底就开胶了。", "complaint"),  # gave out after days of use
         ("充电宝用了一个礼拜就鼓包了", "complaint"),
+        ("我有慢性鼻炎，一到春天就犯", "health"),  # Chinese conditions and symptoms as the English list has them
+        ("左膝盖一蹲下就咔咔响", "health"),
+        ("这两天老打喷嚏，估计是换季", "health"),
     ],
 )
 def test_chinese_under_an_english_only_embedder_is_typed_by_its_shape(sentence: str, expected: str) -> None:
