@@ -65,7 +65,11 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A service late or not done by now, a bill for more than was had.
             r"delayed by|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
             r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
-            r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double))\b|"
+            r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double)|"
+            # A fault back again, a supply cut, the business keeping or charging what it should not.
+            r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
+            r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
+            r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
             r"(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"

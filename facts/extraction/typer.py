@@ -157,7 +157,8 @@ _DECISION_RE = re.compile(
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
-    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
+    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
+    r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
     re.I,
 )
 _FUTURE_RE = re.compile(

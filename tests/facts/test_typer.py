@@ -106,6 +106,28 @@ def test_chinese_under_an_english_only_embedder_is_typed_by_its_shape(sentence: 
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
+        ("The strap on the watch came apart within a week.", "complaint"),  # a fault, without the word
+        ("Second time this week the lift is stuck between floors.", "complaint"),  # a fault back again
+        ("We've had no heating since Friday and the baby is two months old.", "complaint"),  # a supply cut
+        ("You withheld my bond for a stain that was there before I moved in.", "complaint"),  # kept by the business
+        ("Please suspend our direct debit while we're abroad.", "decision"),
+        ("I want to close the account and move everything to my new bank.", "decision"),
+        ("那个杯子用了两回就裂了，才买的", "complaint"),
+    ],
+)
+def test_complaints_and_decisions_in_other_words(sentence: str, expected: str) -> None:
+    family = slot_family(None, sentence)
+    assert type_of(sentence, None, family, ("other", 0.9)) == expected
+
+
+def test_coming_off_a_list_is_no_fault() -> None:
+    sentence = "We finally came off the waiting list for the allotment."
+    assert type_of(sentence, None, slot_family(None, sentence), ("other", 0.9)) != "complaint"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
         ("Means I'm on the tills most weekends, so Saturdays are out.", "profile"),
         ("I run the Saturday parkrun every week.", "profile"),
         ("I'll run the parkrun every week from January.", "commitment"),  # a routine the speaker plans
