@@ -17,6 +17,7 @@ import threading
 import numpy as np
 
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.text import detect_language
 
 K = 5  # exemplars per type whose similarities are averaged
 _MEMO_SIZE = 2048
@@ -252,10 +253,11 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
     return (key, *built)
 
 
-def type_scores(vector: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray) -> np.ndarray:
-    """Per type, the mean cosine of a unit-length sentence vector to its K most similar exemplars."""
-    sims = exemplars @ vector
-    return np.array([np.sort(sims[index == i])[::-1][:K].mean() for i in range(len(types))])
+def type_scores(vectors: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray) -> np.ndarray:
+    """Per unit-length sentence vector (rows) and type (columns), the mean cosine to the type's K most similar
+    exemplars."""
+    sims = vectors @ exemplars.T
+    return np.stack([-np.sort(-sims[:, index == i], axis=1)[:, :K].mean(axis=1) for i in range(len(types))], axis=1)
 
 
 def nearest_type(sentence: str) -> str | None:
@@ -271,7 +273,7 @@ def nearest_type(sentence: str) -> str | None:
         vector = np.asarray(embedding_backend.embed_texts([sentence])[0], dtype=np.float32)
     except embedding_backend.EmbedderUnavailable:
         return None
-    return _remembered(key, sentence, vector, types, index, exemplars)
+    return _remembered(key, [sentence], vector[None, :], types, index, exemplars)[0]
 
 
 def remember(sentences: list[str], vectors: np.ndarray) -> None:
@@ -287,16 +289,24 @@ def remember(sentences: list[str], vectors: np.ndarray) -> None:
     if built is None or len(sentences) == 0:
         return
     types, index, exemplars = built
-    for sentence, vector in zip(sentences, np.asarray(vectors, dtype=np.float32), strict=True):
-        _remembered(key, sentence, vector, types, index, exemplars)
+    # (Chinese sentences are typed by their shape under an English-only embedder: their nearness is never read.)
+    rows = [i for i, sentence in enumerate(sentences) if embedding_backend.vector_speaks(detect_language(sentence))]
+    if rows:
+        kept = np.asarray(vectors, dtype=np.float32)[rows]
+        _remembered(key, [sentences[i] for i in rows], kept, types, index, exemplars)
 
 
 def _remembered(
-    key: int, sentence: str, vector: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray
-) -> str:
-    vector = vector / max(float(np.linalg.norm(vector)), 1e-9)
-    best = types[int(np.argmax(type_scores(vector, types, index, exemplars)))]
-    if len(_memo) >= _MEMO_SIZE:
+    key: int,
+    sentences: list[str],
+    vectors: np.ndarray,
+    types: tuple[str, ...],
+    index: np.ndarray,
+    exemplars: np.ndarray,
+) -> list[str]:
+    vectors = vectors / np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
+    best = [types[int(i)] for i in np.argmax(type_scores(vectors, types, index, exemplars), axis=1)]
+    if len(_memo) + len(sentences) > _MEMO_SIZE:
         _memo.clear()
-    _memo[(key, sentence)] = best
+    _memo.update({(key, sentence): type_ for sentence, type_ in zip(sentences, best, strict=True)})
     return best
