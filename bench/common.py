@@ -62,6 +62,7 @@ class Turn:
     speaker: str
     content: str  # "<speaker>: <text>" plus " [shares <blip_caption>]"
     created_at: dt.datetime
+    role: str = "user"  # LoCoMo's speakers are both users; a chat with an assistant sends its turns as "assistant"
 
 
 @dataclass
@@ -70,6 +71,7 @@ class QA:
     answer: str
     category: int
     evidence: list[str]  # normalised, dangling ids dropped
+    generic: bool = False  # any subject might answer it of its own life: not asked of the others (not LoCoMo's)
 
 
 @dataclass
@@ -501,7 +503,7 @@ def session_payload(conv: Conversation, session: int, turns: list[Turn]) -> dict
         "session_id": f"session_{session}",
         "messages": [
             {
-                "role": "user",
+                "role": t.role,
                 "name": t.speaker,
                 "content": t.content,
                 "created_at": t.created_at.isoformat(),

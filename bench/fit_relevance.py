@@ -23,6 +23,7 @@ import math
 import os
 import pickle
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -30,9 +31,11 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from bench.common import BENCH_TENANT, ROOT, Conversation, load_locomo  # noqa: E402
+from bench.zh_calibration import load_zh  # noqa: E402
 
 RESULTS = 20
 CACHE = ROOT / "var" / "fit_relevance.pickle"
+CACHE_ZH = ROOT / "var" / "fit_relevance_zh.pickle"
 MODES = (("facts", False), ("facts+messages", True))
 
 
@@ -54,11 +57,11 @@ class Search:
         return self.conv == self.asker
 
 
-def collect(conversations: list[Conversation]) -> list[Search]:
+def collect(conversations: list[Conversation], cache: Path = CACHE) -> list[Search]:
     """Every question asked of every subject, in both modes, features and labels of the top results (kept in
     var/fit_relevance.pickle for `--cached`, keyed by nothing: re-collect after any change)."""
     searches = _collect(conversations)
-    with open(CACHE, "wb") as fh:
+    with open(cache, "wb") as fh:
         pickle.dump(searches, fh)
     return searches
 
@@ -75,6 +78,8 @@ def _collect(conversations: list[Conversation]) -> list[Search]:
         subject = Subject.objects.get(tenant__name=BENCH_TENANT, external_id=conv.subject_id)
         print(f"  {conv.sample_id}: {len(questions)} questions x {len(MODES)} modes", flush=True)
         for (asker, q), (mode, with_messages) in itertools.product(questions, MODES):
+            if q.generic and asker != conv.sample_id:  # any subject answers it of its own life: not unrelated
+                continue
             outcome = run_search(
                 subject_id=subject.pk, query=q.question, limit=RESULTS, include_messages=with_messages, min_relevance=0
             )
@@ -160,11 +165,15 @@ def query_row(s: Search, *, names: bool = True) -> dict[str, float] | None:
     }
 
 
-def fit_answerable(searches: list[Search], *, names: bool = True) -> dict[str, Any]:
+def fit_answerable(
+    searches: list[Search], *, names: bool = True, kinds: tuple[str, ...] = ("full", "keyword_only")
+) -> dict[str, Any]:
     """Whether the subject answers the question at all: one row per search with words, own questions 1, the other
     conversations' 0, weighted equally. The full model on searches the vector ran for, the keyword-only on all."""
     out: dict[str, Any] = {}
     for key, cols, keep in (("full", QUERY_FULL, True), ("keyword_only", QUERY_KW, False)):
+        if key not in kinds:
+            continue
         rows = [(s, r) for s in searches if (s.vector_ran or not keep) and (r := query_row(s, names=names))]
         n_rel = max(1, sum(1 for s, _ in rows if s.related))
         n_unrel = max(1, len(rows) - n_rel)
@@ -364,8 +373,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--no-names", action="store_true", help="ablation: names read as plain words (reported, nothing written)"
     )
+    parser.add_argument(
+        "--zh", action="store_true", help="the Chinese keyword-only models, on bench/zh_calibration.json (only those)"
+    )
     args = parser.parse_args(argv)
-    conversations = load_locomo()
+    conversations = load_zh() if args.zh else load_locomo()
     if args.conversations:
         conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
     from bench.common import ingest_locomo, running_service
@@ -379,12 +391,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ingest_locomo(ctx)
     from facts.retrieval.relevance import PARAMS_PATH, calibration
 
+    cache = CACHE_ZH if args.zh else CACHE
     if args.cached:
-        with open(CACHE, "rb") as fh:
+        with open(cache, "rb") as fh:
             searches = pickle.load(fh)  # noqa: S301 (this program's own file)
     else:
-        searches = collect(conversations)
-    if args.check:
+        searches = collect(conversations, cache)
+    if args.zh:
+        report = zh_fit_and_write(searches, args.max_drop, write=not args.check)
+    elif args.check:
         params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
         report = {
             "floor": calibration().min_relevance,
@@ -421,6 +436,7 @@ def fit_and_write(
     }
     if write:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+        kept = json.loads(PARAMS_PATH.read_text(encoding="utf-8")) if PARAMS_PATH.exists() else {}
         payload = {
             "fitted_on": f"LoCoMo dev ({', '.join(convs)}), {stamp}, bench.fit_relevance",
             "min_relevance": floor,
@@ -429,9 +445,94 @@ def fit_and_write(
             **{k: _model_json(params[k]) for k in ("full", "keyword_only")},
             "answerable": {k: _model_json(m) for k, m in params["answerable"].items()},
             "figures": report["figures"],
+            **({"zh": kept["zh"]} if "zh" in kept else {}),  # the Chinese models (--zh) stay as they were fitted
         }
         PARAMS_PATH.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {PARAMS_PATH}")
+    return report
+
+
+# ------------------------------------------------------------------------------------------- Chinese (--zh)
+
+
+def zh_params(base: dict[str, Any], zh: dict[str, Any]) -> dict[str, Any]:
+    """The calibration a Chinese query reads under an English-only embedder: the English one with its keyword-only
+    models (per result and query-level) replaced by the Chinese ones; the floor and beta are shared."""
+    return {
+        **base,
+        "keyword_only": zh["keyword_only"],
+        "answerable": {**base["answerable"], "keyword_only": zh["answerable_keyword_only"]},
+    }
+
+
+def fit_zh(searches: list[Search]) -> dict[str, Any]:
+    """Both keyword-only models on the Chinese searches, labelled and weighted as the English fit's are."""
+    if any(s.vector_ran for s in searches):
+        raise SystemExit("the embedder reads Chinese: the full model serves Chinese queries, nothing to fit")
+    return {
+        "keyword_only": _model_json(fit_results(searches)["keyword_only"]),
+        "answerable_keyword_only": _model_json(fit_answerable(searches, kinds=("keyword_only",))["keyword_only"]),
+    }
+
+
+def zh_report(searches: list[Search], base: dict[str, Any], zh: dict[str, Any], max_drop: float) -> dict[str, Any]:
+    """The Chinese figures at the shared floor under the Chinese models and under the English keyword-only ones, the
+    floor the Chinese fit alone would choose, and a cross-fitted check (fitted on all subjects but two, measured on
+    those two, every pair)."""
+    floor = float(base["min_relevance"])
+    params = zh_params(base, zh)
+    subjects = sorted({s.conv for s in searches})
+    splits = []
+    for test in itertools.combinations(subjects, 2):
+        on = [s for s in searches if s.conv not in test and s.asker not in test]
+        held = [s for s in searches if s.conv in test and s.asker in test]
+        splits.append({"test": list(test), "test_figures": measure(zh_params(base, fit_zh(on)), held, floor)})
+    return {
+        "floor": floor,
+        "figures": measure(params, searches, floor),
+        "english_keyword_only": measure(base, searches, floor),
+        "own_floor": choose_floor(params, searches, max_drop),
+        "trade_off": {
+            str(f): {m: (v["abstention"], v["recall_drop"]) for m, v in measure(params, searches, f).items()}
+            for f in (0.05, 0.1, floor, 0.15, 0.2, 0.3)
+        },
+        "cross_summary": cross_summary(splits),
+    }
+
+
+ZH_ABSTENTION = 0.8  # the issue's target: at the shared floor, the other subjects' questions abstaining
+
+
+def zh_adopted(figures: dict[str, Any], max_drop: float) -> bool:
+    """Whether search should read the Chinese models: at the shared floor they abstain on ZH_ABSTENTION of the
+    other subjects' questions at a recall cost under `max_drop`, in every mode, as the English fit does. Else the
+    floor would cut Chinese answers and abstain on too little to be worth it: relevance.json keeps the models and
+    their figures, and search reads the English keyword-only ones with the default floor off for Chinese."""
+    return all((v["abstention"] or 0.0) >= ZH_ABSTENTION and v["recall_drop"] < max_drop for v in figures.values())
+
+
+def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = True) -> dict[str, Any]:
+    """Fit the Chinese models (or, without `write`, read the committed ones), report, and write them under "zh" in
+    relevance.json; the English calibration is read, never changed."""
+    from facts.retrieval.relevance import PARAMS_PATH
+
+    raw = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
+    base = {k: raw[k] for k in ("full", "keyword_only", "answerable", "beta", "min_relevance")}
+    zh = fit_zh(searches) if write else raw["zh"]
+    report = zh_report(searches, base, zh, max_drop)
+    report["adopted"] = zh_adopted(report["figures"], max_drop)
+    if write:
+        stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
+        subjects = sorted({s.conv for s in searches})
+        raw["zh"] = {
+            "fitted_on": f"bench/zh_calibration.json ({len(subjects)} subjects), {stamp}, bench.fit_relevance --zh",
+            "adopted": report["adopted"],
+            **zh,
+            "figures": report["figures"],
+            "cross_summary": report["cross_summary"],
+        }
+        PARAMS_PATH.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        print(f"wrote {PARAMS_PATH} (zh, {'adopted' if report['adopted'] else 'not adopted: see zh_adopted'})")
     return report
 
 

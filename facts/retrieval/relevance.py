@@ -6,7 +6,9 @@ share of the best score). The weights are fitted by `python -m bench.fit_relevan
 questions asked of their own conversation (a result is relevant when it covers an evidence turn) and of the other
 conversations (nothing is relevant), and stored in relevance.json beside this module; docs/relevance.md says what
 the number means. Two models: one with the vector's signals, one without them (the embedder is down, or the query
-had nothing the vector could match), so that keyword and entity matches still answer when the vector cannot.
+had nothing the vector could match), so that keyword and entity matches still answer when the vector cannot. A
+Chinese query the vector cannot read reads keyword-only models fitted on Chinese (`bench.fit_relevance --zh`, the
+"zh" key), so that the one floor means the same probability in both languages.
 
 With the query-level model of answerable.py (does the memory answer the query at all), a result's relevance is
 answerable * (its probability / the query's best one's) ** beta, all three fitted together (relevance.json).
@@ -73,6 +75,23 @@ class Calibration:
     answerable: tuple[Model, Model] | None = None
     context_floor: float | None = None  # the floor of /context's relevant earlier turns (None: min_relevance)
     beta: float = 1.0  # relevance = answerable * (result / the query's best result) ** beta
+    # The keyword-only models (per result, query-level) fitted on Chinese: what a Chinese query reads when the vector
+    # cannot speak. None (none adopted: relevance.json's "zh" holds them with "adopted" false while they would not let
+    # the floor abstain): Chinese reads the English ones, and only an explicit floor applies.
+    zh: tuple[Model, Model] | None = None
+
+    def models(self, q: QuerySignals) -> tuple[Model, Model | None]:
+        """The per-result and query-level models that score `q` (None: no query-level model)."""
+        if q.vector_ran:
+            return self.full, self.answerable[0] if self.answerable else None
+        if q.language == "zh" and self.zh is not None:
+            return self.zh
+        return self.keyword_only, self.answerable[1] if self.answerable else None
+
+    def calibrated_for(self, q: QuerySignals) -> bool:
+        """Whether `q`'s relevance comes from models fitted on its kind of query (the full model, or the Chinese
+        keyword-only ones for Chinese): then the default floor applies (docs/relevance.md)."""
+        return q.vector_ran or (q.language == "zh" and self.zh is not None)
 
 
 def _model(raw: dict[str, object]) -> Model:
@@ -89,6 +108,7 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
     """The fitted calibration (read once per process)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     query = raw.get("answerable")
+    zh = raw.get("zh") if raw.get("zh", {}).get("adopted") else None  # measured, not adopted: see fit_relevance
     return Calibration(
         full=_model(raw["full"]),
         keyword_only=_model(raw["keyword_only"]),
@@ -97,6 +117,7 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
         answerable=(_model(query["full"]), _model(query["keyword_only"])) if query else None,
         context_floor=float(raw["context_floor"]) if raw.get("context_floor") is not None else None,
         beta=float(raw.get("beta", 1.0)),
+        zh=(_model(zh["keyword_only"]), _model(zh["answerable_keyword_only"])) if zh else None,
     )
 
 
@@ -116,9 +137,10 @@ def answerable_probability(q: QuerySignals, *, params: Calibration | None = None
     the query has no words: a time or a slot alone)."""
     cal = params or calibration()
     feats = answerable_features(q)
-    if cal.answerable is None or feats is None:
+    model = cal.models(q)[1]
+    if model is None or feats is None:
         return 1.0
-    return cal.answerable[0 if q.vector_ran else 1].probability(feats)
+    return model.probability(feats)
 
 
 @dataclass(frozen=True)
@@ -129,6 +151,7 @@ class QuerySignals:
     sim_floor: float  # the weakest similarity in the vector's pool (a candidate outside it is weaker)
     bm25: dict[Key, float]
     vector_ran: bool
+    language: str = "en"  # the query's ("zh" or "en"): a Chinese one the vector cannot read has models of its own
     # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
     time_only: bool = False
     # What the query-level model reads (answerable.py); None: no words to look up (a time or a slot alone).
@@ -173,11 +196,11 @@ def relevance_of(
     """Each scored candidate's calibrated relevance (best first, as re-ranked), rounded to 4 places; with `only`,
     just those candidates' (their rank and the best score are still taken from all of `scored`)."""
     cal = params or calibration()
-    model = cal.full if q.vector_ran else cal.keyword_only
+    model, query_model = cal.models(q)
     items = list(scored)
     best = items[0][0] if items else 0.0
     # The query-level model scales each result by its standing against the best one: then every candidate counts.
-    scaled = cal.answerable is not None and q.evidence is not None
+    scaled = query_model is not None and q.evidence is not None
     p = {
         item.key: model.probability(features(item, rank, score, best, q))
         for rank, (score, item) in enumerate(items, start=1)

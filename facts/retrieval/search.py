@@ -28,7 +28,7 @@ from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
 from facts.retrieval.query_vector import QueryVector, query_vector_for
-from facts.retrieval.relevance import QuerySignals, relevance_of
+from facts.retrieval.relevance import QuerySignals, calibration, relevance_of
 from facts.retrieval.rerank import Scored, rerank
 from facts.retrieval.rows import Rows
 from facts.retrieval.scope import (
@@ -164,12 +164,12 @@ def run_search(
 def answer(state: SearchState, signals: QuerySignals, min_relevance: float | None) -> list[SearchHit]:
     """The re-ranked candidates at or over the relevance floor, collapsed to the answer, each with its relevance.
 
-    The default floor cuts only what the full model scored: the keyword-only model (a Chinese query under an
-    English-only embedder, or no embedder) was fitted on English turns and cuts right Chinese slot matches, so
-    there only an explicit `min_relevance` applies (docs/relevance.md).
+    The default floor cuts what the full model scored, and a Chinese query the vector cannot read once the keyword-only
+    models fitted on Chinese score it (Calibration.calibrated_for); an English query with the embedder down reads the
+    keyword-only model, and there only an explicit `min_relevance` applies, as before (docs/relevance.md).
     """
     config = state.config
-    floor = config.min_relevance if signals.vector_ran else 0.0
+    floor = config.min_relevance if calibration().calibrated_for(signals) else 0.0
     if min_relevance is not None:
         floor = min_relevance
     if floor > 0.0:
@@ -219,6 +219,7 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
         sim_floor=min(floor, state.config.vector.min_similarity) if len(state.similarity) < state.pool else floor,
         bm25=dict(state.rankings["keyword"]),
         vector_ran=vector_ran,
+        language=state.analysis.language,
         time_only=state.analysis.time_range is not None and not state.analysis.vector_matchable,
         evidence=None if vocab is None else query_evidence(state, vocab, vector_ran),
     )
