@@ -441,7 +441,8 @@ def fallback_type(sentence: str) -> str:
 
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
     """Rules, then the type by definition (the nearest exemplars written from the corpus README), then the
-    classifier's most likely type, then (embedder down) the sentence's shape.
+    classifier's most likely type, then the sentence's shape (the embedder down, or Chinese under an English-only
+    embedder).
 
     Where no rule is sure, the classifier's type head (fitted on train turns) generalises poorly to phrasings and
     registers it never saw; the exemplars of each type's definition are nearer the type than the train turns'

@@ -111,6 +111,7 @@ def test_legal_needs_a_word_of_the_law(text: str, legal: bool) -> None:
         ("Honestly it reminds me why I got into nursing in the first place.", "reminds", "nursing"),
         ("我就是想跟你说一下，我周五要去深圳出差。", "想跟你说", "深圳"),
         ("这让我想起我大学时也在乐队打过鼓。", "让我想起", "打过鼓"),
+        ("That made me realize I want to retrain as a midwife.", "realize", "midwife"),
     ],
 )
 def test_an_advice_opener_is_stripped_from_the_speakers_news(text: str, opener: str, word: str) -> None:
