@@ -404,6 +404,8 @@ def cue_type(sentence: str) -> str:
         return "other"  # what the speaker earns is an amount, also beside a rent or a loan
     if _DIET_CHANGE_RE.search(sentence):
         return "preference"  # a diet taken up or given up ("戒糖三个月了", "meat's back on the menu")
+    if _REMEMBERED_RE.search(sentence):
+        return "event"  # a memory vowed ("I'll never forget the day ..."), not a plan: what it keeps happened
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)
@@ -473,6 +475,11 @@ def _standing(type_: str, sentence: str) -> str:
     return type_
 
 
+# A memory vowed ("I'll never forget the day ...", 这辈子都忘不了): what it keeps happened; it is no plan.
+_REMEMBERED_RE = re.compile(
+    r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
+    r"(?:永远|一辈子|这辈子)(?:都)?(?:忘不了|不会忘(?:记)?|记得)"
+)
 # A routine: something done every day, week or weekday, so many times a week, on most days or as a rule.
 _ROUTINE_RE = re.compile(
     r"\b(?:every (?:single )?(?:day|morning|evening|night|week|weekend|month|other \w+|\w+day)|most (?:days|mornings|"
@@ -481,15 +488,10 @@ _ROUTINE_RE = re.compile(
     r"每个?(?:天|日|晚|早|周|星期|礼拜|月)|工作日|平时|平常|通常|一般(?!般)|经常|天天",
     re.I,
 )
-
-
-# Something happened: a date, a number, a past word or, in Chinese, a done aspect. An event by nearness needs one;
-# without it the sentence tells how the speaker lives or is ("Jon is still hunting for a studio", "我每天背单词").
+# Something happened (a date, a number, a past word, a done aspect): else a sentence near an event tells a state.
 _HAPPENED_RE = re.compile(
     r"\d|\b(?:ago|yesterday|last \w+|just|finally|got|went|was|were|had|did|made)\b|了|过|曾|刚", re.I
 )
-
-
 # Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in
 # January"). Enough for a type by nearness to stand, not for a rule to call a sentence legal.
 _LEGAL_PAPER_RE = re.compile(

@@ -131,6 +131,10 @@ def test_coming_off_a_list_is_no_fault() -> None:
         ("Means I'm on the tills most weekends, so Saturdays are out.", "profile"),
         ("I run the Saturday parkrun every week.", "profile"),
         ("I'll run the parkrun every week from January.", "commitment"),  # a routine the speaker plans
+        # A memory vowed is no plan; a promise not to forget still is.
+        ("I'll always remember the summer I spent volunteering in Ghana in 2019.", "event"),
+        ("我这辈子都忘不了第一次在泰山顶上看日出。", "event"),
+        ("I will never forget to water the plants again.", "commitment"),
     ],
 )
 def test_a_routine_is_how_the_speaker_lives(sentence: str, expected: str) -> None:
