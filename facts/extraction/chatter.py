@@ -32,7 +32,7 @@ _LEAD_RE = re.compile(
 _ADVICE_OPENER_RE = re.compile(
     r"^(?:you should (?:know|remember|note)(?: that)?|(?:just )?so you know|fyi|for your information|for the record|"
     # A frame of telling or of being reminded: the news is what follows ("I wanted to tell you that I got the job",
-    # "It reminds me why I love teaching", "这让我想起我小时候也学过琴").
+    # "That reminds me why nursing suits me", "这让我想起我小时候也学过琴").
     r"i (?:just |really )?(?:wanted|want|had|have|need(?:ed)?) to (?:tell you|let you know|say)(?: that)?(?! about)|"
     r"(?:it|this|that) (?:reminds|reminded|makes|made) me (?:why|that|reali[sz]e(?: that)?)|"
     r"我(?:就是|只是)?想(?:跟|和)你说(?:一下)?|(?:这|那|它)让我(?:想起|意识到)(?:了)?|"

@@ -405,7 +405,7 @@ def cue_type(sentence: str) -> str:
     if _DIET_CHANGE_RE.search(sentence):
         return "preference"  # a diet taken up or given up ("戒糖三个月了", "meat's back on the menu")
     if _REMEMBERED_RE.search(sentence):
-        return "event"  # a memory vowed ("I'll never forget the day ..."), not a plan: what it keeps happened
+        return "event"  # a memory vowed ("I'll always remember that summer"), not a plan: what it keeps happened
     if _FUTURE_RE.search(sentence):
         return "commitment"
     hint = keep_hint(sentence)
@@ -475,7 +475,7 @@ def _standing(type_: str, sentence: str) -> str:
     return type_
 
 
-# A memory vowed ("I'll never forget the day ...", 这辈子都忘不了): what it keeps happened; it is no plan.
+# A memory vowed ("I'll always remember that summer", 这辈子都忘不了): what it keeps happened; it is no plan.
 _REMEMBERED_RE = re.compile(
     r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
     r"(?:永远|一辈子|这辈子)(?:都)?(?:忘不了|不会忘(?:记)?|记得)"

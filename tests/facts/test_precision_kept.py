@@ -107,7 +107,7 @@ def test_legal_needs_a_word_of_the_law(text: str, legal: bool) -> None:
         ("Just so you know, I'm vegetarian these days.", "so you know", "vegetarian"),
         ("建议你存一下，我的新邮箱是robin.k@example.org。", "建议你", "robin.k@example.org"),
         # A frame of telling or of being reminded: the news is what follows.
-        ("I wanted to let you know that I start my new job at the library on Monday.", "let you know", "library"),
+        ("I need to let you know I start at the county library on Monday.", "let you know", "library"),
         ("Honestly it reminds me why I got into nursing in the first place.", "reminds", "nursing"),
         ("我就是想跟你说一下，我周五要去深圳出差。", "想跟你说", "深圳"),
         ("这让我想起我大学时也在乐队打过鼓。", "让我想起", "打过鼓"),
