@@ -260,6 +260,12 @@ def type_scores(vectors: np.ndarray, types: tuple[str, ...], index: np.ndarray, 
     return np.stack([-np.sort(-sims[:, index == i], axis=1)[:, :K].mean(axis=1) for i in range(len(types))], axis=1)
 
 
+def nearness_speaks(sentence: str) -> bool:
+    """Whether the embedder reads the sentence's language (an English-only one reads no Chinese): else nearness to
+    the exemplars, and the classifier's head over the same vectors, are noise and the sentence's shape types it."""
+    return embedding_backend.vector_speaks(detect_language(sentence))
+
+
 def nearest_type(sentence: str) -> str | None:
     """The type whose exemplars the sentence is nearest, or None when the embedder is unavailable."""
     built = _exemplar_vectors()
@@ -289,8 +295,7 @@ def remember(sentences: list[str], vectors: np.ndarray) -> None:
     if built is None or len(sentences) == 0:
         return
     types, index, exemplars = built
-    # (Chinese sentences are typed by their shape under an English-only embedder: their nearness is never read.)
-    rows = [i for i, sentence in enumerate(sentences) if embedding_backend.vector_speaks(detect_language(sentence))]
+    rows = [i for i, sentence in enumerate(sentences) if nearness_speaks(sentence)]  # the others' is never read
     if rows:
         kept = np.asarray(vectors, dtype=np.float32)[rows]
         _remembered(key, [sentences[i] for i in rows], kept, types, index, exemplars)

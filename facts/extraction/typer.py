@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 
-from facts.embedding import vector_speaks
 from facts.extraction.gate import (
     _SERVICE_RE,
     has_first_person,
@@ -21,7 +20,7 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import _STRONG, LAW_RE, strong_signal
 from facts.extraction.slots import Slot
-from facts.extraction.type_definitions import nearest_type
+from facts.extraction.type_definitions import nearest_type, nearness_speaks
 from facts.text import detect_language
 
 # Slot families (the corpus's slot names) and the type a family implies.
@@ -452,8 +451,7 @@ def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tup
     sure = rule_type(sentence, slot, family)
     if sure:
         return sure
-    # An English-only embedder's nearness is noise on Chinese (its exemplars and the classifier alike): the shape.
-    if predicted is not None and vector_speaks(detect_language(sentence)):
+    if predicted is not None and nearness_speaks(sentence):
         return _standing(nearest_type(sentence) or predicted[0], sentence)
     return fallback_type(sentence)
 

@@ -45,8 +45,6 @@ FEATURES = (
     "linked",  # found only by following a reply or continuation link
 )
 VECTOR_FEATURES = frozenset({"sim", "top_sim"})
-# On a Chinese query an English-only embedder's similarities are noise, so relevance reads the keyword-only model
-# there (facts.embedding.vector_speaks).
 
 
 @dataclass(frozen=True)
