@@ -117,6 +117,16 @@ _STATE_RE = re.compile(
 )
 
 
+# A plan told with its verb alone ("Moving to Leeds end of the month", "Flying out to Lagos on Friday"): the speaker's.
+# Not a gerund that is the subject of its own verb ("Moving house can be exhausting").
+_GOING_RE = re.compile(
+    r"(?:moving|heading|flying|leaving|starting|going|travelling|traveling|driving|relocating|off)"
+    r" (?:to|into|out|back|abroad|home|house|over|up|down|away|for|at|on|in|next|this|tomorrow)\b",
+    re.I,
+)
+_FINITE_RE = re.compile(r"\b(?:is|are|was|were|can|could|will be|would be|makes?|keeps?|takes?|feels?|seems?)\b", re.I)
+
+
 def with_elided_subject(body: str, speaker: str) -> str | None:
     """ "Tried the new ramen bar" -> "Joanna tried the new ramen bar", "Exhausted after the move" -> "Joanna is
     exhausted after the move"; None when the sentence does not open with a past-tense verb or a state (with at
@@ -127,6 +137,8 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     m = _ELIDED_RE.match(head[:_HEAD])
     if m is not None and m.group(1).lower() == "been":  # "Been swimming a lot" -> "Jon has been swimming a lot"
         return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
+    if _GOING_RE.match(head[:_HEAD]) and not _FINITE_RE.search(head[:_HEAD]):
+        return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)  # "Moving to Leeds in May"
     if m is None or not is_past_form(m.group(1)):
         return None
     after = (m.group(2) or "").lower()

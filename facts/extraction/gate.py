@@ -73,6 +73,8 @@ _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
 _QUESTION_RE = re.compile(
     r"[?？]\s*$|(?:[吗呢么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
+    r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b",
@@ -92,9 +94,10 @@ _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
     r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
-    r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time)\b|"
+    r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
+    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee)\b|"
     r"自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
-    r"会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
+    r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
     re.I,
 )
 
@@ -111,7 +114,9 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "decision",
         re.compile(
             r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
-            r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|go ahead and) cancel)\b|"
+            r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|pls|go ahead and) cancel)\b|"
+            # Cancelling something of the speaker's, told to the business ("Cancel my membership pls", "把会员取消掉").
+            r"^\W*cancel (?:my|our) \w+|\b(?:need|want) to cancel (?:my|our) \w+|(?:取消|退掉|停掉)(?:我的|我们的)|把\S{1,8}?(?:取消|退掉|停掉)|"
             r"决定|选了|换成|改到|改成|取消了|换个新的|"
             r"我要(?:那|这)(?:个|款|件)",
             re.I,

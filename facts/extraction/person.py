@@ -189,6 +189,13 @@ _INVERTED_RE = re.compile(r"(?:\b(?:can|could|should|would|will|shall|may|might|
 _UNNAMED = {"User", "用户", ""}
 
 
+# A request to the business to end or pause what is the speaker's, said as an imperative.
+_ASKED_TO_RE = re.compile(
+    r"^(?:please |pls |just )?(cancel|stop|pause|freeze|close) ((?:my|our) [^,.;!?]{1,60}?)(?:,? (?:please|pls|thanks))?(?=[,.;!?]|$)",
+    re.I,
+)
+
+
 def third_person_en(sentence: str, name: str) -> str:
     """Rewrite first person about `name` in natural third person, with verb agreement.
 
@@ -198,6 +205,8 @@ def third_person_en(sentence: str, name: str) -> str:
     """
     sentence = re.sub(r"\bi(?=(?:'|’|\s))", "I", sentence)
     sentence = re.sub(r"\b(im|Im)\b", "I'm", sentence)
+    # "Cancel my membership pls" is the speaker's request.
+    sentence = _ASKED_TO_RE.sub(lambda m: f"I asked to {m.group(1).lower()} {m.group(2)}", sentence)
 
     def repl_i(m: re.Match[str]) -> str:
         whole = m.group(0)
@@ -335,11 +344,15 @@ def _name_marks(out: str, name: str) -> str:
 _ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
 
 
+_ASKED_TO_ZH_RE = re.compile(r"^(?:请|麻烦|帮我)?(取消|停掉|退掉|暂停|冻结)(?:我的|我们的)")
+
+
 def third_person_zh(sentence: str, name: str) -> str:
     """我 -> the speaker's name at its first mention (用户 for an unnamed user: "我对花生过敏" -> "用户对花生过敏"),
     later 我的 -> 自己的; a sentence without 我 is returned as it is."""
     if "我" not in sentence:
         return sentence
+    sentence = _ASKED_TO_ZH_RE.sub(r"我要求\1", sentence)  # "取消我的会员": the speaker asks it
     unnamed = name in _UNNAMED
     out = sentence.replace("我们", f"{_MARK}们")
     out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)

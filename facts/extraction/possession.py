@@ -28,7 +28,7 @@ _THING = (
 )
 _GAIN_OR_LOSS_EN = (
     r"adopt(?:ed|ing)?|rescued|bought|purchased|sold|selling|gave away|given away|giving away|got rid of|"
-    r"getting rid of|traded in|inherited|leased|brought home|picked up"
+    r"getting rid of|traded in|inherited|leased|brought home|picked up|taken on|took on|taking on"
 )
 _ABSTRACT = (
     r"approach|policy|strategy|plan|idea|attitude|habit|method|mindset|routine|diet|rule|system|style|tone|stance|"

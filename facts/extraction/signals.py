@@ -17,6 +17,55 @@ LAW_WORDS = (
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
+# How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
+WORK_RE = re.compile(
+    r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
+    r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
+    r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
+    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
+    r"\b(?:transferred|posted|seconded|moved) (?:me )?to (?:the|our|their|a|an) \w+ (?:office|branch|team|site)\b|"
+    r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
+    r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
+    r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
+    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|"
+    r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
+    r"去\S{1,6}读(?:书|大学|高中)|飞\S{1,4}读书|"
+    # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
+    # started an apprenticeship", "我上个月升了主管", "换工作了").
+    r"\b(?:quit|left|resigned from|handed in (?:my|their) notice at) (?:my job|the (?:bank|firm|company|agency|"
+    r"school|hospital|paper|practice|council|office|bakery|caf[eé]|pub|bar|restaurant|shop|store|factory|warehouse|"
+    r"salon|hotel|library|nursery|studio|lab|garage|supermarket|call cent(?:re|er))|work)\b|"
+    r"\b(?:my )?last (?:shift|day at work|day in the office)\b|最后一(?:个)?班|\bstarted (?:a|an|my) (?:new )?(?:job|apprenticeship|"
+    r"internship|role|position|placement|traineeship)\b|\b(?:got|landed|accepted|took) (?:a|the|an) (?:new )?(?:job|"
+    r"role|position)\b|\bgot (?:hired|laid off|made redundant|fired|sacked)\b|\b(?:an?|my) new job\b|"
+    r"\b(?:work(?:ing)?|do(?:ing)?) (?:a lot of )?overtime\b|\bcommut(?:e|es|ing) (?:to|into|from)\b|"
+    r"升(?:了)?(?:职|主管|经理|总监|组长|科长|处长|副总|店长|主任)|升(?:为|任)|当上了?(?:经理|主管|总监|组长|店长|护士长|主任)|"
+    r"\b(?:did|got|earned|completed|finished|passed) (?:a|an|my|the) [\w -]{0,30}?(?:certificate|diploma|degree|"
+    r"qualification)\b|\bqualified as\b|拿到了?\S{0,8}(?:证书|学位|文凭|资格证)|"
+    r"被提拔|转正了|换(?:了)?(?:份|个)?(?:新)?工作|找到(?:了)?(?:新)?工作|离职了|被裁|加班|"
+    r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
+    r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
+    re.I,
+)
+
+# Shapes the typer reads: a bare id given, the speaker's wedding with its date or place, the car's own topics.
+OF_A_CAR = {"health", "legal"}  # a crash's injury, a car loan or its insurance: not the car as a possession
+ID_ONLY_RE = re.compile(
+    r"\W{0,3}(?:(?:it'?s|that'?s|my (?:\w{1,20} )?(?:number|no\.?|ref(?:erence)?)(?: is)?|(?:订单号|单号|会员号|编号|卡号|尾号)(?:是)?)"
+    r"[:：\s]{0,3})?[A-Z]{0,4}-?\d[\d -]{3,30}\d\W{0,3}$",
+    re.I,
+)
+WEDDING_RE = re.compile(
+    r"\b(?:wedding|tying the knot|tie the knot|getting married|get married|register office|registry office)\b|"
+    r"婚礼|婚宴|办酒|摆酒|婚期|(?<!离)结婚(?!了)",
+    re.I,
+)
+WHEN_OR_WHERE_RE = re.compile(
+    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|"
+    r"autumn|winter|next (?:year|month)|\d{1,2}(?:st|nd|rd|th)|(?:first|second|third|fourth|fifth|\w+teenth|"
+    r"\w+tieth) of)\b|\b(?:in|at) (?:the )?[A-Z][a-z]+|[\d一二三四五六七八九十]{1,2}月|明年|下个?月|年底|年初|国庆|五一|在\S{2,}",
+)
+
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
 _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -27,17 +76,19 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|感冒|头晕|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
-            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
+            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
             r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
             r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b|"
             # Medicines, tests and a body part in trouble, named without a condition's word.
-            r"\b(antihistamines?|antibiotics?|painkillers?|statins?|steroids?|MRI|x-?rays?|blood tests?|"
+            r"\b(antihistamines?|antibiotics?|painkillers?|statins?|steroids?|MRI|x-?rays?|blood tests?|colonoscop\w*|"
+            r"endoscop\w*|biops(?:y|ies)|mammograms?|smear tests?|cervical screening|ultrasound|(?:CT|PET|MRI) scans?|ECG|"
+            r"check-?ups?|vaccin\w*|"
             r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
             r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
             r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
-            r"椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
+            r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
             r"(?:骨|牙|眼|皮肤|内|外|妇|儿|耳鼻喉|心内|神经|消化|呼吸|中医)科(?!技|学|目)|\b(?:dermatologist|orthopa?edic\w*|"
             r"cardiologist|gyn(?:a)?ecologist|neurologist|optician|optometrist|audiologist|osteopath|chiropractor)\b",
@@ -48,7 +99,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "legal",
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
-            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament)\b|领事馆|大使馆|公证|房贷|贷款|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
+            r"named driver|no[- ]claims)\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             r"保险|保单|居留|户口|" + LAW_WORDS,
             re.I,
@@ -63,7 +115,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
             # A service late or not done by now, a bill for more than was had.
-            r"delayed by|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
+            r"delayed by|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
             r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
             r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double)|"
             # A fault back again, a supply cut, the business keeping or charging what it should not.
@@ -74,6 +126,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"跳闸|冒烟|一(?:插电|通电|开机|用|洗)就(?:坏|跳|停|断|响|漏|灭|黑屏|死机)|"
+            r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就",
@@ -111,7 +165,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "id",
         re.compile(
-            r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号)\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
+            r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号|卡号)(?:是)?\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
             # A credential's hint or its security question, stated ("my PIN hint is...", "密码提示是...").
             r"|(?i:\bmy (?:\w+ )?(?:pin|password|passcode|passphrase)(?: hint)? (?:is|was)\b|\bmy security question\b)|密码提示|密保问题"
         ),

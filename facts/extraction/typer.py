@@ -18,7 +18,16 @@ from facts.extraction.gate import (
 )
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
-from facts.extraction.signals import _STRONG, LAW_RE, strong_signal
+from facts.extraction.signals import (
+    _STRONG,
+    ID_ONLY_RE,
+    LAW_RE,
+    OF_A_CAR,
+    WEDDING_RE,
+    WHEN_OR_WHERE_RE,
+    WORK_RE,
+    strong_signal,
+)
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type, nearness_speaks
 from facts.text import detect_language
@@ -37,7 +46,7 @@ _KIN = [
         "partner",
         r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
-    ("child", r"sons?|daughters?|kids?|children|baby|儿子|女儿|闺女|孩子|宝宝|我家娃|我娃"),
+    ("child", r"sons?|daughters?|kids?|children|baby|stepsons?|stepdaughters?|儿子|女儿|闺女|孩子|宝宝|我家娃|我娃"),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
     ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
 ]
@@ -53,6 +62,12 @@ _KIN_RE = [
     )
     for slot, words in _KIN
 ]
+# A child by birth order alone ("my youngest, Ellie, ...", "our eldest starts school"), not "my oldest friend".
+_BIRTH_ORDER = (
+    r"\b(?:my|our) (?:youngest|eldest|oldest|middle one|little one)(?=\s*[,.;:!?]|\s*$|'s\b|\s+(?:is|was|has|had|"
+    r"just|won't|will|starts?|started|got|gets|turned|turns|loves?|hates?|can'?t|doesn'?t|didn'?t|goes|went|needs|wants)\b)"
+)
+_KIN_RE.insert(1, ("child", re.compile(_BIRTH_ORDER, re.I)))
 # Slot families the slot rules do not name, recognised by their values' shapes.
 _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+")),  # bounded: linear
@@ -143,7 +158,7 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
 
 
 _DECISION_RE = re.compile(
-    r"\b(decided|i chose|i'?m going with|i'?ll (?:take|go with|pick)|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
+    r"\b(decided|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
@@ -151,7 +166,8 @@ _DECISION_RE = re.compile(
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
-    r"\b(?:you can|please|go ahead and) cancel\b|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
+    r"\b(?:you can|please|pls|go ahead and|just) cancel\b|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
+    r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
@@ -180,14 +196,14 @@ _REQUEST_RE = re.compile(
 # A relative named as a subject ("my sister is ...", "我妹今年...") and the speaker as one ("I", "we", "帮我").
 _RELATIVE_RE = re.compile(
     r"\b(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
-    r"children|baby|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?|gran|grandad|granddad|grandpa|"
+    r"children|baby|stepsons?|stepdaughters?|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?|gran|grandad|granddad|grandpa|"
     r"grandma|nan|nana|grandmother|grandfather|grandparents|aunt(?:ie)?|uncle|cousin|niece|nephew|in-laws)\b"
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
-    r"(?!和我|跟我|(?:那儿|那里|那边|家))",
+    r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + _BIRTH_ORDER,
     re.I,
 )
 _SPEAKER_RE = re.compile(r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|me)\b|我(?!的)", re.I)
@@ -297,36 +313,6 @@ def _speaker_first(sentence: str) -> bool:
     return speaker is not None and (relative is None or speaker.start() < relative.start())
 
 
-# How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
-_WORK_RE = re.compile(
-    r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
-    r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
-    r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
-    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
-    r"\b(?:transferred|posted|seconded|moved) (?:me )?to (?:the|our|their|a|an) \w+ (?:office|branch|team|site)\b|"
-    r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
-    r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
-    r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
-    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|"
-    r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
-    r"去\S{1,6}读(?:书|大学|高中)|飞\S{1,4}读书|"
-    # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
-    # started an apprenticeship", "我上个月升了主管", "换工作了").
-    r"\b(?:quit|left|resigned from|handed in (?:my|their) notice at) (?:my job|the (?:bank|firm|company|agency|"
-    r"school|hospital|paper|practice|council|office)|work)\b|\bstarted (?:a|an|my) (?:new )?(?:job|apprenticeship|"
-    r"internship|role|position|placement|traineeship)\b|\b(?:got|landed|accepted|took) (?:a|the|an) (?:new )?(?:job|"
-    r"role|position)\b|\bgot (?:hired|laid off|made redundant|fired|sacked)\b|\b(?:an?|my) new job\b|"
-    r"\b(?:work(?:ing)?|do(?:ing)?) (?:a lot of )?overtime\b|\bcommut(?:e|es|ing) (?:to|into|from)\b|"
-    r"升(?:了)?(?:职|主管|经理|总监|组长|科长|处长|副总|店长|主任)|升(?:为|任)|当上了?(?:经理|主管|总监|组长|店长|护士长|主任)|"
-    r"\b(?:did|got|earned|completed|finished|passed) (?:a|an|my|the) [\w -]{0,30}?(?:certificate|diploma|degree|"
-    r"qualification)\b|\bqualified as\b|拿到了?\S{0,8}(?:证书|学位|文凭|资格证)|"
-    r"被提拔|转正了|换(?:了)?(?:份|个)?(?:新)?工作|找到(?:了)?(?:新)?工作|离职了|被裁|加班|"
-    r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
-    r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
-    re.I,
-)
-
-
 def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type rules are sure of, or ""."""
     return firm_type(sentence, slot, family) or cue_type(sentence)
@@ -339,8 +325,13 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     service = asks and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
     if service and not _DECISION_RE.search(sentence):
         return "inquiry"
+    if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):
+        return "other"  # a bare order or membership number given when asked ("0041927", "订单号2026113088417")
     if _BIRTH_RE.search(sentence):
         return "event"
+    wedding = WEDDING_RE.search(sentence) and WHEN_OR_WHERE_RE.search(sentence) and _SPEAKER_RE.search(sentence)
+    if wedding and not _relative_is_subject(sentence):
+        return "commitment"  # the wedding with its date or place; "we're getting married!" alone is the relationship
     if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
         return "legal"
     if _DECISION_RE.search(sentence):
@@ -358,14 +349,21 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         family = None
     if family is not None and slot is None and _relative_is_subject(sentence):
         return "relationship"  # "我妹明年要去日本留学": the relative's school, not the speaker's
-    if family in {"preference", "favorite"} and _WORK_RE.search(sentence):
+    if family in {"preference", "favorite", "diet"} and _relative_is_subject(sentence):
+        return "relationship"  # "My youngest won't touch mushrooms": the child's taste, a fact about the child
+    if family in {"preference", "favorite"} and WORK_RE.search(sentence):
         return "profile"  # "I quit the bank and started an apprenticeship": work news, not a dislike of banks
     if family is not None:
         if family == "order_status" and slot is not None:
             return slot.type if slot.type in {"complaint", "event"} else "other"
-        # A diet with its medical reason: the condition is the durable fact ("胃镜查出溃疡，不喝酒了").
-        if signal == "health" and _FAMILY_TYPE.get(family) == "preference":
-            return "health"
+        # A diet with its medical reason, a car crash that left an injury: the condition is the durable fact.
+        if (
+            signal == "health"
+            and _FAMILY_TYPE.get(family) == "preference"
+            or signal in OF_A_CAR
+            and family == "vehicle"
+        ):
+            return signal
         return _FAMILY_TYPE.get(family, "profile")
     if signal in {"health", "legal"}:
         return signal
@@ -391,7 +389,7 @@ def cue_type(sentence: str) -> str:
     signal = strong_signal(sentence)
     # What the sentence is about (work, body, a move) comes before its tense: a future or a past word says when,
     # not what ("我被调到杭州了，下周就过去" is work).
-    if _WORK_RE.search(sentence):
+    if WORK_RE.search(sentence):
         return "profile"
     if _BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next

@@ -1,0 +1,111 @@
+"""Types and fact texts on phrasings of their own, in English and Chinese: a medical procedure is health, a child
+named by birth order is a relative, leaving a workplace is work, the speaker's wedding with its date or place is a
+plan, a bare number given is an id, a service's fee asked about is an inquiry, a loan is legal, a fault or a missed
+delivery date is a complaint without the word, and a plan told with its verb alone is the speaker's."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+from facts.extraction.typer import slot_family
+
+WHEN = dt.datetime(2026, 4, 14, 10, 0, tzinfo=dt.UTC)
+
+
+def _facts(text: str, *, name: str = "Nadia"):  # type: ignore[no-untyped-def]
+    view = MessageView(id=1, role="user", name=name, content=text, created_at=WHEN)
+    return RuleExtractor().extract([view])[1].candidates
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Got my endoscopy booked for the 14th, nil by mouth from midnight.", "health"),
+        ("周五要去医院做个彩超，看看甲状腺那个结节", "health"),
+        ("Our eldest hates swimming lessons, every week is a battle.", "relationship"),
+        ("我小儿子特别挑食，胡萝卜一口都不吃", "relationship"),
+        ("I left the supermarket in June after six years there.", "profile"),
+        ("干了五年，上周五是我在书店的最后一个班", "profile"),
+        ("We're getting married at a barn in Somerset next July.", "commitment"),
+        ("我们婚礼定在明年五月，在厦门办", "commitment"),
+        ("We're getting married!", "relationship"),
+        ("It's 5521837.", "other"),
+        ("会员号是88213405", "other"),
+        ("Do you charge a penalty fee for early repayment on the loan?", "inquiry"),
+        ("你们提前还款收不收手续费", "inquiry"),
+        ("前年贷了八十万，还有二十年才还完", "legal"),
+        ("The new kettle trips the fuse every time I switch it on.", "complaint"),
+        ("新买的电暖器一插电就跳闸", "complaint"),
+        ("The sofa was supposed to arrive on Monday and it's now Thursday.", "complaint"),
+        ("说好两天发货，这都第六天了", "complaint"),
+        ("We took on two retired racing greyhounds in the spring.", "profile"),
+        ("Cancel my gym membership please, I've moved away.", "decision"),
+    ],
+)
+def test_a_kept_sentence_is_typed_by_what_it_says(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts, text
+    assert facts[0].type == expected, (text, [(f.type, f.text) for f in facts])
+
+
+def test_a_childs_birth_order_is_not_an_old_friend() -> None:
+    assert slot_family(None, "My eldest starts secondary school in September.") == "child"
+    assert slot_family(None, "My oldest friend is coming to stay for a week in May.") != "child"
+    assert slot_family(None, "My youngest sister lives in Oslo.") != "child"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Moving to Bristol at the end of June.", "Nadia is moving to Bristol at the end of June."),
+        ("Flying out to Lagos on Friday for my cousin's wedding.", "Nadia is flying out to Lagos on Friday"),
+    ],
+)
+def test_a_plan_told_with_its_verb_alone_is_the_speakers(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].text.startswith(expected), [f.text for f in facts]
+
+
+def test_a_gerund_that_is_its_own_subject_is_not_the_speakers_plan() -> None:
+    assert all("is moving" not in f.text for f in _facts("Moving house can be exhausting."))
+
+
+def test_a_chinese_greeting_before_the_news_is_not_part_of_the_fact() -> None:
+    facts = _facts("你好，我上个月在你们这办的宽带，到现在还没装好")
+    assert facts and not facts[0].text.startswith("你好"), [f.text for f in facts]
+    assert "宽带" in facts[0].text
+    english = _facts("Hello, the broadband I ordered from you last month still isn't installed.")
+    assert english and not english[0].text.lower().startswith("hello")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Cancel my phone contract please.", "Nadia asked to cancel their phone contract"),
+        ("帮我取消我的健身房会员", "Nadia要求取消健身房会员"),
+    ],
+)
+def test_a_cancellation_told_as_an_order_is_the_speakers_decision(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].type == "decision" and facts[0].text.startswith(expected), [
+        (f.type, f.text) for f in facts
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Finally cleared my car loan this month, two years early.", "legal"),
+        ("车贷上个月终于还清了", "legal"),
+        ("Bad neck ever since a car crash on the motorway in 2021.", "health"),
+        ("这阵子天天半夜两点多才睡，早上起不来", "health"),
+        ("Perfect, I'll get the green one after work.", "decision"),
+    ],
+)
+def test_loans_policies_injuries_sleep_and_a_chosen_item(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].type == expected, (text, [(f.type, f.text) for f in facts])
