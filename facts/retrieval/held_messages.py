@@ -10,6 +10,9 @@ expiry), with the same rows, scores and order as the statements in candidates/ke
   GREATEST(length(search_vector), 1) (1 for a message extraction has not reached yet);
 - vector: the exact cosine scan of the messages with a vector (every one compared, ties by id);
 - rows: rows.py's message columns (content, role, name, time, external ids), by id.
+The vocabulary (answerable.py) counts the subject's turns in every search with words, messages or not: a held
+subject's turns are held for searches of facts alone too, and counted here (PostgreSQL's statement over 10k turns
+took 30-40 ms, longer than the query's embedding).
 
 Current means, as for facts: one check per search (`current`) that the subject's rows in facts_messagechange
 (a trigger on conversations_message appends one per message inserted, deleted, or updated in a column search

@@ -67,7 +67,7 @@ class SearchState:
     total: int  # the subject's searchable facts (a count up to a few seconds old)
     pool: int  # candidates per signal
     held: vector_cache.Entry | None = None  # the subject's facts in this process's memory, when current
-    held_messages: held_messages.Held | None = None  # its messages there (include_messages), when current
+    held_messages: held_messages.Held | None = None  # its messages there, when current (gather_candidates)
     query_vector: QueryVector | None = None
     rankings: dict[str, Ranking] = field(default_factory=lambda: {signal: [] for signal in SIGNALS})
     similarity: dict[Key, float] = field(default_factory=dict)  # the vector's candidates
@@ -241,7 +241,11 @@ def gather_candidates(state: SearchState) -> None:
     config, flt, analysis = state.config, state.flt, state.analysis
     memory = vector_cache.serves(flt, total=state.total, cache=config.cache)
     facts = memory and bool(analysis.words or state.wants_vector)  # one read of the log, shared by both signals
-    turns = memory and state.include_messages and config.cache.hold_messages
+    # The turns too when messages are searched, and for the vocabulary's counts of the subject's turns, which every
+    # search with words reads (answerable.py): counted in memory, not by a statement over the turns (30-40 ms at
+    # 10k turns, longer than the query's embedding, on the request's thread).
+    vocab = bool(analysis.words or analysis.names)
+    turns = memory and (state.include_messages or vocab) and config.cache.hold_messages
     if facts and turns:  # both logs read in one round trip
         state.held, state.held_messages = held_messages.current_with_facts(flt.subject_id, config.cache)
     elif facts:

@@ -84,7 +84,7 @@ class CacheSettings:
     # statement with the change-log check) and serves from memory; more, or a statement that changed more than
     # facts.models.FACT_CHANGE_IDS_MAX of them, and PostgreSQL answers while the subject is read whole. 0: always.
     refresh_max_facts: int = 64
-    # A held subject's messages too (held_messages), for searches with include_messages.
+    # A held subject's messages too (held_messages): searches with include_messages, and every search's vocabulary.
     hold_messages: bool = True
 
     @property

@@ -291,3 +291,25 @@ def test_one_statement_checks_both_logs_and_sees_a_fact_or_a_message_written(ali
     _agrees(subject, now_held)
     Message.objects.filter(pk=turn.pk).delete()
     assert turn.pk not in both()[1].rows
+
+
+def test_a_search_of_facts_alone_counts_the_held_turns_in_memory(alice: Persona, settings: Any) -> None:
+    """The vocabulary counts the subject's turns in every search, messages or not: held, they are counted in memory
+    (no statement over the turns), and the answers are those PostgreSQL's counts give."""
+    subject = held_subject(alice)
+    for query in QUERIES[:2]:  # the first search asks for the facts and the turns to be read
+        run_search(subject_id=subject.pk, query=query, limit=8, now=NOW)
+    vector_cache.loads_wait()
+    for query in QUERIES:  # English and Chinese
+        tune(settings, {"scope.count_cache_seconds": 0, "cache.load_pause_seconds": 60, "cache.hold_messages": False})
+        from_sql = run_search(subject_id=subject.pk, query=query, limit=8, now=NOW).hits
+        tune(settings, {"scope.count_cache_seconds": 0, "cache.load_pause_seconds": 60, "cache.hold_messages": True})
+        with CaptureQueriesContext(connection) as queries:
+            from_memory = run_search(subject_id=subject.pk, query=query, limit=8, now=NOW).hits
+        # The vocabulary's statement counts the subject's turns (answerable._counted); nothing else counts them.
+        assert not [q["sql"] for q in queries if "count(*) FROM conversations_message" in q["sql"]], query
+        assert held_messages.held_subject(subject.pk) is not None
+        assert [(h.kind, h.id, h.score, h.relevance) for h in from_memory] == [
+            (h.kind, h.id, h.score, h.relevance) for h in from_sql
+        ]
+        assert {h.kind for h in from_memory} <= {"fact"}
