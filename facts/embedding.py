@@ -319,7 +319,11 @@ def embed_query(text: str) -> list[float] | None:
 def feature_encoder() -> Int8Encoder | None:
     """The int8 encoder the gate's classifier reads its features from (GATE_FEATURES=int8 and the local model), or
     None: the embedder's own vectors (GATE_FEATURES=full, a remote embedder, or a copy that cannot be built here)."""
-    if settings.GATE_FEATURES != "int8" or settings.EMBEDDINGS_DISABLED:
+    return _int8_encoder(settings.GATE_FEATURES)
+
+
+def _int8_encoder(choice: str) -> Int8Encoder | None:
+    if choice != "int8" or settings.EMBEDDINGS_DISABLED:
         return None
     embedder = get_embedder()
     if not isinstance(embedder, LocalMiniLM):
@@ -340,5 +344,18 @@ def embed_features(texts: list[str]) -> np.ndarray:
         return np.asarray(embed_texts(texts), dtype=np.float32)
     try:
         return encoder.encode(texts)
+    except Exception as exc:
+        raise EmbedderUnavailable(str(exc)) from exc
+
+
+def embed_bare_messages(texts: list[str]) -> list[list[float]]:
+    """The stored vectors of whole messages that yield no fact (searched by `include_messages`, never compared with
+    facts): from the int8 copy, one text at a time, when BARE_MESSAGE_VECTORS=int8 and the local model (a message's
+    text always gets one vector), else the embedder's own. Raises EmbedderUnavailable."""
+    encoder = _int8_encoder(settings.BARE_MESSAGE_VECTORS)
+    if encoder is None:
+        return embed_texts(texts)
+    try:
+        return [row.tolist() for row in encoder.encode(texts)]
     except Exception as exc:
         raise EmbedderUnavailable(str(exc)) from exc

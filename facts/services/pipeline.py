@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -165,13 +166,15 @@ def _gate_and_extract(batch: _Batch) -> None:
 
 def _embed(batch: _Batch) -> None:
     """One vector per candidate sentence; a message's own vector is the mean of its facts' (or its own text's
-    when it yields none). All texts of the batch in one embedder pass."""
+    when it yields none: `embed_bare_messages`, the int8 copy by default). All candidates of the batch in one
+    embedder pass."""
     texts: list[str] = []
     for m in batch.messages:
         texts.extend(c.text for c in batch.outputs[m.pk].candidates)
     bare = [m for m in batch.messages if not batch.outputs[m.pk].candidates]
-    vectors = _embed_unique(texts + [m.content for m in bare])
-    bare_vectors = {m.pk: vectors[len(texts) + i] for i, m in enumerate(bare)}
+    vectors = _embed_unique(texts, embedding_backend.embed_texts)
+    bare_own = _embed_unique([m.content for m in bare], embedding_backend.embed_bare_messages)
+    bare_vectors = {m.pk: v for m, v in zip(bare, bare_own, strict=True)}
     offset = 0
     for message in batch.messages:
         output = batch.outputs[message.pk]
@@ -185,15 +188,15 @@ def _embed(batch: _Batch) -> None:
         batch.by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
 
 
-def _embed_unique(texts: list[str]) -> list[list[float] | None]:
-    """Embed each distinct text once (a fact sentence repeated in a batch costs one encoding)."""
+def _embed_unique(texts: list[str], embed: Callable[[list[str]], list[list[float]]]) -> list[list[float] | None]:
+    """Embed each distinct text once with `embed` (a fact sentence repeated in a batch costs one encoding)."""
     unique = sorted(dict.fromkeys(texts), key=len)
     by_text: dict[str, list[float]] = {}
     try:
         # Small batches of similar length: one batch of a whole task pads every sentence to the longest.
         for start in range(0, len(unique), EMBED_CHUNK):
             chunk = unique[start : start + EMBED_CHUNK]
-            by_text.update(zip(chunk, embedding_backend.embed_texts(chunk), strict=True))
+            by_text.update(zip(chunk, embed(chunk), strict=True))
     except embedding_backend.EmbedderUnavailable as exc:
         # Facts are still stored and found by keyword; the vectors can be filled in later.
         logger.warning("embedder unavailable during extraction: %s", exc)

@@ -177,14 +177,21 @@ def _turns(request: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 @pytest.mark.django_db
-def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize(
+    ("told", "bare_text"),
+    [
+        ("I live in Lisbon and I have a cat named Miso.", "Thanks, bye!"),
+        ("我住在成都。我养了一只叫豆豆的狗。", "好的，谢谢，拜拜！"),
+    ],
+)
+def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice, told: str, bare_text: str) -> None:  # type: ignore[no-untyped-def]
     """One embedding per fact sentence: a message's vector (episodic recall) is derived from its facts'
-    vectors; a message that yields no fact is embedded itself."""
+    vectors; a message that yields no fact is embedded itself (`embed_bare_messages`: the int8 copy by default)."""
     import numpy as np
 
-    from facts.embedding import embed_texts
+    from facts.embedding import embed_bare_messages
 
-    body = alice.ingest("I live in Lisbon and I have a cat named Miso.", "Thanks, bye!", wait=False).json()
+    body = alice.ingest(told, bare_text, wait=False).json()
     ids = [m["id"] for m in body["messages"]]
     messages_extract(message_ids=ids)
     with_facts, bare = Message.objects.get(pk=ids[0]), Message.objects.get(pk=ids[1])
@@ -192,7 +199,7 @@ def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice) -> None:  #
     assert len(facts) >= 2 and not Fact.objects.filter(sources__message_id=bare.pk).exists()
     mean = np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0)
     assert np.allclose(np.asarray(with_facts.embedding), mean / np.linalg.norm(mean), atol=1e-5)
-    assert np.allclose(np.asarray(bare.embedding), embed_texts([bare.content])[0], atol=1e-5)
+    assert np.allclose(np.asarray(bare.embedding), embed_bare_messages([bare.content])[0], atol=1e-5)
     assert with_facts.gate_decision == "keep" and bare.extraction_state == "done"
 
 
