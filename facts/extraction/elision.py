@@ -235,9 +235,24 @@ _PLAN_ZH_SOME_RE = re.compile(
 )
 
 
+# A done act whose object is a pronoun alone ("We finally did it!", "I nailed it", "我们做到了！"): what was done is
+# in another turn.
+_EMPTY_ACT_RE = re.compile(
+    r"(?:(?:aw+|oh+|wow|yes+|yeah|yay|haha+|omg|well|and|so)[\s,!.]+)*(?:i|we)(?: (?:just|finally|actually|really|"
+    r"totally|all|both|somehow))* (?:did|made|nailed|smashed|aced|finished|pulled off|managed|got through|survived) "
+    r"(?:it|that|this)(?: (?:at last|finally|again|too|today|yesterday|this (?:morning|week|weekend)|last (?:night|"
+    r"week|weekend)|on (?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)))?[\s!.~]*|(?:我们|我)?(?:昨天|前天|今天|刚刚?|上周末?|上个月)?(?:终于|总算|也)?(?:做到|搞定|完成|熬过来|"
+    r"挺过来)了(?:啊|呀|哈)?[\s!！。~～]*",
+    re.I,
+)
+
+
 def empty_plan(sentence: str) -> bool:
-    """A plan or promise whose only object is a pronoun and whose only other words are fillers and times."""
+    """A plan or promise whose only object is a pronoun and whose only other words are fillers and times; likewise a
+    done act with a pronoun alone for its object."""
     head = sentence[:_HEAD].strip()
+    if _EMPTY_ACT_RE.fullmatch(head):
+        return True
     if _PLAN_ZH_RE.fullmatch(head):
         return True
     if _PLAN_ZH_SOME_RE.fullmatch(head):

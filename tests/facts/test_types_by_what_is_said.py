@@ -109,3 +109,28 @@ def test_a_cancellation_told_as_an_order_is_the_speakers_decision(text: str, exp
 def test_loans_policies_injuries_sleep_and_a_chosen_item(text: str, expected: str) -> None:
     facts = _facts(text)
     assert facts and facts[0].type == expected, (text, [(f.type, f.text) for f in facts])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Yep, we finally did it last weekend!",
+        "Yay, I nailed it on Saturday!",
+        "我们昨天终于搞定了！",
+        "上周末总算做到了",
+    ],
+)
+def test_a_done_act_with_a_pronoun_for_its_object_keeps_nothing(text: str) -> None:
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We finally did the Snowdon climb on Saturday!",
+        "我们终于把房子的首付凑齐了",
+        "I finished my thesis this morning.",
+    ],
+)
+def test_a_done_act_with_its_content_is_kept(text: str) -> None:
+    assert _facts(text)
