@@ -150,7 +150,11 @@ _CATCH_UP_RE = re.compile(
     r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
     r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
     r"time))\s(?:\w+ ){0,2}?since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)\b|"
-    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:\S{0,4}?)(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)",
+    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:\S{0,4}?)(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)|"
+    # Busy news with no news in it ("So much has been happening on our side!", "最近我这边发生了好多事").
+    r"^(?:(?:so|wow|oh|man)[, ]{1,2})?(?:a lot|so much|lots|loads|tons|quite a bit)(?:'s| has| have| is)? (?:been )?(?:going on|"
+    r"happening|happened)(?: (?:in|with|at|on) (?:my|our) (?:life|lives|end|side|place))?(?: lately| recently| these days)?"
+    r"[\s!.~]{0,4}$|^最近(?:我|我这边|我们)?(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)(?:啊|呀)?[\s!！。~～]{0,4}$",
     re.I,
 )
 

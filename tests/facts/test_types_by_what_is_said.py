@@ -134,3 +134,16 @@ def test_a_done_act_with_a_pronoun_for_its_object_keeps_nothing(text: str) -> No
 )
 def test_a_done_act_with_its_content_is_kept(text: str) -> None:
     assert _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kept"),
+    [
+        ("Hi Sam! Ages since we last chatted! Quite a bit has been going on at my end! Have a look at this.", False),
+        ("嗨小林！好久没聊了！最近我这边发生了好多事！你看看这个。", False),
+        ("Loads going on at work since they promoted me to team lead in March.", True),
+        ("最近发生了好多事，我下个月要调去成都了", True),
+    ],
+)
+def test_busy_news_with_no_news_in_it_keeps_nothing(text: str, kept: bool) -> None:
+    assert bool(_facts(text)) is kept, [f.text for f in _facts(text)]
