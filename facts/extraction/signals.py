@@ -61,9 +61,9 @@ WEDDING_RE = re.compile(
     re.I,
 )
 WHEN_OR_WHERE_RE = re.compile(
-    r"\b(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|"
+    r"(?i:\b(?:january|february|march|april|may|june|july|august|september|october|november|december|spring|summer|"
     r"autumn|winter|next (?:year|month)|\d{1,2}(?:st|nd|rd|th)|(?:first|second|third|fourth|fifth|\w+teenth|"
-    r"\w+tieth) of)\b|\b(?:in|at) (?:the )?[A-Z][a-z]+|[\d一二三四五六七八九十]{1,2}月|明年|下个?月|年底|年初|国庆|五一|在\S{2,}",
+    r"\w+tieth) of)\b)|\b(?:in|at) (?:the )?[A-Z][a-z]+|[\d一二三四五六七八九十]{1,2}月|明年|下个?月|年底|年初|国庆|五一|在\S{2,}",
 )
 
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).

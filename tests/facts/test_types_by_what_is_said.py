@@ -33,6 +33,7 @@ def _facts(text: str, *, name: str = "Nadia"):  # type: ignore[no-untyped-def]
         ("We're getting married at a barn in Somerset next July.", "commitment"),
         ("我们婚礼定在明年五月，在厦门办", "commitment"),
         ("We're getting married!", "relationship"),
+        ("We're getting married next July, just family.", "commitment"),
         ("It's 5521837.", "other"),
         ("会员号是88213405", "other"),
         ("Do you charge a penalty fee for early repayment on the loan?", "inquiry"),
