@@ -45,6 +45,11 @@ def _facts(text: str, *, name: str = "Nadia"):  # type: ignore[no-untyped-def]
         ("说好两天发货，这都第六天了", "complaint"),
         ("We took on two retired racing greyhounds in the spring.", "profile"),
         ("Cancel my gym membership please, I've moved away.", "decision"),
+        ("Finally cleared my car loan this month, two years early.", "legal"),
+        ("车贷上个月终于还清了", "legal"),
+        ("Bad neck ever since a car crash on the motorway in 2021.", "health"),
+        ("这阵子天天半夜两点多才睡，早上起不来", "health"),
+        ("Perfect, I'll get the green one after work.", "decision"),
     ],
 )
 def test_a_kept_sentence_is_typed_by_what_it_says(text: str, expected: str) -> None:
@@ -95,21 +100,6 @@ def test_a_cancellation_told_as_an_order_is_the_speakers_decision(text: str, exp
     assert facts and facts[0].type == "decision" and facts[0].text.startswith(expected), [
         (f.type, f.text) for f in facts
     ]
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        ("Finally cleared my car loan this month, two years early.", "legal"),
-        ("车贷上个月终于还清了", "legal"),
-        ("Bad neck ever since a car crash on the motorway in 2021.", "health"),
-        ("这阵子天天半夜两点多才睡，早上起不来", "health"),
-        ("Perfect, I'll get the green one after work.", "decision"),
-    ],
-)
-def test_loans_policies_injuries_sleep_and_a_chosen_item(text: str, expected: str) -> None:
-    facts = _facts(text)
-    assert facts and facts[0].type == expected, (text, [(f.type, f.text) for f in facts])
 
 
 @pytest.mark.parametrize(
