@@ -150,6 +150,12 @@ _CATCH_UP_RE = re.compile(
     r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
     r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
     r"time))\s(?:\w+ ){0,2}?since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)\b|"
+    # Busy or well since the last talk, and nothing more ("We've been flat out since we last spoke!").
+    r"^(?:(?:oh|well|yeah|so)[, ]{1,2})?(?:i'?ve|we'?ve|i have|we have) been (?:keeping |staying )?(?:pretty |so |really )?"
+    r"(?:busy|good|well|great|fine|ok|okay|alright|swamped|flat out)(?: \w+){0,2}? since (?:we|i|you)(?: last)? "
+    r"(?:spoke|talked|chatted|caught up|saw each other)[\s!.~]{0,4}$|"
+    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?[，,]?(?:我|我们)(?:这边)?(?:一直)?(?:都)?(?:挺|很|特别|超|蛮)?"
+    r"(?:忙|好|不错|还行)(?:的|啊|呀)?[\s!！。~～]{0,4}$|"
     r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:\S{0,4}?)(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)|"
     # Busy news with no news in it ("So much has been happening on our side!", "最近我这边发生了好多事").
     r"^(?:(?:so|wow|oh|man)[, ]{1,2})?(?:a lot|so much|lots|loads|tons|quite a bit)(?:'s| has| have| is)? (?:been )?(?:going on|"
@@ -228,3 +234,34 @@ _HOW_IS_IT_GOING_RE = re.compile(
 def asks_after_listener(sentence: str) -> bool:
     """Whether the sentence only asks after the listener's venture ("How's the studio coming along?")."""
     return bool(_HOW_IS_IT_GOING_RE.match(strip_chatter(sentence)))
+
+
+# What an unnamed thing is worth to the speaker, and nothing else ("It's part of my routine now", "It means the world
+# to me", "It's like therapy for us", "这已经成了我每天的习惯", "它对我意义很大"): what "it" is was said in another turn
+# or not at all, and the worth alone tells nothing a month later. The whole sentence must be this: a name, a date or
+# a clause of its own keeps it ("It meant so much to me that Dad came along").
+_WORTH = (
+    r"(?:an? )?(?:big |huge |important |key |essential |real )?part of (?:my|our) (?:\w+ )?(?:routine|life|lives|days?|"
+    r"weeks?|mornings|evenings|nights|weekends|identity)|(?:like )?(?:therapy|meditation|a lifesaver|a life saver|a game ?changer|my happy place|my escape|"
+    r"an escape|a release|an outlet|a lifeline|my sanctuary)(?: for (?:me|us))?|(?:so |really |super |very )?"
+    r"(?:important|special|helpful|meaningful|precious|dear|a big deal) (?:to|for) (?:me|us)|"
+    r"means? (?:a lot|so much|the world|everything|a great deal) to (?:me|us)|"
+    r"helps? (?:me|us) (?:relax|unwind|de-?stress|switch off|clear (?:my|our) heads?|chill|cope|focus|recharge|"
+    r"stay (?:sane|calm|grounded|balanced|focused|motivated|positive))"
+)
+_PRONOUN_WORTH_RE = re.compile(
+    r"(?:(?:and|but|so|honestly|now),? )?(?:it|this|that|these|those|they)(?:'s|'re| is| are| has| have| was)?"
+    r"(?: (?:really|truly|honestly|just|become|becomes|been|now|already|totally|kind of|kinda|sort of|so|such|"
+    r"also|always|definitely|like)){0,3} (?:"
+    + _WORTH
+    + r")(?: (?:now|these days|lately|for sure|too|as well))?[\s.!~]{0,4}|"
+    r"(?:这|那|它)(?:个|件事|些)?(?:已经|现在|真的|也|确实|简直)?(?:就)?(?:(?:成了|成为了?|变成了?)(?:我|我们)?"
+    r"(?:每天|日常|生活)?(?:的)?(?:习惯|一部分|日常)|对(?:我|我们)(?:来说)?(?:意义(?:很大|重大|非凡)|(?:很|特别|非常|太)"
+    r"(?:重要|特别|有意义))|(?:像|是)(?:我的)?(?:心理)?(?:治疗|疗愈|解压方式|避风港))(?:了|啊|呢|呀|啦){0,2}[\s！!。~～]{0,4}",
+    re.I,
+)
+
+
+def worth_only(sentence: str) -> bool:
+    """Whether the sentence only says what an unnamed thing is worth to the speaker."""
+    return bool(_PRONOUN_WORTH_RE.fullmatch(strip_chatter(sentence).strip()[:200]))

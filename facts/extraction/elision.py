@@ -205,11 +205,13 @@ _EMPTY_OBJECT_RE = re.compile(
     r"\b(?:it|that|this|them|those|these|one|a few|a couple|some|a bunch|more|several)\b|'em\b", re.I
 )
 # A passing mood or a frame before the plan ("I'm feeling inspired by the weather so ...", "Makes me feel like
-# maybe ..."): no content of its own.
+# maybe ...", a pronoun not yet acted on: "haven't tried that one yet, but ..."): no content of its own.
 _PLAN_FRAME_RE = re.compile(
     r"\b(?:i'?m (?:feeling |getting |so |really |a bit |kinda )*[a-z]+(?:ed|ful|ive)(?: (?:by|about|with) "
     r"(?:the |my |this |all )?[a-z-]+)?|(?:it )?makes? (?:me )?(?:feel|think)(?: like)?|(?:i )?(?:feel|think|guess|"
-    r"reckon) (?:like )?|makes sense|perhaps|maybe|kinda|kind of)\b",
+    r"reckon) (?:like )?|makes sense|perhaps|maybe|kinda|kind of|"
+    # Not yet done to the same pronoun ("I haven't watched it yet, but ...").
+    r"(?:i )?(?:haven'?t|have not|hasn'?t|never) (?:[a-z]+ ){1,2}?(?:it|them|that|this|those|these)(?: yet)?)\b",
     re.I,
 )
 _PLAN_FILLER_RE = re.compile(
@@ -219,7 +221,7 @@ _PLAN_FILLER_RE = re.compile(
     r"looking|into|out|up|a (?:try|go|shot|look)|consider|think about|do|doing|get|getting|see|make|making|"
     r"keep(?=.*\bin mind| (?:it|that|this|them) (?:up|going)\b)|in mind|going|read|reading|watch|watching|remember|it|that|this|them|those|these|one|thing|things|the|"
     r"to|and|but|will|be|have|i'm|i am|few|couple|some|bunch|more|several|a|order|ordering|buy|buying|book|"
-    r"booking|grab|join|bring|plan|planning|should|on|pick|picking|take|taking|find|finding|sort|sorting)\b|'em\b",
+    r"booking|grab|join|bring|plan|planning|should|on|pick|picking|take|taking|find|finding|sort|sorting|no|nope)\b|'em\b",
     re.I,
 )
 _PLAN_ZH_RE = re.compile(
@@ -227,6 +229,10 @@ _PLAN_ZH_RE = re.compile(
     r"考虑一下|研究一下|了解一下|瞅瞅)(?:它|这个|那个|吧)?(?:的|吧|哈|啦|了|哦)*[\s!！。~～]*"
 )
 
+# The same pronoun not yet acted on, before a plan in Chinese ("这个我还没试过，回头试试").
+_NOT_YET_ZH_RE = re.compile(
+    r"(?:这个|那个|这些|那些|它)?(?:我|我们)?(?:还|都)?没(?:有)?[\u4e00-\u9fff]{1,2}?过(?:它|这个|那个)?[，,\s]{1,2}"
+)
 
 # A plan whose object is a number alone ("我也想弄一个", "我打算也报几节"): the thing is named in another turn.
 _PLAN_ZH_SOME_RE = re.compile(
@@ -253,7 +259,8 @@ def empty_plan(sentence: str) -> bool:
     head = sentence[:_HEAD].strip()
     if _EMPTY_ACT_RE.fullmatch(head):
         return True
-    if _PLAN_ZH_RE.fullmatch(head):
+    not_yet = _NOT_YET_ZH_RE.match(head)
+    if _PLAN_ZH_RE.fullmatch(head[not_yet.end() :] if not_yet else head):
         return True
     if _PLAN_ZH_SOME_RE.fullmatch(head):
         return True

@@ -23,6 +23,7 @@ from facts.extraction.chatter import (
     thanks_in_words,
     without_resolve,
     without_vague,
+    worth_only,
 )
 from facts.extraction.signals import LAW_RE, strong_signal
 from facts.text import keywords
@@ -195,8 +196,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     chatter = small_talk_reason(text)
     if chatter:
         return Verdict(False, chatter)
-    if not has_slot and (_resolve_only(text) or self_pep_only(text)):
-        return Verdict(False, "reaction")  # "I'm sure it'll all work out", "I'll keep going!", 加油: no content
+    if not has_slot and (_resolve_only(text) or self_pep_only(text) or worth_only(text)):
+        return Verdict(
+            False, "reaction"
+        )  # "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me"
     if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)

@@ -1,6 +1,6 @@
 """What is the conversation's own business yields no fact, on phrasings of their own (none from the corpus, the bench
 batches or any benchmark), in English and Chinese: pictures or news promised to the listener, thanks said in words,
-what an unnamed thing did to the speaker, a catch-up that tells nothing yet; and openers that answer or frame
+what an unnamed thing did to the speaker or is worth to them, a catch-up that tells nothing yet; and openers that answer or frame
 ("Thanks for asking, all good -", "Since we last talked,", "借你吉言") are not part of the speaker's fact."""
 
 from __future__ import annotations
@@ -43,10 +43,26 @@ def _facts(text: str, *, name: str = "Robin"):  # type: ignore[no-untyped-def]
         "That really made me think about my priorities.",
         "这件事真的让我成长了很多",
         "这让我想起大学那会儿",
+        # What an unnamed thing is worth to the speaker, and nothing else.
+        "It's become a real part of our weekly routine.",
+        "It's now an essential part of my mornings.",
+        "It's such an essential part of my evenings now.",
+        "It's honestly a game changer for us.",
+        "这个已经成了我们生活的一部分啦",
+        "这已经成了我每天的习惯了。",
+        "它对我来说特别有意义！",
+        # A plan on a pronoun not yet acted on: the thing was named in another turn.
+        "Nope, haven't watched it yet, but I'll surely give it a look.",
+        "I haven't booked it yet but I'll do it tomorrow.",
+        "这个我还没试过，回头试试。",
         # A catch-up with no news in it.
         "Loads happened since we last caught up!",
         "It's been a hectic month since we last spoke.",
         "上次见面以后发生了好多事情",
+        "We've been flat out since we last spoke!",
+        "Oh, I've been really swamped since we last caught up.",
+        "上次聊完之后我一直挺忙的！",
+        "自从上次见面，我们一直都很忙。",
     ],
 )
 def test_the_conversations_own_business_yields_no_fact(text: str) -> None:
@@ -63,6 +79,13 @@ def test_the_conversations_own_business_yields_no_fact(text: str) -> None:
         ("It got me the job at the port authority.", "port authority"),
         ("我明天把体检报告发你。", "体检"),
         ("这让我下定决心明年去考研。", "考研"),
+        ("It means so much to me that my brother flew in from Perth.", "Perth"),
+        ("It's been part of my routine since I moved to Galway in 2019.", "Galway"),
+        ("我每周三去游泳，这已经成了习惯。", "游泳"),
+        ("I haven't been to Lisbon yet but I'll try it next spring.", "Lisbon"),
+        ("我还没去过云南，回头试试。", "云南"),
+        ("I've been busy since we last chatted: I started a pottery course in Leeds.", "pottery"),
+        ("上次聊完之后我一直在忙着装修新房。", "装修"),
     ],
 )
 def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> None:
