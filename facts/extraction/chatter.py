@@ -35,6 +35,10 @@ _ADVICE_OPENER_RE = re.compile(
     # "That reminds me why nursing suits me", "这让我想起我小时候也学过琴").
     r"i (?:just |really )?(?:wanted|want|had|have|need(?:ed)?) to (?:tell you|let you know|say)(?: that)?(?! about)|"
     r"(?:it|this|that) (?:reminds|reminded|makes|made) me (?:why|that|reali[sz]e(?: that)?)|"
+    # Joy at telling ("I'm thrilled to share that ...", "我特别高兴地告诉你，..."): the news follows.
+    r"i'?m (?:so |really |super |just )?(?:excited|happy|thrilled|glad|stoked|pleased|proud|delighted) to "
+    r"(?:tell you|let you know|share(?: with you)?|announce|say)(?: that)?|"
+    r"我(?:很|特别|超|真的|非常)?(?:高兴|开心|激动|兴奋)(?:地)?(?:告诉你|跟你说|和你分享)(?:一下)?|"
     r"我(?:就是|只是)?想(?:跟|和)你说(?:一下)?|(?:这|那|它)让我(?:想起|意识到)(?:了)?|"
     r"建议你(?:(?:记|存|留|保存|备注)(?:一下)?)?|提醒你(?:一下)?|你(?:记|存)一下)[\s,，:：]*",
     re.I,

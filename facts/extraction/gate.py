@@ -196,10 +196,9 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     chatter = small_talk_reason(text)
     if chatter:
         return Verdict(False, chatter)
+    # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
     if not has_slot and (_resolve_only(text) or self_pep_only(text) or worth_only(text)):
-        return Verdict(
-            False, "reaction"
-        )  # "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me"
+        return Verdict(False, "reaction")
     if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)

@@ -42,6 +42,10 @@ WORK_RE = re.compile(
     r"升(?:了)?(?:职|主管|经理|总监|组长|科长|处长|副总|店长|主任)|升(?:为|任)|当上了?(?:经理|主管|总监|组长|店长|护士长|主任)|"
     r"\b(?:did|got|earned|completed|finished|passed) (?:a|an|my|the) [\w -]{0,30}?(?:certificate|diploma|degree|"
     r"qualification)\b|\bqualified as\b|拿到了?\S{0,8}(?:证书|学位|文凭|资格证)|"
+    # A place on a course of study won ("I got into grad school", "我考上研究生了"): where the speaker studies next.
+    r"\b(?:got|been|was|were) (?:into|accepted (?:in)?to|accepted onto|admitted to|offered a place (?:at|on)) "
+    r"[\w' -]{0,30}?(?:school|college|uni|university|degree|course|programme|program|master'?s|masters|phd|"
+    r"doctorate|mba|apprenticeship|academy|conservatory)\b|考上了?|被\S{0,10}录取|拿到了?\S{0,10}(?:offer|录取通知书)|"
     r"被提拔|转正了|换(?:了)?(?:份|个)?(?:新)?工作|找到(?:了)?(?:新)?工作|离职了|被裁|加班|"
     r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
     r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
@@ -147,8 +151,9 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
+            # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|闺女|娃(?!娃)|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产])生了",
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
             re.I,
         ),
     ),

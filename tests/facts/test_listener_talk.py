@@ -103,6 +103,9 @@ def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> No
         ("Check this out - I repainted the whole flat myself.", "Check", "repainted"),
         ("借你吉言，我下个月调去深圳分公司了。", "借你吉言", "深圳"),
         ("说起来，我上周把驾照考下来了。", "说起来", "驾照"),
+        ("I'm super excited to tell you: we signed up for pottery on Tuesdays!", "excited", "pottery"),
+        ("I'm thrilled to share that we adopted a greyhound called Pip.", "thrilled", "greyhound"),
+        ("我特别高兴地告诉你，我下个月调去成都分公司了。", "高兴", "成都"),
     ],
 )
 def test_an_opener_that_answers_or_frames_is_not_in_the_fact(text: str, opener: str, word: str) -> None:

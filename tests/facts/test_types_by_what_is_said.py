@@ -1,7 +1,8 @@
 """Types and fact texts on phrasings of their own, in English and Chinese: a medical procedure is health, a child
 named by birth order is a relative, leaving a workplace is work, the speaker's wedding with its date or place is a
 plan, a bare number given is an id, a service's fee asked about is an inquiry, a loan is legal, a fault or a missed
-delivery date is a complaint without the word, and a plan told with its verb alone is the speaker's."""
+delivery date is a complaint without the word, a place on a course won is where the speaker studies (考上研究生了 is no
+birth), and a plan told with its verb alone is the speaker's."""
 
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ def _facts(text: str, *, name: str = "Nadia"):  # type: ignore[no-untyped-def]
         ("Bad neck ever since a car crash on the motorway in 2021.", "health"),
         ("这阵子天天半夜两点多才睡，早上起不来", "health"),
         ("Perfect, I'll get the green one after work.", "decision"),
+        # A place on a course of study won is where the speaker studies next; a word ending in 生 is no birth.
+        ("I got into grad school!", "profile"),
+        ("I was accepted onto a nursing degree.", "profile"),
+        ("我考上研究生了！", "profile"),
+        ("拿到了港大的offer，九月入学。", "profile"),
+        ("我老婆昨天生了，是个男孩！", "relationship"),
     ],
 )
 def test_a_kept_sentence_is_typed_by_what_it_says(text: str, expected: str) -> None:
