@@ -78,9 +78,22 @@ _YOU_RE = re.compile(r"\b(?:you'?re|you are|your|you)\b|您|你", re.I)
 _AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my", "you": "I", "您": "我", "你": "我"}
 
 
+# The assistant offers or proposes ("shall I start it from the 1st?", "需要现在支付吗？", "周六上午上门可以吗？"): a bare
+# "Yes" accepts it, a decision (the corpus README: a decision accepts an offer or confirms a change, and comes before
+# the types of what the offer names: an amount, a refund after a fault, an address).
+_OFFER_RE = re.compile(
+    r"\b(?:shall i|should i|would you like|do you want|want me to|would you prefer|is that (?:ok|okay|alright|all "
+    r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$",
+    re.I,
+)
+
+
 def confirmed_type(question: str) -> str:
-    """The type of what a bare "Yes" confirms: the read-back said by the user ("So you're moving to Bristol?" ->
-    "I'm moving to Bristol"); an offer of the service's with nothing of the user's in it is accepted: a decision."""
+    """The type of what a bare "Yes" confirms: an offer or a proposal accepted is a decision; a read-back is said by
+    the user ("So you're moving to Bristol?" -> "I'm moving to Bristol"); an offer of the service's with nothing of
+    the user's in it is accepted: a decision."""
+    if _OFFER_RE.search(question):
+        return "decision"
     said = _YOU_RE.sub(lambda m: _AS_SPEAKER.get(m.group(0).lower(), "I"), question).rstrip(" ?？")
     said = re.sub(r"^(?:so|ok|okay|right|just to confirm)[,\s]+", "", said, flags=re.I)
     found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))

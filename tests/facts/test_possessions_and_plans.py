@@ -195,6 +195,15 @@ def test_a_customer_stating_what_they_bought_from_the_business_is_a_complaint(se
         ("So your new mobile number is 07700 900123?", "Yes.", "profile"),
         ("Shall I move your delivery to Saturday the 18th?", "Yes please.", "decision"),
         ("需要帮您把配送改到18号周六吗？", "好的", "decision"),
+        # An offer accepted is a decision, also when it names an amount, a fault or a date of the service's.
+        ("The faster line is £7 more each month, would you like it?", "Yes.", "decision"),
+        ("Sorry the charger arrived cracked, do you want a refund of the £25?", "Yes please.", "decision"),
+        ("The technician can come tomorrow at 10, is that OK?", "Perfect.", "decision"),
+        ("补差价80元，可以吗？", "可以", "decision"),
+        ("宽带故障需要派师傅上门，周三下午三点可以吗？", "行", "decision"),
+        ("下个月起每月多收15元，要不要帮您升级？", "好的", "decision"),
+        # A read-back of the user's own detail ("..., 对吗?") keeps the detail's type.
+        ("和您核对一下，收货地址是海淀区学院路12号，对吗？", "对", "profile"),
     ],
 )
 def test_what_a_bare_yes_confirms_is_typed_by_its_content(offer: str, answer: str, expected: str) -> None:
