@@ -14,7 +14,8 @@ def has_first_person(sentence: str) -> bool:
 
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
-    r"btw|by the way|speaking of (?:which|changes)|guess what|big news(?: on my end)?|fun fact|save the date|"
+    r"btw|by the way|i see|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since (?:we|i) last "
+    r"(?:spoke|talked|chatted|caught up)|guess what|big news(?: on my end)?|fun fact|save the date|"
     r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
@@ -22,7 +23,8 @@ _LEAD_RE = re.compile(
     r"thanks for asking|thanks(?: so much| a lot)?|thank you|(?:i'?m|we'?re|they'?re|all|things are|doing|it'?s all) "
     r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
     r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
-    r"long story short|借你吉言|说起来|说实话|说真的|不瞒你说|讲真)(?:\s?[-–—]+\s|[\s,，.。!！~～:：;；]+|$))+",
+    r"long story short|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
+    r"(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情))(?:\s?[-–—]+\s|[\s,，.。!！~～:：;；]+|$))+",
     re.I,
 )
 

@@ -91,9 +91,10 @@ _HYPOTHETICAL_RE = re.compile(
     re.I,
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
+# (a plan is the service's product: "do you plan to" asks after the listener)
 _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
-    r"fee|charge\w*|discount|coupon|warranty|account|plan|subscription|membership|booking|reservation|ticket|"
+    r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
     r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee)\b|"

@@ -405,9 +405,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
         if type_ != "inquiry":
             return ""
         m = _ASK_EN.match(body)
-        what = m.group(2) if m else body
-        what = re.sub(r"\byou\b", "they", what)
-        verb = "Asked whether" if m else "Asked about"
+        wh = not m and re.match(r"(?:which|what|when|where|who|whose|how|why)\b", body, re.I)  # "asked which ..."
+        what = re.sub(r"\byou\b", "they", m.group(2) if m else body[:1].lower() + body[1:] if wh else body)
+        verb = "Asked whether" if m else "Asked" if wh else "Asked about"
         return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
     if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one
         return ""

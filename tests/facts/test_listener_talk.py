@@ -106,6 +106,10 @@ def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> No
         ("I'm super excited to tell you: we signed up for pottery on Tuesdays!", "excited", "pottery"),
         ("I'm thrilled to share that we adopted a greyhound called Pip.", "thrilled", "greyhound"),
         ("我特别高兴地告诉你，我下个月调去成都分公司了。", "高兴", "成都"),
+        ("Lots has happened since we last caught up: Ana and I got engaged in Rome!", "happened", "engaged"),
+        ("上次聊完之后发生了好多事，我订婚了！", "发生", "订婚"),
+        ("I see, so I'll need the PIN to reset it.", "sees", "PIN"),
+        ("我明白了，那我下周再来办理。", "明白", "办理"),
     ],
 )
 def test_an_opener_that_answers_or_frames_is_not_in_the_fact(text: str, opener: str, word: str) -> None:
@@ -226,3 +230,23 @@ def test_effort_on_nothing_and_asking_after_the_listener_yield_no_fact(text: str
 )
 def test_effort_with_an_object_and_a_customer_asking_after_an_order_are_kept(text: str) -> None:
     assert rule_verdict(text).keep is not False
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A question about the listener's own plans asks a friend, not a business; a wh-question to a business is
+        # reported as asked ("asked which ..."), not "asked about Which ...".
+        ("How do you plan to spend the bonus?", None),
+        ("Do you plan on keeping the old van?", None),
+        ("你打算什么时候开始做慈善？", None),
+        ("Which plan includes free roaming?", "Robin asked which plan includes free roaming"),
+        ("How long does delivery to Norway take?", "Robin asked how long does delivery to Norway take"),
+    ],
+)
+def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expected: str | None) -> None:
+    facts = _facts(text)
+    if expected is None:
+        assert facts == [], [f.text for f in facts]
+    else:
+        assert facts and facts[0].type == "inquiry" and facts[0].text.startswith(expected), [f.text for f in facts]
