@@ -370,3 +370,31 @@ def third_person_zh(sentence: str, name: str) -> str:
     # unless "和/跟" follows; elsewhere it is 自己 ("公司把自己调过去", "他们欠自己两个月工资").
     tail = re.sub(rf"(?<=[，,；;])\s*{_MARK}(?![和跟与])", "", tail)
     return head + tail.replace(_MARK, "自己")
+
+
+_LISTENER_CONTRACTED_RE = re.compile(r"\byou(?='(?:re|ve|ll|d)\b)", re.I)
+_LISTENER_SUBJECT_RE = re.compile(
+    r"^you\b|\b(do|does|did|can|could|will|would|are|were|have|should|shall)\s+you\b", re.I
+)
+
+
+def listener_third(question: str, aux: str = "") -> str:
+    """A question asked of a business, said of it in third person: "you" as the subject is "they" ("do you ship to
+    Canada" -> "they ship ..."), as an object "them" ("what gave you the idea" -> "gave them"); "your" is "their".
+    With the question's auxiliary (`aux`, taken off its front) and a pronoun for the subject, the auxiliary goes
+    back after it ("is it true ..." -> "it is true ...", "does it come in blue" -> "it comes in blue")."""
+    text = re.sub(r"\byours\b", "theirs", re.sub(r"\byour\b", "their", question, flags=re.I), flags=re.I)
+    text = _LISTENER_CONTRACTED_RE.sub("they", text)
+    text = _LISTENER_SUBJECT_RE.sub(lambda m: f"{m.group(1)} they" if m.group(1) else "they", text)
+    text = re.sub(r"\byou\b", "them", text, flags=re.I)
+    first, _, rest = text.partition(" ")
+    low = aux.lower()
+    if first.lower() not in _QUESTION_SUBJECTS or not rest or low in {"", "do", "did"}:
+        return text
+    if low == "does":
+        verb, _, tail = rest.partition(" ")
+        return f"{first} {_conjugate(verb)} {tail}".rstrip()
+    return f"{first} {low} {rest}"
+
+
+_QUESTION_SUBJECTS = frozenset(["it", "they", "there", "this", "that", "he", "she", "we"])

@@ -26,7 +26,7 @@ from facts.extraction.elision import (
 )
 from facts.extraction.entities import entities_of
 from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
-from facts.extraction.person import third_person_en, third_person_zh
+from facts.extraction.person import listener_third, third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
 from facts.extraction.typer import slot_family, type_of
@@ -406,7 +406,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             return ""
         m = _ASK_EN.match(body)
         wh = not m and re.match(r"(?:which|what|when|where|who|whose|how|why)\b", body, re.I)  # "asked which ..."
-        what = re.sub(r"\byou\b", "they", m.group(2) if m else body[:1].lower() + body[1:] if wh else body)
+        what = listener_third(m.group(2) if m else body[:1].lower() + body[1:] if wh else body, m.group(1) if m else "")
         verb = "Asked whether" if m else "Asked" if wh else "Asked about"
         return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
     if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one

@@ -242,6 +242,11 @@ def test_effort_with_an_object_and_a_customer_asking_after_an_order_are_kept(tex
         ("你打算什么时候开始做慈善？", None),
         ("Which plan includes free roaming?", "Robin asked which plan includes free roaming"),
         ("How long does delivery to Norway take?", "Robin asked how long does delivery to Norway take"),
+        # The business in third person: "they" for "you", "their" for "your", the auxiliary after a pronoun.
+        ("Which of your plans covers roaming?", "Robin asked which of their plans covers roaming"),
+        ("Are you open on Boxing Day?", "Robin asked whether they are open on Boxing Day"),
+        ("Is there a charge for returns?", "Robin asked whether there is a charge for returns"),
+        ("请问可以寄到加拿大吗？", "Robin咨询可以寄到加拿大吗"),
     ],
 )
 def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expected: str | None) -> None:
