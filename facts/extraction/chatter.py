@@ -258,9 +258,9 @@ _WORTH = (
 _PRONOUN_WORTH_RE = re.compile(
     r"(?:(?:and|but|so|honestly|now),? )?(?:it|this|that|these|those|they)(?:'s|'re| is| are| has| have| was)?"
     r"(?: (?:really|truly|honestly|just|become|becomes|been|now|already|totally|kind of|kinda|sort of|so|such|"
-    r"also|always|definitely|like)){0,3} (?:"
-    + _WORTH
-    + r")(?: (?:now|these days|lately|for sure|too|as well))?[\s.!~]{0,4}|"
+    r"also|always|definitely|like)){0,3} (?:" + _WORTH + r")(?: (?:now|these days|lately|for sure|too|as well))?"
+    # and what it lets the speaker do, still of "it" ("..., letting me switch off for an hour").
+    r"(?:,? (?:letting|helping|making|giving) (?:me|us)\b[^.!?]{0,60})?[\s.!~]{0,4}|"
     r"(?:这|那|它)(?:个|件事|些)?(?:已经|现在|真的|也|确实|简直)?(?:就)?(?:(?:成了|成为了?|变成了?)(?:我|我们)?"
     r"(?:每天|日常|生活)?(?:的)?(?:习惯|一部分|日常)|对(?:我|我们)(?:来说)?(?:意义(?:很大|重大|非凡)|(?:很|特别|非常|太)"
     r"(?:重要|特别|有意义))|(?:像|是)(?:我的)?(?:心理)?(?:治疗|疗愈|解压方式|避风港))(?:了|啊|呢|呀|啦){0,2}[\s！!。~～]{0,4}",

@@ -51,6 +51,7 @@ def _facts(text: str, *, name: str = "Robin"):  # type: ignore[no-untyped-def]
         "这个已经成了我们生活的一部分啦",
         "这已经成了我每天的习惯了。",
         "它对我来说特别有意义！",
+        "It's honestly like therapy for us, letting us switch off for an hour.",
         # A plan on a pronoun not yet acted on: the thing was named in another turn.
         "Nope, haven't watched it yet, but I'll surely give it a look.",
         "I haven't booked it yet but I'll do it tomorrow.",
