@@ -14,8 +14,8 @@ def has_first_person(sentence: str) -> bool:
 
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
-    r"btw|by the way|i see|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since (?:we|i) last "
-    r"(?:spoke|talked|chatted|caught up)|guess what|big news(?: on my end)?|fun fact|save the date|"
+    r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
+    r"(?:we|i) last (?:spoke|talked|chatted|caught up)(?=\s?[-–—:,;.!])|guess what|big news(?: on my end)?|fun fact|save the date|"
     r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
@@ -39,7 +39,7 @@ _ADVICE_OPENER_RE = re.compile(
     r"(?:it|this|that) (?:reminds|reminded|makes|made) me (?:why|that|reali[sz]e(?: that)?)|"
     # Joy at telling ("I'm thrilled to share that ...", "我特别高兴地告诉你，..."): the news follows.
     r"i'?m (?:so |really |super |just )?(?:excited|happy|thrilled|glad|stoked|pleased|proud|delighted) to "
-    r"(?:tell you|let you know|share(?: with you)?|announce|say)(?: that)?|"
+    r"(?:tell you|let you know|share(?: with you)?|announce|say)(?: that|(?=[:,]? (?:i|we)\b))|"
     r"我(?:很|特别|超|真的|非常)?(?:高兴|开心|激动|兴奋)(?:地)?(?:告诉你|跟你说|和你分享)(?:一下)?|"
     r"我(?:就是|只是)?想(?:跟|和)你说(?:一下)?|(?:这|那|它)让我(?:想起|意识到)(?:了)?|"
     r"建议你(?:(?:记|存|留|保存|备注)(?:一下)?)?|提醒你(?:一下)?|你(?:记|存)一下)[\s,，:：]*",

@@ -234,6 +234,20 @@ def test_effort_with_an_object_and_a_customer_asking_after_an_order_are_kept(tex
 
 
 @pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        # An opener only before its mark: "I see" followed by what the speaker sees is the fact itself.
+        ("I see a therapist every Tuesday.", "sees a therapist"),
+        ("I see my gran every Sunday in Dundee.", "sees"),
+        ("明白了，我下周去上海出差。", "上海出差"),
+    ],
+)
+def test_an_opener_is_one_only_before_its_mark(text: str, said: str) -> None:
+    facts = _facts(text)
+    assert facts and said in facts[0].text, [f.text for f in facts]
+
+
+@pytest.mark.parametrize(
     ("text", "expected"),
     [
         # A question about the listener's own plans asks a friend, not a business; a wh-question to a business is
