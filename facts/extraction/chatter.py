@@ -12,6 +12,12 @@ def has_first_person(sentence: str) -> bool:
     return bool(_FIRST_PERSON_RE.search(sentence))
 
 
+# The last talk and the news since, as a catch-up says them ("since we last spoke", 上次聊完之后, 发生了好多事): shared
+# by the openers below and the catch-ups with no news.
+_SINCE_TALKED_EN = r"since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)"
+_SINCE_LAST_ZH = r"(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?"
+_LOTS_HAPPENED_ZH = r"(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)"
+
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
@@ -24,7 +30,9 @@ _LEAD_RE = re.compile(
     r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
     r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
     r"long story short|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
-    r"(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情))(?:\s?[-–—]+\s|[\s,，.。!！~～:：;；]+|$))+",
+    + _SINCE_LAST_ZH
+    + _LOTS_HAPPENED_ZH
+    + r")(?:\s?[-–—]+\s|[\s,，.。!！~～:：;；]+|$))+",
     re.I,
 )
 
@@ -155,18 +163,20 @@ _PRONOUN_EFFECT_RE = re.compile(
 _CATCH_UP_RE = re.compile(
     r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
     r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
-    r"time))\s(?:\w+ ){0,2}?since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)\b|"
+    r"time))\s(?:\w+ ){0,2}?" + _SINCE_TALKED_EN + r"\b|"
     # Busy or well since the last talk, and nothing more ("We've been flat out since we last spoke!").
     r"^(?:(?:oh|well|yeah|so)[, ]{1,2})?(?:i'?ve|we'?ve|i have|we have) been (?:keeping |staying )?(?:pretty |so |really )?"
-    r"(?:busy|good|well|great|fine|ok|okay|alright|swamped|flat out)(?: \w+){0,2}? since (?:we|i|you)(?: last)? "
-    r"(?:spoke|talked|chatted|caught up|saw each other)[\s!.~]{0,4}$|"
-    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?[，,]?(?:我|我们)(?:这边)?(?:一直)?(?:都)?(?:挺|很|特别|超|蛮)?"
+    r"(?:busy|good|well|great|fine|ok|okay|alright|swamped|flat out)(?: \w+){0,2}? "
+    + _SINCE_TALKED_EN
+    + r"[\s!.~]{0,4}$|^"
+    + _SINCE_LAST_ZH
+    + r"[，,]?(?:我|我们)(?:这边)?(?:一直)?(?:都)?(?:挺|很|特别|超|蛮)?"
     r"(?:忙|好|不错|还行)(?:的|啊|呀)?[\s!！。~～]{0,4}$|"
-    r"^(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?(?:\S{0,4}?)(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)|"
+    r"^" + _SINCE_LAST_ZH + r"(?:\S{0,4}?)" + _LOTS_HAPPENED_ZH + r"|"
     # Busy news with no news in it ("So much has been happening on our side!", "最近我这边发生了好多事").
     r"^(?:(?:so|wow|oh|man)[, ]{1,2})?(?:a lot|so much|lots|loads|tons|quite a bit)(?:'s| has| have| is)? (?:been )?(?:going on|"
     r"happening|happened)(?: (?:in|with|at|on) (?:my|our) (?:life|lives|end|side|place))?(?: lately| recently| these days)?"
-    r"[\s!.~]{0,4}$|^最近(?:我|我这边|我们)?(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)(?:啊|呀)?[\s!！。~～]{0,4}$",
+    r"[\s!.~]{0,4}$|^最近(?:我|我这边|我们)?" + _LOTS_HAPPENED_ZH + r"(?:啊|呀)?[\s!！。~～]{0,4}$",
     re.I,
 )
 
