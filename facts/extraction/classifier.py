@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 
 from facts import embedding as embedding_backend
-from facts.extraction import type_definitions
+from facts.extraction import hanzi, type_definitions
 from facts.extraction.corpus import CorpusTurn, load_turns
 
 _STEPS = 400
@@ -37,6 +37,7 @@ class Model:
     types: tuple[str, ...]
     type_w: np.ndarray
     type_b: np.ndarray
+    chinese: hanzi.CharTypeHead | None = None
 
     def keep_probability(self, vectors: np.ndarray) -> np.ndarray:
         return _sigmoid(vectors @ self.keep_w + self.keep_b)
@@ -103,7 +104,20 @@ def fit(turns: list[CorpusTurn], vectors: np.ndarray) -> Model:
     keep_w, keep_b = fit_binary(vectors, y)
     kept = [i for i, t in enumerate(turns) if t.keep and t.type]
     types, type_w, type_b = fit_multiclass(vectors[kept], [str(turns[i].type) for i in kept])
-    return Model(keep_w, keep_b, types, type_w, type_b)
+    return Model(keep_w, keep_b, types, type_w, type_b, fit_chinese([turns[i] for i in kept]))
+
+
+def fit_chinese(kept: list[CorpusTurn]) -> hanzi.CharTypeHead | None:
+    """The character-pair type head: the kept Chinese turns and the Chinese exemplars of the type definitions."""
+    rows = [(t.text, str(t.type)) for t in kept if t.lang != "en"]
+    rows += [(e, ty) for ty, texts in type_definitions.EXEMPLARS.items() for e in texts if not e.isascii()]
+    return hanzi.fit_head([text for text, _ in rows], [label for _, label in rows], fit_multiclass)
+
+
+def chinese_type(sentence: str) -> str | None:
+    """The type the character-pair head gives a Chinese sentence, or None (embedder down, nothing seen)."""
+    m = model()
+    return m.chinese.most_likely(sentence) if m is not None and m.chinese is not None else None
 
 
 def embed(texts: list[str]) -> np.ndarray | None:

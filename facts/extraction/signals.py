@@ -52,6 +52,18 @@ WORK_RE = re.compile(
     re.I,
 )
 
+# A memory vowed ("I'll always remember that summer", 这辈子都忘不了): what it keeps happened; it is no plan.
+REMEMBERED_RE = re.compile(
+    r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
+    r"(?:永远|一辈子|这辈子)(?:都)?(?:忘不了|不会忘(?:记)?|记得)"
+)
+# Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in
+# January"). Enough for a type by nearness to stand, not for a rule to call a sentence legal.
+LEGAL_PAPER_RE = re.compile(
+    r"\b(?:licen[cs]es?|permits?|deeds?|signed(?! up)|id card|certificate of \w+)\b|驾照|驾驶证|执照|证件|身份证|签了|签字|签过",
+    re.I,
+)
+
 # Shapes the typer reads: a bare id given, the speaker's wedding with its date or place, the car's own topics.
 OF_A_CAR = {"health", "legal"}  # a crash's injury, a car loan or its insurance: not the car as a possession
 ID_ONLY_RE = re.compile(

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction import classifier
 from facts.extraction.gate import (
     _SERVICE_RE,
     has_first_person,
@@ -22,7 +23,9 @@ from facts.extraction.signals import (
     _STRONG,
     ID_ONLY_RE,
     LAW_RE,
+    LEGAL_PAPER_RE,
     OF_A_CAR,
+    REMEMBERED_RE,
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
     WORK_RE,
@@ -401,7 +404,7 @@ def cue_type(sentence: str) -> str:
         return "other"  # what the speaker earns is an amount, also beside a rent or a loan
     if _DIET_CHANGE_RE.search(sentence):
         return "preference"  # a diet taken up or given up ("戒糖三个月了", "meat's back on the menu")
-    if _REMEMBERED_RE.search(sentence):
+    if REMEMBERED_RE.search(sentence):
         return "event"  # a memory vowed ("I'll always remember that summer"), not a plan: what it keeps happened
     if _FUTURE_RE.search(sentence):
         return "commitment"
@@ -431,17 +434,27 @@ def fallback_type(sentence: str) -> str:
         return "inquiry"
     if detect_language(sentence) == "zh":
         # Chinese drops the subject (a user's statement is the speaker's) and marks states with 了 as much as
-        # happenings ("养了十二年了", "房子租好了"): only a dated past (above) makes an event.
-        return "profile"
+        # happenings ("养了十二年了", "房子租好了"): only a dated past (above) makes an event by its shape. What
+        # the sentence is about, its characters tell (hanzi.py), where a type by them can stand.
+        return _by_characters(sentence)
     if not has_first_person(sentence):
         return "other"
     return "event" if _HAPPENED_RE.search(sentence) or any(map(is_past_form, sentence.split())) else "profile"
 
 
+def _by_characters(sentence: str) -> str:
+    """The type a Chinese sentence's characters tell (hanzi.py) where it can stand, else profile: an inquiry
+    needs a question (it is none: the shape looked first) and an event a happening."""
+    guess = classifier.chinese_type(sentence)
+    if guess is None or guess == "inquiry" or guess == "event" and not _HAPPENED_RE.search(sentence):
+        return "profile"
+    return guess
+
+
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
     """Rules, then the type by definition (the nearest exemplars written from the corpus README), then the
     classifier's most likely type, then the sentence's shape (the embedder down, or Chinese under an English-only
-    embedder).
+    embedder: where its shape says nothing, its characters do).
 
     Where no rule is sure, the classifier's type head (fitted on train turns) generalises poorly to phrasings and
     registers it never saw; the exemplars of each type's definition are nearer the type than the train turns'
@@ -460,7 +473,7 @@ def _standing(type_: str, sentence: str) -> str:
     of the law or a legal document (a palliative care certificate is not one)."""
     if type_ == "inquiry" and not (is_question(sentence) or _REQUEST_RE.search(sentence)):
         return fallback_type(sentence)
-    legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or _LEGAL_PAPER_RE.search(sentence)
+    legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or LEGAL_PAPER_RE.search(sentence)
     if type_ == "legal" and not legal:
         return fallback_type(sentence)
     if type_ == "event" and not _HAPPENED_RE.search(sentence) and not any(map(is_past_form, sentence.split())):
@@ -471,11 +484,6 @@ def _standing(type_: str, sentence: str) -> str:
     return type_
 
 
-# A memory vowed ("I'll always remember that summer", 这辈子都忘不了): what it keeps happened; it is no plan.
-_REMEMBERED_RE = re.compile(
-    r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
-    r"(?:永远|一辈子|这辈子)(?:都)?(?:忘不了|不会忘(?:记)?|记得)"
-)
 # A routine: something done every day, week or weekday, so many times a week, on most days or as a rule.
 _ROUTINE_RE = re.compile(
     r"\b(?:every (?:single )?(?:day|morning|evening|night|week|weekend|month|other \w+|\w+day)|most (?:days|mornings|"
@@ -487,10 +495,4 @@ _ROUTINE_RE = re.compile(
 # Something happened (a date, a number, a past word, a done aspect): else a sentence near an event tells a state.
 _HAPPENED_RE = re.compile(
     r"\d|\b(?:ago|yesterday|last \w+|just|finally|got|went|was|were|had|did|made)\b|了|过|曾|刚", re.I
-)
-# Papers of the law the gate's legal words do not name: a licence or permit, a document signed ("I signed it in
-# January"). Enough for a type by nearness to stand, not for a rule to call a sentence legal.
-_LEGAL_PAPER_RE = re.compile(
-    r"\b(?:licen[cs]es?|permits?|deeds?|signed(?! up)|id card|certificate of \w+)\b|驾照|驾驶证|执照|证件|身份证|签了|签字|签过",
-    re.I,
 )
