@@ -200,7 +200,10 @@ _VAGUE_RE = re.compile(
     r"\bi (?:could|can) never\b|\b(?:rather you than me|better you than me)\b|"
     r"(?:我)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|琢磨琢磨|斟酌一下)|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
     r"到时候?再(?:说|看|定)|改天吧|下次(?:再说)?吧|还不(?:知道|确定|好说)|我可(?:\S{1,3})?不了|换(?:我|成我)(?:早)?(?:就)?"
-    r"(?:放弃|疯)了",
+    r"(?:放弃|疯)了|"
+    # Doing something together some day, proposed to the listener ("咱俩一块儿报个班呗", "let's do it together sometime").
+    r"(?:等[^，,。.！!？?]{1,10}?[，,]\s{0,2})?咱(?:们|俩)[^，,。.！!？?]{0,16}?(?:一块儿?|一起)[^。.！!？?]{0,24}?(?:呗|吧)|"
+    r"\blet'?s (?:[\w'-]{1,15} ){1,8}?(?:sometime|some time|one day|one of these days)\b",
     re.I,
 )
 

@@ -104,7 +104,8 @@ _EN_ADDRESS = (
 _HOME_NOUN = r"(?:place|flat|apartment|house|home|condo|studio|bungalow|townhouse|digs)"
 _EN_RESIDENCE = [
     re.compile(
-        r"\b(?i:i|we)(?i:'ve|'m|'re| have| am| are)?\s+(?i:just |finally |recently |now |currently |still |officially |"
+        r"(?:\b(?i:i|we)(?i:'ve|'m|'re| have| am| are)?\s+|^\W{0,3}(?=(?i:just |finally |recently )*(?i:moved|relocated)))"
+        r"(?i:just |finally |recently |now |currently |still |officially |"
         r"actually |already |been )*(?i:live|living|lived|moved|moving|relocated|relocating|settled|settling|based)"
         r"(?i: back| over| out| down| up)?(?: (?i:from) (?:(?! (?i:to) )[^,.;!?]){1,40}(?= (?i:to) ))?(?i: in| to| into| at)\s+(?i:(?:a|an|the|our|my) (?:new |little |tiny |"
         r"bigger |small |nice |own )*" + _HOME_NOUN + r" (?:in|on|at) )?(?i:the )?" + _EN_PROPER

@@ -55,7 +55,8 @@ _PIECES: dict[str, str] = {
     r"glad to hear( that)?|good to hear|sorry to hear( that)?|that sucks|ugh|oof|yikes|damn|"
     r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: to hear(?: that| this)?| for your loss)?|"
     r"哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
-    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜",
+    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
+    r"what a rip-?off|that'?s (?:such )?a rip-?off",
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
     r"good job|nice work|你真棒|你太好了|你最好了",
     "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
@@ -108,14 +109,14 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "commitment",
         re.compile(
             r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|"
-            r"i signed up|i booked|i'?ve booked|i promise)\b|我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了",
+            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised)\b|我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了",
             re.I,
         ),
     ),
     (
         "decision",
         re.compile(
-            r"\b(decided|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
+            r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll take|i'?ve switched|i cancelled|(?:i|we)'?d rather|"
             r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|pls|go ahead and) cancel)\b|"
             # Cancelling something of the speaker's, told to the business ("Cancel my membership pls", "把会员取消掉").
             r"^\W*cancel (?:my|our) \w+|\b(?:need|want) to cancel (?:my|our) \w+|(?:取消|退掉|停掉)(?:我的|我们的)|把\S{1,8}?(?:取消|退掉|停掉)|"

@@ -23,7 +23,11 @@ WORK_RE = re.compile(
     r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
     r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
-    r"\b(?:transferred|posted|seconded|moved) (?:me )?to (?:the|our|their|a|an) \w+ (?:office|branch|team|site)\b|"
+    r"\b(?:transferred|posted|seconded|moved) (?:me )?(?:to|onto|into) (?:the|our|their|a|an) (?:[\w-]{1,20} ){0,3}?(?:office|"
+    r"branch|team|site|department|unit|ward)\b|\bi(?:'?m| am) on (?:lates|earlies|nights|days|shifts|the (?:night|late|early) shift)\b|"
+    # The school year the speaker is in ("I'm in year 12", "a sophomore at ...", 我今年高三).
+    r"\bi'?m (?:in )?(?:year|grade) \d{1,2}\b|\bi'?m a (?:freshman|sophomore|junior|senior) (?:at|in)\b|\bin my (?:first|"
+    r"second|third|fourth|final|last) year (?:of|at)\b|我(?:今年|现在)?(?:在)?(?:上|读)?(?:高[一二三]|初[一二三](?=了|学生|[，,。！!]|$)|大[一二三四]|研[一二三])(?![十百千])|"
     r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
     r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
     r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
@@ -32,7 +36,7 @@ WORK_RE = re.compile(
     r"去\S{1,6}读(?:书|大学|高中)|飞\S{1,4}读书|"
     # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
     # started an apprenticeship", "我上个月升了主管", "换工作了").
-    r"\b(?:quit|left|resigned from|handed in (?:my|their) notice at) (?:my job|the (?:bank|firm|company|agency|"
+    r"\bhanded (?:in )?my notice\b|\b(?:quit|left|resigned from|handed in (?:my|their) notice at) (?:my job|the (?:bank|firm|company|agency|"
     r"school|hospital|paper|practice|council|office|bakery|caf[eé]|pub|bar|restaurant|shop|store|factory|warehouse|"
     r"salon|hotel|library|nursery|studio|lab|garage|supermarket|call cent(?:re|er))|work)\b|"
     r"\b(?:my )?last (?:shift|day at work|day in the office)\b|最后一(?:个)?班|\bstarted (?:a|an|my) (?:new )?(?:job|apprenticeship|"
@@ -64,6 +68,28 @@ LEGAL_PAPER_RE = re.compile(
     re.I,
 )
 
+# The speaker chooses, changes or calls off (the typer's decision, before a lease's or a loan's legal).
+DECISION_RE = re.compile(
+    r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
+    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
+    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
+    r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
+    # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
+    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
+    r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
+    # A service declined or called off ("you can cancel the pickup", "不用回收").
+    r"\b(?:you can|please|pls|go ahead and|just) cancel\b|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
+    r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
+    # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
+    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
+    # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
+    r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
+    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
+    r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
+    re.I,
+)
+
 # Shapes the typer reads: a bare id given, the speaker's wedding with its date or place, the car's own topics.
 OF_A_CAR = {"health", "legal"}  # a crash's injury, a car loan or its insurance: not the car as a possession
 ID_ONLY_RE = re.compile(
@@ -88,8 +114,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "health",
         re.compile(
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
-            r"pressure|medication|prescri\w*|\d+ ?mg|therap(y|ist)|physio\w*|injur\w*|tore my|broke my (arm|leg|"
-            r"wrist|ankle)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
+            r"pressure|medication|prescri\w*|\d+ ?mg|therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
+            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|感冒|头晕|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
             r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
@@ -98,6 +124,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
             r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*)\b|"
             # Medicines, tests and a body part in trouble, named without a condition's word.
+            r"\b(?:A&E|emergency room|(?:knee|hip|joint|shoulder) replacement)(?!\w)|\b(?:my|in|doing|started) rehab\b|"
+            r"(?:做|去)康复|康复(?:训练|治疗|科)|复健|(?:膝|髋|肩)?关节|急诊|"
             r"\b(antihistamines?|antibiotics?|painkillers?|statins?|steroids?|MRI|x-?rays?|blood tests?|colonoscop\w*|"
             r"endoscop\w*|biops(?:y|ies)|mammograms?|smear tests?|cervical screening|ultrasound|(?:CT|PET|MRI) scans?|ECG|"
             r"check-?ups?|vaccin\w*|"
@@ -116,7 +144,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
-            r"named driver|no[- ]claims)\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             r"保险|保单|居留|户口|" + LAW_WORDS,
             re.I,
@@ -125,7 +153,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "complaint",
         re.compile(
-            r"\b(broken|broke|cracked|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
+            r"\b(broken|broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
             r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
@@ -141,7 +169,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|一(?:插电|通电|开机|用|洗)就(?:坏|跳|停|断|响|漏|灭|黑屏|死机)|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
@@ -175,13 +203,20 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"[$¥€£]\s?\d|(?<!\d)\d+(?:[.,]\d+)?\s?(?:dollars|usd|rmb|yuan|euros?|pounds|quid|元|块|万)|"
             # A sum by the period, without a currency ("2,100 a month", "每个月还八千多").
             r"(?<![\w.])\d{1,3}(?:,\d{3})+ (?:a|per) (?:month|week|year)\b|\b\d{3,6} (?:a|per) (?:month|year)\b|"
-            r"每(?:个)?月(?:是|还|交|付)?[\d一二三四五六七八九两][\d千百万一二三四五六七八九十两]*",
+            r"每(?:个)?月(?:是|还|交|付)?[\d一二三四五六七八九两][\d千百万一二三四五六七八九十两]*|"
+            # A sum in words or capped, a price a thing went for ("eight grand, tops", "五百以内", "went for 6,200").
+            r"\b(?:\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|"
+            r"hundred)[ -]grand\b|[\d一二三四五六七八九两十]{1,4}[百千万](?:块钱?)?(?:以内|以下|封顶|出头)|"
+            r"\b(?:for|paid|cost|costs|owe|earn) (?:about |around |roughly )?\d{1,3}(?:,\d{3}){1,3}\b",
             re.I,
         ),
     ),
     (
         "id",
         re.compile(
+            # A code given alone, letters and digits ("QK7H2P.", "HF-209-5531"), as a booking or an order has.
+            r"^\W{0,3}(?=[A-Z\d]{5,12}\W{0,3}$)(?=[A-Z\d]{0,11}[A-Z])[A-Z]{0,11}\d[A-Z\d]{0,11}\W{0,3}$|"
+            r"\b[A-Z]{1,4}-\d{2,6}(?:-\d{2,6}){1,3}\b|"
             r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号|卡号)(?:是)?\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
             # A credential's hint or its security question, stated ("my PIN hint is...", "密码提示是...").
             r"|(?i:\bmy (?:\w+ )?(?:pin|password|passcode|passphrase)(?: hint)? (?:is|was)\b|\bmy security question\b)|密码提示|密保问题"

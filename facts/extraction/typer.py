@@ -21,6 +21,7 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
     _STRONG,
+    DECISION_RE,
     ID_ONLY_RE,
     LAW_RE,
     LEGAL_PAPER_RE,
@@ -125,11 +126,16 @@ _BIRTH_RE = re.compile(
     r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)",
     re.I,
 )
-_FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|驾照|提车|买了辆|辆")
+_FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|它叫|驾照|提车|买了辆|辆")
 _PAST_EVENT_RE = re.compile(
     r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|mon|tues?|weds?|thur?s?|fri|sat|sun)|"
     r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
+    re.I,
+)
+# Going with someone to their appointment: the speaker's plan, not the speaker's health ("陪她去复查").
+_ACCOMPANY_RE = re.compile(
+    r"陪(?:着)?(?:她|他|它|老人|孩子)(?:去|到)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
     re.I,
 )
 _PROFILE_RE = re.compile(
@@ -160,25 +166,6 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
     return None
 
 
-_DECISION_RE = re.compile(
-    r"\b(decided|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
-    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
-    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
-    r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
-    # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
-    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|"
-    # A service declined or called off ("you can cancel the pickup", "不用回收").
-    r"\b(?:you can|please|pls|go ahead and|just) cancel\b|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
-    r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
-    # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
-    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
-    # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
-    r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
-    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
-    r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
-    re.I,
-)
 _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
     r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
@@ -229,7 +216,9 @@ _BODY_RE = re.compile(
 _MOVED_RE = re.compile(
     r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?|"
     # Chat drops the subject: "搬完家累瘫了", "刚搬好家".
-    r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家",
+    r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家|^\W{0,3}(?:just |finally )?moved (?:to|into|back to|out of)\b|"
+    # A move with its time, also to come ("下个月搬成都了", "年底搬回老家").
+    r"(?:下个?月|下周|明年|月底|年底|年后|过完年)(?:就|要)?搬(?:到|去|回)?",
     re.I,
 )
 
@@ -326,7 +315,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     signal = strong_signal(sentence)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
     service = asks and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
-    if service and not _DECISION_RE.search(sentence):
+    if service and not DECISION_RE.search(sentence):
         return "inquiry"
     if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):
         return "other"  # a bare order or membership number given when asked ("0041927", "订单号2026113088417")
@@ -337,7 +326,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "commitment"  # the wedding with its date or place; "we're getting married!" alone is the relationship
     if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
         return "legal"
-    if _DECISION_RE.search(sentence):
+    if DECISION_RE.search(sentence):
         return "decision"
     if signal == "legal" and _INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
@@ -368,6 +357,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         ):
             return signal
         return _FAMILY_TYPE.get(family, "profile")
+    if signal == "health" and _ACCOMPANY_RE.search(sentence):
+        planned = _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence)
+        return "event" if _PAST_EVENT_RE.search(sentence) and not planned else "commitment"  # with someone else
     if signal in {"health", "legal"}:
         return signal
     if signal == "possession":  # a pet or a thing gained or given up: who the speaker is, unless a relative's
