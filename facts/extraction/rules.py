@@ -25,7 +25,7 @@ from facts.extraction.elision import (
 )
 from facts.extraction.entities import entities_of
 from facts.extraction.framing import frame
-from facts.extraction.gate import Verdict, has_first_person, is_question, rule_verdict, strip_chatter
+from facts.extraction.gate import Verdict, asks_the_business, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
@@ -412,7 +412,9 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     if verdict.keep:
         # A filled slot of the speaker's ("I can't stand jazz", "我对花生过敏") is what the classifier's turn-level
         # vectors know least: no veto on it.
-        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason in _NO_VETO:
+        # A term of the business's trade asked of the business ("你们能开发票吗") is as sure as a slot.
+        sure = verdict.reason in _NO_VETO or verdict.reason == "inquiry" and asks_the_business(sentence)
+        if score is None or score.keep >= KEEP_CONFIRM or sure:
             return True, verdict.reason
         return False, "low value"
     if score is None:
