@@ -250,9 +250,17 @@ _HOW_IS_IT_GOING_RE = re.compile(
 )
 
 
+# The listener's own venture named as one person's ("你那家店", "你的工作室", "你这个摊子"): a business is addressed as
+# 你们 (or 你家, 贵店) by its customers, so a question on it asks after the listener's affairs ("你那家店周末开门吗").
+_YOUR_OWN_VENTURE_ZH_RE = re.compile(
+    r"(?:你|您)(?:(?:那|这)(?:家|个|间)?|的)(?:小)?(?:店|铺子|饭馆|餐馆|餐厅|咖啡馆|面包店|花店|工作室|摊子?|民宿|诊所)"
+)
+
+
 def asks_after_listener(sentence: str) -> bool:
-    """Whether the sentence only asks after the listener's venture ("How's the studio coming along?")."""
-    return bool(_HOW_IS_IT_GOING_RE.match(strip_chatter(sentence)))
+    """Whether the sentence only asks after the listener's venture ("How's the studio coming along?", "你那家店周末开门吗")."""
+    plain = strip_chatter(sentence)
+    return bool(_HOW_IS_IT_GOING_RE.match(plain) or _YOUR_OWN_VENTURE_ZH_RE.search(plain[:200]))
 
 
 # What an unnamed thing is worth to the speaker, and nothing else ("It's part of my routine now", "It means the world

@@ -25,7 +25,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import LAW_RE, strong_signal
+from facts.extraction.signals import LAW_RE, asks_terms, strong_signal
 from facts.text import keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -77,6 +77,8 @@ _QUESTION_RE = re.compile(
     r"[?？]\s*$|(?:[吗呢么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
     r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
+    # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
+    r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b",
@@ -96,11 +98,12 @@ _HYPOTHETICAL_RE = re.compile(
 _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
-    r"invoice|receipt|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
+    r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee)\b|"
     r"自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
-    r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装",
+    r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
+    r"开票|专票|普票|收据|开门",
     re.I,
 )
 
@@ -179,6 +182,35 @@ def _main_reason(reasons: list[str]) -> str:
     return reasons[0]
 
 
+# A term of the business's trade asked of the business itself: the business addressed as one (你们, 贵司, "do you",
+# "can you"), by a modal with its subject left out ("能开专票吗"), or a term asked about with no trouble of the
+# speaker's: "你们能开发票吗", "Do you do invoices for businesses?". What the rules are this sure of, the classifier's
+# turn-level vectors do not veto.
+_TRADE_RE = re.compile(
+    r"\b(?:invoices?|receipts?|vat|refunds?|returns?|exchanges?|warranty|guarantee|shipping|delivery|deliver|ship|"
+    r"instal?ments?|discounts?|opening hours|open)\b|发票|专票|普票|开票|收据|退款|退货|换货|保修|运费|包邮|发货|配送|分期|优惠|营业|开门",
+    re.I,
+)
+_BUSINESS_ADDRESSED_RE = re.compile(
+    r"你们|您们|贵(?:司|店|公司|行)|你家|^(?:请问|想问下|问一?下)?[，,\s]*(?:能不能|可不可以|能|可以|支持|有没有|是否|会不会)|"
+    r"^(?:(?:hi|hello|and|so|also|quick question)[,:\s]+)?(?:do|does|can|could|will|would) you\b",
+    re.I,
+)
+
+
+# A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
+_WHY_OF_BUSINESS_RE = re.compile(
+    r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
+)
+
+
+def asks_the_business(sentence: str) -> bool:
+    """Whether a question asks the business about a term of its trade, addressing it as the business."""
+    text = strip_chatter(sentence.strip())[:200]
+    addressed = _BUSINESS_ADDRESSED_RE.search(text) or asks_terms(text)  # "退货要自己付运费吗": the terms, asked
+    return is_question(text) and bool(_TRADE_RE.search(text) and addressed)
+
+
 def is_question(sentence: str) -> bool:
     return bool(_QUESTION_RE.search(sentence.strip()))
 
@@ -214,6 +246,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
+        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(strip_chatter(bare)):
+            return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
         if first and not signal and _stated_before_asking(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:

@@ -174,7 +174,10 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
-            r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就",
+            r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
+            # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").
+            r"(?:你们|您们)\S{0,10}?(?:这么|那么|太|也太|好|真)慢|\bwhy (?:is|are|was|were) (?:your|the) \w+(?: \w+)? (?:so|this|that) "
+            r"slow\b|\bwhy is (?:it|this|my \w+) taking so long\b",
             re.I,
         ),
     ),
@@ -230,3 +233,27 @@ def strong_signal(sentence: str) -> str:
         if pattern.search(sentence):
             return name
     return "possession" if possession_change(sentence) or possession_state(sentence) else ""
+
+
+# The words of the business's terms the complaint signal counts (a refund, a return, an exchange): in a question on
+# how the terms work they tell no trouble ("What's your refund policy?", "你们的退货政策是怎样的", "退货要自己付运费吗").
+_TERMS_RE = re.compile(r"\brefund\b|退款|退货|换货", re.I)
+_COMPLAINT_RE = dict(_STRONG)["complaint"]
+# The speaker's own trouble in a question: a grievance asked (why, still, not yet refunded: "Why haven't I got my
+# refund?", "怎么还没退款") or the speaker's own case ("my order", "我买的耳机", "I want to return it", "我想退货").
+_OWN_TROUBLE_RE = re.compile(
+    r"\b(?:why|how come|still)\b|为什么|为啥|凭什么|怎么(?:还|又|老|总|才)|还(?:没|不)(?:退|到|收到|给|处理|回复)|到现在|至今|"
+    r"\b(?:my|our) (?:\w+ )?(?:refund|return|order|money|payment|parcel|package|item|purchase)s?\b|"
+    r"\b(?:i|we)(?:'d| would)? (?:want|like|need) (?:to (?:return|send back|get a refund)|a refund)\b|"
+    r"\b(?:i|we) (?:bought|ordered|returned|sent (?:it|them) back)\b|"
+    r"我(?:们)?的(?:退款|退货|钱|订单|快递|包裹|东西)|我(?:们)?(?:买|订|退|寄|付|拍)的|我(?:们)?(?:想|要|得|需要)(?:退|换|申请)",
+    re.I,
+)
+
+
+def asks_terms(sentence: str) -> bool:
+    """Whether a complaint's only word is a word of the business's terms and the speaker tells no trouble of theirs:
+    the sentence (a question, the caller knows) asks how the terms work, it complains of nothing."""
+    if not _TERMS_RE.search(sentence) or _OWN_TROUBLE_RE.search(sentence):
+        return False
+    return not _COMPLAINT_RE.search(_TERMS_RE.sub(" ", sentence))

@@ -30,6 +30,7 @@ from facts.extraction.signals import (
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
     WORK_RE,
+    asks_terms,
     strong_signal,
 )
 from facts.extraction.slots import Slot
@@ -314,7 +315,10 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
     signal = strong_signal(sentence)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
-    service = asks and _SERVICE_RE.search(sentence) and signal not in {"complaint", "health"}
+    # A refund or a return asked about with no trouble of the speaker's asks about the terms ("What's your refund
+    # policy?"); a complaint asked as a question stays one ("Why hasn't my refund come through?").
+    terms = signal == "complaint" and asks_terms(sentence)
+    service = asks and _SERVICE_RE.search(sentence) and (signal not in {"complaint", "health"} or terms)
     if service and not DECISION_RE.search(sentence):
         return "inquiry"
     if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):

@@ -2,7 +2,8 @@
 named by birth order is a relative, leaving a workplace is work, the speaker's wedding with its date or place is a
 plan, a bare number given is an id, a service's fee asked about is an inquiry, a loan is legal, a fault or a missed
 delivery date is a complaint without the word, a place on a course won is where the speaker studies (考上研究生了 is no
-birth), and a plan told with its verb alone is the speaker's."""
+birth), a plan told with its verb alone is the speaker's, and a service question about the business's terms (a refund,
+a return, an invoice) is an inquiry while a complaint asked as a question stays a complaint."""
 
 from __future__ import annotations
 
@@ -145,3 +146,39 @@ def test_a_done_act_with_its_content_is_kept(text: str) -> None:
 )
 def test_busy_news_with_no_news_in_it_keeps_nothing(text: str, kept: bool) -> None:
     assert bool(_facts(text)) is kept, [f.text for f in _facts(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "said"),
+    [
+        # A refund, a return or an exchange asked about with no trouble of the speaker's asks about the business's
+        # terms: an inquiry with its subject, also without a question mark.
+        ("你们的退货政策是怎样的", "inquiry", "咨询"),
+        ("退款大概要几天到账？", "inquiry", "咨询"),
+        ("退货的运费是谁出？", "inquiry", "咨询"),
+        ("What's your refund policy on sale items?", "inquiry", "asked"),
+        ("How long does a refund usually take?", "inquiry", "asked"),
+        ("Can I get a refund if I change my mind?", "inquiry", ""),
+        # A complaint asked as a question stays a complaint, said as one (never dropped for asking).
+        ("为什么你们的快递这么慢", "complaint", "抱怨"),
+        ("Why is your courier so slow?", "complaint", "complained"),
+        ("Why hasn't my refund come through yet?", "complaint", ""),  # guard
+        ("我买的台灯不亮了，能退货吗？", "complaint", ""),  # guard
+        ("我想退货，运费谁出？", "complaint", ""),  # guard: the speaker's own return
+        # A term of the trade asked of the business is kept, whatever the classifier's vectors make of it.
+        ("你们能开发票吗", "inquiry", "咨询"),
+        ("能开专票吗？", "inquiry", "咨询"),
+        ("Do you do invoices for businesses?", "inquiry", "asked whether they do invoices"),
+        ("你家店周末开门吗", "inquiry", "咨询"),
+        # The listener's own shop, named as one person's: a friend is asked, a business is not.
+        ("你那个工作室周末营业吗？", None, ""),
+        ("你那家店周末开门吗？", None, ""),  # guard
+    ],
+)
+def test_a_service_question_asks_about_terms_or_complains(text: str, expected: str | None, said: str) -> None:
+    facts = _facts(text)
+    if expected is None:
+        assert facts == [], [f.text for f in facts]
+        return
+    assert facts and facts[0].type == expected, (text, [(f.type, f.text) for f in facts])
+    assert said in facts[0].text, facts[0].text
