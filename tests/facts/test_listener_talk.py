@@ -271,6 +271,7 @@ def test_an_opener_is_one_only_before_its_mark(text: str, said: str) -> None:
         ("How much does your express delivery cost?", "Robin asked how much the express delivery costs"),
         ("Is it true that you price match?", "Robin asked whether it is true that they price match"),
         ("Do you deliver on Saturdays?", "Robin asked whether they deliver on Saturdays"),  # guard
+        ("请问周日营业吗？", "Robin咨询周日营业吗"),  # a weekday of opening hours is every such day, no date
     ],
 )
 def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expected: str | None) -> None:
