@@ -93,12 +93,14 @@ def refers_elsewhere(text: str) -> bool:
 
 
 # The object of a fact is a pronoun with nothing in the sentence it could stand for ("Priya made it in class",
-# "Loves it when they play that one at the end", 用户觉得那个挺适合她的): which thing was said in another turn, so the
+# "hums that one all day", 用户觉得那个挺适合她的): which thing it is was said in another turn, so the
 # fact stays searchable beside that turn but is left out of the profile. Not "it" as a dummy or ahead of its clause
 # ("finds it hard to", "hates it when"), not an idiom ("taking it easy"), not one whose antecedent comes first ("bought
 # a bike and rides it daily"), not a demonstrative before a noun ("keeps this notebook").
 _EN_OBJECT_RE = re.compile(
-    r"\b(?:(it)|(?:this|that) ones?|(those|these|this|that))\b(?!['’]s)(?=(?P<after>[^.!?;]{0,40}))", re.I
+    r"\b(?:(?P<it>it)|(?P<one>(?:this|that) ones?)|(?P<dem>those|these|this|that))\b(?!['’]s)"
+    r"(?=(?P<after>[^.!?;]{0,40}))",
+    re.I,
 )
 _CLAUSE_OPENERS = frozenset(
     ["and", "but", "so", "or", "because", "when", "if", "that", "how", "why", "what", "where", "though", "although",
@@ -111,8 +113,8 @@ _SAYING = frozenset(
      "heard", "sure", "glad", "happy", "proud", "told", "explained", "added", "means", "wish", "wishes"]
 )  # fmt: skip
 _IT_SUBJECT_RE = re.compile(
-    r"^\s*(?:['’](?:s|ll|d)|(?:is|was|wo|ca|does|did|would|could)n['’]t|is|was|has|had|will|would|can|could|might|may|feels?|felt|seems?|seemed|looks?|looked|gets?|got|"
-    r"makes?|made|takes?|took|brings?|brought|helps?|helped|reminds?|reminded|means|meant|becomes?|became|goes|went|"
+    r"^\s*(?:['’](?:s|ll|d)|(?:is|was|wo|ca|does|did|would|could)n['’]t|is|was|has|had|will|would|can|could|might|"
+    r"may|feels?|felt|seems?|seemed|looks?|looked|gets?|got|makes?|made|takes?|took|brings?|brought|helps?|helped|reminds?|reminded|means|meant|becomes?|became|goes|went|"
     r"does|did|really|always|just|never|also|still|turned|worked|works)\b"
     # dummy or ahead of its clause ("find it hard to", "love it when"), or an idiom ("take it easy", "hit it off")
     r"|^\s+[a-z]+\s+(?:to|that)\b|^\s+(?:when|whenever|if|how)\b|^\s+(?:easy|slow|off|a day|quits|up to)\b",
@@ -120,8 +122,9 @@ _IT_SUBJECT_RE = re.compile(
 )
 # Idioms: "made it to the final", "keep it up", "gave it their all", "makes it so (that)".
 _IDIOM_RE = re.compile(
-    r"\b(?:make|makes|made|making)\s+it\s+(?:to|through|home|back|big|out|in time|work|so)\b|\bkeep(?:s|ing)?\s+it\s+up\b"
-    r"|\btop\s+it\s+off\b|\b(?:give|gives|gave|giving)\s+it\s+(?:their|his|her|my)\s+all\b|\bcall(?:s|ed)?\s+it\s+a\s+day\b",
+    r"\b(?:make|makes|made|making)\s+it\s+(?:to|through|home|back|big|out|in time|work|so)\b"
+    r"|\bkeep(?:s|ing)?\s+it\s+up\b|\btop\s+it\s+off\b|\b(?:give|gives|gave|giving)\s+it\s+(?:their|his|her|my)\s+all\b"
+    r"|\bcall(?:s|ed)?\s+it\s+a\s+day\b",
     re.I,
 )
 _BARE_DEMONSTRATIVE_RE = re.compile(
@@ -162,17 +165,18 @@ def object_unnamed(text: str) -> bool:
         words = _WORD_RE.findall(before)
         opens_clause = not words or re.search(r"[,;:—–-]\s*$", before) or words[-1].lower() in _CLAUSE_OPENERS
         idiom = words and _IDIOM_RE.match(bare, before.rfind(words[-1]))
-        if m.group(1) and (opens_clause or idiom or _IT_SUBJECT_RE.match(after)):
+        if m.group("it") and (opens_clause or idiom or _IT_SUBJECT_RE.match(after)):
             continue
         # "Besides that, ...": a link to the turn before, not the fact's object
         linking = len(words) <= 3 and after.lstrip().startswith(",")
         opens_clause = opens_clause or words[-1].lower() in _SAYING
-        if m.group(2) and (opens_clause or linking or not _BARE_DEMONSTRATIVE_RE.match(after)):
+        if m.group("dem") and (opens_clause or linking or not _BARE_DEMONSTRATIVE_RE.match(after)):
             continue
         content = [w for w in words if w.lower() not in _NOT_CONTENT and w[0].islower() and not w.endswith("ly")]
-        # someone named after the verb ("Books guide Priya and motivate them")
-        named = bool(content) and any(w[0].isupper() for w in words[words.index(content[0]) :]) and not m.group(2)
-        one = not m.group(1) and not m.group(2) and not after.lstrip().startswith("of ")  # "loves that one"
-        if one or not named and not _ANTECEDENT_RE.search(before) and len(content) <= 2:
+        # a name after the verb, the likely antecedent of "it" ("visited Kyoto and loved it")
+        named = m.group("it") and bool(content) and any(w[0].isupper() for w in words[words.index(content[0]) :])
+        if m.group("one") and not after.lstrip().startswith("of "):  # "hums that one all day"
+            return True
+        if not named and not _ANTECEDENT_RE.search(before) and len(content) <= 2:
             return True
     return False
