@@ -1,7 +1,8 @@
 """The profile: a short structured view (about 500 tokens) of a subject's current durable facts, by type.
 
 Durable (facts/durable.py): never quotes of small talk, bare questions, inquiries or typeless remarks, nor a fact
-that opens on a pronoun standing for something it does not name ("It's like therapy for her."). Within a
+that opens on a pronoun standing for something it does not name ("It's like therapy for her."), or whose object
+is one ("Glazed it at a night class", 觉得那个挺适合她的; still found by search). Within a
 section, facts that fill a slot (residence, employer, diet ...) come first: they are the person's current truth.
 
 Current means status active or conflicted (shown as disputed), tier active, not ended (valid_to unset) and

@@ -374,27 +374,91 @@ def third_person_zh(sentence: str, name: str) -> str:
 
 _LISTENER_CONTRACTED_RE = re.compile(r"\byou(?='(?:re|ve|ll|d)\b)", re.I)
 _LISTENER_SUBJECT_RE = re.compile(
-    r"^you\b|\b(do|does|did|can|could|will|would|are|were|have|should|shall)\s+you\b", re.I
+    r"^you\b|\b(do|does|did|can|could|will|would|are|were|have|should|shall|that|if|whether)\s+you\b(?!\s+(?:to|for)\b)",
+    re.I,
 )
 
 
 def listener_third(question: str, aux: str = "") -> str:
     """A question asked of a business, said of it in third person: "you" as the subject is "they" ("do you ship to
     Canada" -> "they ship ..."), as an object "them" ("what gave you the idea" -> "gave them"); "your" is "their".
-    With the question's auxiliary (`aux`, taken off its front) and a pronoun for the subject, the auxiliary goes
-    back after it ("is it true ..." -> "it is true ...", "does it come in blue" -> "it comes in blue")."""
+    The question's auxiliary (`aux`, taken off its front; or after a wh-word, "how long does delivery take") goes
+    back after the subject, in agreement with it: "is it true ..." -> "it is true ...", "does your store open on
+    Sundays" -> "the store opens on Sundays", "how long does delivery to Norway take" -> "how long delivery to
+    Norway takes"."""
     text = re.sub(r"\byours\b", "theirs", re.sub(r"\byour\b", "their", question, flags=re.I), flags=re.I)
     text = _LISTENER_CONTRACTED_RE.sub("they", text)
     text = _LISTENER_SUBJECT_RE.sub(lambda m: f"{m.group(1)} they" if m.group(1) else "they", text)
     text = re.sub(r"\byou\b", "them", text, flags=re.I)
-    first, _, rest = text.partition(" ")
-    low = aux.lower()
-    if first.lower() not in _QUESTION_SUBJECTS or not rest or low in {"", "do", "did"}:
+    if aux:
+        return _declarative(text, aux.lower()) or text
+    wh = _WH_AUX_RE.match(text)
+    if wh is None:
         return text
-    if low == "does":
-        verb, _, tail = rest.partition(" ")
-        return f"{first} {_conjugate(verb)} {tail}".rstrip()
-    return f"{first} {low} {rest}"
+    said = _declarative(wh.group(3), wh.group(2).lower(), wh_end=True)
+    return f"{wh.group(1)} {said}" if said else text
 
 
 _QUESTION_SUBJECTS = frozenset(["it", "they", "there", "this", "that", "he", "she", "we"])
+_WH_AUX_RE = re.compile(
+    r"^((?:how(?: long| much| many| often| soon| late| early)?|what(?: time| days?)?|when|where|why|which \w+)) "
+    r"(does|do|is|are|can|could|will|would|should) (\w.*)$",
+    re.I,
+)
+# What a shop, a service or a product does, asked about: the verb of a question's noun subject ("does the Leeds branch
+# stock ...") is the last of these before the first preposition or determiner after the subject's head.
+_SERVICE_VERBS = frozenset(
+    ["open", "close", "deliver", "ship", "accept", "take", "do", "have", "offer", "sell", "stock", "carry", "work",
+     "come", "include", "support", "charge", "cover", "need", "require", "run", "stay", "allow", "give", "provide",
+     "cost", "fit", "let", "refund", "match", "serve", "check", "get", "go", "leave", "arrive", "start", "end", "call",
+     "send", "pay", "cancel", "change", "book", "collect", "repair", "fix", "install", "post", "return", "store",
+     "hold", "keep", "apply", "expire", "renew", "show", "use", "handle", "reply", "process", "sync", "contain",
+     "pick", "mean", "last", "stop", "reopen", "restock", "price", "waive", "count", "differ", "vary", "matter",
+     "ring", "phone", "email", "text", "visit", "wait", "help", "board", "turn", "print", "bill", "take", "teach"]
+)  # fmt: skip
+_BE_PREDICATES = frozenset(
+    ["open", "closed", "available", "free", "busy", "full", "included", "refundable", "possible", "allowed", "valid",
+     "required", "needed", "ready", "still", "back", "due", "late", "covered", "suitable", "worth", "able", "in",
+     "out", "on", "at", "there", "still", "near", "close", "accessible", "safe", "cheaper", "dearer", "running"]
+)  # fmt: skip
+_NP_END = frozenset(
+    ["on", "in", "at", "to", "for", "with", "from", "by", "before", "after", "during", "until", "of", "the", "a", "an",
+     "this", "that", "these", "those", "their", "them", "it", "if", "when", "or", "and", "every", "each", "any",
+     "some", "yet", "now", "today", "tomorrow", "again", "near", "over", "under", "via", "without", "next", "all"]
+)  # fmt: skip
+_DETERMINERS = frozenset(["the", "their", "a", "an", "any", "this", "that", "these", "those"])
+
+
+def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
+    """The question's subject, then its auxiliary or a verb agreeing with it; None when no verb is found."""
+    first, _, rest = text.partition(" ")
+    if first.lower() in _QUESTION_SUBJECTS:
+        if not rest or aux in {"do", "did"}:
+            return text
+        if aux == "does":
+            verb, _, tail = rest.partition(" ")
+            return f"{first} {_conjugate(verb)} {tail}".rstrip()
+        return f"{first} {aux} {rest}"
+    words = text.split(" ")
+    head = 1 if first.lower() in _DETERMINERS else 0
+    if aux == "did" or len(words) <= head + 1 or words[head].lower() in _NP_END:
+        return None
+    end = next((i for i in range(head + 1, len(words)) if words[i].lower() in _NP_END), len(words))
+    be = aux in {"is", "are", "was", "were"}
+    fits = _BE_PREDICATES if be else _SERVICE_VERBS
+    at = next((i for i in range(end - 1, head, -1) if words[i].lower() in fits or be and words[i].endswith("ing")), 0)
+    if not at and not be and words[-1].lower() in _SERVICE_VERBS:  # "how long does delivery to Norway take"
+        at = len(words) - 1
+    subject = " ".join(["the" if first.lower() == "their" else first, *words[1:at]])
+    if not at:  # "what is the return window" -> "what the return window is"
+        return (
+            f"{' '.join(['the' if first.lower() == 'their' else first, *words[1:]])} {aux}" if be and wh_end else None
+        )
+    verb, tail = words[at], " ".join(words[at + 1 :])
+    if aux == "does":
+        said = _conjugate(verb)
+    elif aux == "do":
+        said = verb
+    else:
+        said = f"{aux} {verb}"
+    return f"{subject} {said} {tail}".rstrip()

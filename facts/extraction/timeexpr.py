@@ -79,6 +79,8 @@ _EN_RE = re.compile(
     r"(?<!the )(?P<dir>last|next|this|coming) (?P<unit>week|weekend|month|year|summer|winter|spring|fall|"
     + "|".join(_WEEKDAYS_EN)
     + r")|"
+    # "on Sunday" alone: a date only in a plan (find_times), never "on Sundays" nor in a question.
+    r"on (?P<bare>" + "|".join(_WEEKDAYS_EN) + r")(?!s)|"
     # Abbreviated weekdays ("last Fri", "next Weds"): only after last, next or coming ("this sun" is no day).
     r"(?P<adir>last|next|coming) (?P<abbr>mon|tues?|weds?|thur?s?|fri|sat|sun)|"
     # A hedge ("about five years ago", "in around two weeks") makes the date approximate: "around 2018".
@@ -136,6 +138,10 @@ def _resolve_en(m: re.Match[str], ref: dt.datetime) -> TimeMatch | None:
         unit = m.group("before_last").lower()
         d, gran = _shift(today, -2, unit)
         rep = f"on the weekend of {_day_en(d)}" if unit == "weekend" else f"in {_week_phrase_en(d)}"
+    elif m.group("bare"):  # a plan's weekday: the next one after today
+        ahead = (_WEEKDAYS_EN.index(m.group("bare").lower()) - today.weekday() - 1) % 7 + 1
+        d, gran = today + dt.timedelta(days=ahead), "day"
+        rep = f"on {_day_en(d)}"
     elif m.group("dir") or m.group("adir"):
         direction = (m.group("dir") or m.group("adir")).lower()
         unit = m.group("unit").lower() if m.group("dir") else _weekday_of(m.group("abbr"))
@@ -301,15 +307,44 @@ _ZH_RECURRING_LIST = re.compile(
 _PREPOSITION_BEFORE_EN = re.compile(r"\b(?:of|by|until|till|since|before|after|from|during|to|through) $", re.I)
 
 
+# "周日营业吗？", "你们周六几点开门": a weekday without 这/下/上 in a question about opening hours or a service is every
+# such day, no date ("我周日去医院复查" stays one).
+_ZH_QUESTION = re.compile(r"[吗嘛么？?]|是否|几点|什么时候|能不能|可不可以|有没有|开不开|营不营业")
+_ZH_SERVICE = re.compile(
+    r"营业|开门|关门|开放|上班|休息|打烊|开业|值班|有人|送货|配送|发货|接待|办理|开着|开到|开几点|上门"
+)
+
+
+def _standing_weekday(text: str, m: re.Match[str]) -> bool:
+    return not m.group("wdir") and bool(_ZH_QUESTION.search(text)) and bool(_ZH_SERVICE.search(text))
+
+
+# A plan said before a bare "on Sunday" ("I'm seeing the dentist on Sunday", "we'll drive up on Friday"); a past or a
+# habit ("went there on Sunday", "works on Sunday") keeps the weekday as said, a question ("are you open on Sunday?")
+# too.
+_PLAN_BEFORE_EN = re.compile(
+    r"(?i:\b(?:will|shall|going to|gonna|plan(?:s|ning)? to|about to)\b|['’]ll\b"
+    r"|\b(?:am|is|are|['’]m|['’]re)\s+(?:\w{1,20}\s+)?\w{1,20}ing\b)[^.!?;]{0,80}$"
+)
+_QUESTION_EN = re.compile(r"[?？]|^\s*(?:do|does|did|are|is|will|would|can|could|shall)\b", re.I)
+
+
+def _plan_weekday(text: str, m: re.Match[str]) -> bool:
+    return not _QUESTION_EN.search(text) and bool(_PLAN_BEFORE_EN.search(text[max(0, m.start() - 100) : m.start()]))
+
+
 def find_times(text: str, ref: dt.datetime) -> list[TimeMatch]:
     """All relative time expressions in the text, in order, resolved against `ref`."""
     out: list[TimeMatch] = []
     for m in _EN_RE.finditer(text):
-        hit = None if _figurative(text, m) else _resolve_en(m, ref)
+        unsaid = _figurative(text, m) or m.group("bare") and not _plan_weekday(text, m)
+        hit = None if unsaid else _resolve_en(m, ref)
         if hit:
             out.append(hit)
     for m in _ZH_RE.finditer(text):
-        recurring = m.group("wd") and _ZH_RECURRING_LIST.search(text[max(0, m.start() - 24) : m.start()])
+        recurring = m.group("wd") and (
+            _ZH_RECURRING_LIST.search(text[max(0, m.start() - 24) : m.start()]) or _standing_weekday(text, m)
+        )
         hit = None if recurring or _figurative(text, m) else _resolve_zh(m, ref)
         if hit:
             out.append(hit)

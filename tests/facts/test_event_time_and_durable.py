@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from conversations.models import Subject
-from facts.durable import is_durable, is_quote, is_self_contained, refers_elsewhere
+from facts.durable import is_durable, is_quote, is_self_contained, object_unnamed, refers_elsewhere
 from facts.models import Fact
 from facts.profile import PROFILE_TOKENS, profile_build
 
@@ -165,3 +165,46 @@ def test_the_profile_shows_facts_that_say_all_they_mean_first(alice) -> None:  #
     text = profile_build(subject).text
     preferences = text.split("Preferences:")[1].splitlines()[1]
     assert "Sichuan hotpot" in preferences, text
+
+
+@pytest.mark.parametrize(
+    ("text", "unnamed"),
+    [
+        # the object stands for a thing of another turn, in the middle of the sentence
+        ("Ines baked it with oat flour and dates.", True),
+        ("Ines carved it at their woodwork class on 2 February 2026.", True),
+        ("Ines loves it when they close the gig with that one.", True),
+        ("Ines will look into that next week.", True),
+        ("Ines觉得那个特别适合妹妹。", True),
+        ("用户说它每天早上都叫。", True),
+        ("嗯，所以用户打算给它换个大一点的笼子。", True),
+        # guards: a dummy or forward "it", an idiom, an antecedent in the sentence, a named object
+        ("It's Ines's birthday on 3 May.", False),
+        ("Ines finds it hard to sleep before exams.", False),
+        ("Ines hates it when the tram is late.", False),
+        ("Ines is taking it easy after the operation.", False),
+        ("Ines made it to the regional final.", False),
+        ("Ines bought a kayak and takes it out every weekend.", False),
+        ("Ines keeps this notebook in the glovebox.", False),
+        ("Ines mentioned that on weekdays the gym is quieter.", False),
+        ("用户很喜欢那个湖边的面馆。", False),
+        ("用户养了一只鹦鹉，它会学人说话。", False),
+    ],
+)
+def test_an_object_standing_for_a_thing_it_does_not_name(text: str, unnamed: bool) -> None:
+    assert object_unnamed(text) is unnamed
+    assert is_self_contained(text) is not unnamed
+
+
+@pytest.mark.django_db
+def test_the_profile_leaves_out_a_fact_whose_object_is_unnamed_but_search_finds_it(alice) -> None:  # type: ignore[no-untyped-def]
+    facts = _ingest(
+        alice, "I'm allergic to shellfish.", "I baked it with oat flour and dates.", "我觉得那个特别适合我外婆。",
+        when="2024-04-14T10:00:00Z",
+    )  # fmt: skip
+    assert any("baked it" in f["text"] for f in facts), facts
+    subject = Subject.objects.get(external_id="alice")
+    text = profile_build(subject).text
+    assert "shellfish" in text and "baked" not in text and "那个" not in text, text
+    hits = alice.search("oat flour and dates").json()["results"]
+    assert any("baked it" in h["text"] for h in hits), hits

@@ -441,6 +441,39 @@ def test_a_weekday_that_recurs_is_no_date(habit: str) -> None:
 
 
 @pytest.mark.parametrize(
+    "question",
+    [
+        "周日你们营业吗？",
+        "请问周六上午开门吗",
+        "你们店星期天几点关门？",
+        "周日能上门安装吗？",
+        "Are you open on Sundays?",  # guard
+        "Do you still open on Sunday?",  # guard
+    ],
+)
+def test_a_weekday_in_a_question_about_opening_hours_is_every_such_day(question: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)  # a Monday
+    assert resolve_text(question, ref) == (question, [])
+
+
+@pytest.mark.parametrize(
+    ("said", "resolved"),
+    [
+        ("我周日去医院复查", "我2023年5月14日去医院复查"),  # guard
+        ("你们这周日开门吗？", "你们2023年5月14日开门吗？"),  # guard: this Sunday is one day
+        ("I'm seeing the physio on Sunday.", "I'm seeing the physio on 14 May 2023."),
+        ("We'll drive up to the coast on Friday", "We'll drive up to the coast on 12 May 2023"),
+        ("I'm meeting the landlord on Monday", "I'm meeting the landlord on 15 May 2023"),  # today's weekday: next week
+        ("We went to the lake on Sunday.", "We went to the lake on Sunday."),  # guard: a past keeps its weekday
+        ("I usually swim on Tuesday mornings", "I usually swim on Tuesday mornings"),  # guard: a habit
+    ],
+)
+def test_a_weekday_in_a_one_off_plan_is_its_date(said: str, resolved: str) -> None:
+    ref = dt.datetime(2023, 5, 8, 12, tzinfo=dt.UTC)  # a Monday
+    assert resolve_text(said, ref)[0] == resolved
+
+
+@pytest.mark.parametrize(
     ("sentence", "expected"),
     [
         ("Once the season is over I need a new routine.", "Once the season is over Priya needs a new routine."),

@@ -256,12 +256,22 @@ def test_an_opener_is_one_only_before_its_mark(text: str, said: str) -> None:
         ("Do you plan on keeping the old van?", None),
         ("你打算什么时候开始做慈善？", None),
         ("Which plan includes free roaming?", "Robin asked which plan includes free roaming"),
-        ("How long does delivery to Norway take?", "Robin asked how long does delivery to Norway take"),
+        ("How long does delivery to Norway take?", "Robin asked how long delivery to Norway takes"),
         # The business in third person: "they" for "you", "their" for "your", the auxiliary after a pronoun.
         ("Which of your plans covers roaming?", "Robin asked which of their plans covers roaming"),
         ("Are you open on Boxing Day?", "Robin asked whether they are open on Boxing Day"),
         ("Is there a charge for returns?", "Robin asked whether there is a charge for returns"),
         ("请问可以寄到加拿大吗？", "Robin咨询可以寄到加拿大吗"),
+        # A noun subject agrees with its verb, the auxiliary after it ("does your shop open" is no "their shop open").
+        ("Does your bakery open on Sundays?", "Robin asked whether the bakery opens on Sundays"),
+        ("Does the Bristol branch stock oat milk?", "Robin asked whether the Bristol branch stocks oat milk"),
+        ("Will your engineer ring before the visit?", "Robin asked whether the engineer will ring before"),
+        ("Is your ticket office open on bank holidays?", "Robin asked whether the ticket office is open on bank"),
+        ("When does your clinic open on Mondays?", "Robin asked when the clinic opens on Mondays"),
+        ("How much does your express delivery cost?", "Robin asked how much the express delivery costs"),
+        ("Is it true that you price match?", "Robin asked whether it is true that they price match"),
+        ("Do you deliver on Saturdays?", "Robin asked whether they deliver on Saturdays"),  # guard
+        ("请问周日营业吗？", "Robin咨询周日营业吗"),  # a weekday of opening hours is every such day, no date
     ],
 )
 def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expected: str | None) -> None:
