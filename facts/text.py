@@ -297,6 +297,14 @@ def segment(text: str) -> list[str]:
     return words
 
 
+def zh_tagged(text: str) -> list[tuple[str, str]]:
+    """Chinese words with their part of speech (jieba's tags: "v" a verb, "n" a noun, ...), spaces included."""
+    _jieba()
+    from jieba import posseg
+
+    return [(p.word, p.flag) for p in posseg.lcut(text[:200])]
+
+
 def sub_words(word: str) -> list[str]:
     """The shorter words inside a Chinese compound, as jieba's search mode cuts it ("编程语言" -> 编程, 语言): a query's
     compound then matches a fact that holds a part of it ("Go语言")."""

@@ -11,7 +11,7 @@ import re
 
 from facts.extraction.elision import not_about_speaker, with_elided_subject, without_marker
 from facts.extraction.person import listener_third
-from facts.text import has_cjk
+from facts.text import has_cjk, zh_tagged
 
 _ASK_EN = re.compile(
     r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I
@@ -31,7 +31,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             if type_ == "complaint":  # "为什么你们的快递这么慢？" -> "抱怨你们的快递这么慢"
                 body = _ZH_WHY_RE.sub("", body) or body
                 return (f"{speaker}抱怨" if named else "抱怨") + body
-            return (f"{speaker}咨询" if named else "咨询") + body if type_ == "inquiry" else ""
+            return (f"{speaker}咨询" if named else "咨询") + zh_asked(body) if type_ == "inquiry" else ""
         if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
             return ""
         return f"{speaker}提到{body}" if named else body
@@ -71,3 +71,43 @@ _COMMON_FIRST = re.compile(
     r"[a-z]+ly)\b",
     re.I,
 )
+
+
+# A question to the business said as what was asked: the business by its name, a yes-or-no question with 是否 before
+# its verb ("你们周日营业吗" -> "商家周日是否营业", "能开发票吗" -> "能否开发票", "有没有白色的" -> "是否有白色的").
+_ZH_BUSINESS_RE = re.compile(r"^(?:你们|您们|你家|贵(?:司|店|公司|行))(?:这边|店里|家)?")
+_ZH_YES_NO_RE = re.compile(r"[吗嘛](?:啊|呀|呢)?$")
+_ZH_A_NOT_A = {
+    "能不能": "能否",
+    "可不可以": "可否",
+    "是不是": "是否",
+    "有没有": "是否有",
+    "会不会": "是否会",
+    "要不要": "是否要",
+}
+_ZH_MODALS = ("能", "能够", "可以", "可", "会", "要", "需要", "是", "有", "支持")
+_ZH_ASKED_ABOUT_RE = re.compile(r"(?:是)?(?:怎样|怎么样|什么样|如何)的?$")
+
+
+def zh_asked(body: str) -> str:
+    """What a Chinese question to the business asks, said without asking (no 吗, no 你们)."""
+    text = _ZH_BUSINESS_RE.sub("商家", body.strip())
+    text = _ZH_ASKED_ABOUT_RE.sub("", text) or text  # "商家的退货政策是怎样的" -> "商家的退货政策"
+    for pair, plain in _ZH_A_NOT_A.items():
+        if pair in text:
+            return text.replace(pair, plain, 1)
+    if not _ZH_YES_NO_RE.search(text):
+        return text
+    text = _ZH_YES_NO_RE.sub("", text)
+    words = zh_tagged(text)
+    at = next((i for i, (w, _) in enumerate(words) if w in _ZH_MODALS), None)
+    if at is None:  # the first verb ("商家周日营业" -> "商家周日是否营业")
+        at = next((i for i, (_, tag) in enumerate(words) if tag.startswith("v")), None)
+    if at is None:  # no verb by its tag ("营业" is a noun to it): after the time words, else after the business
+        times = [i for i, (w, tag) in enumerate(words) if tag == "t" or w == "商家"]
+        at = times[-1] + 1 if times and times[-1] + 1 < len(words) else 0
+    start = sum(len(w) for w, _ in words[:at])
+    modal = words[at][0]
+    if modal in {"能", "能够", "可"}:
+        return text[:start] + modal + "否" + text[start + len(modal) :]
+    return text[:start] + "是否" + text[start:]

@@ -100,8 +100,8 @@ _SERVICE_RE = re.compile(
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
-    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee)\b|"
-    r"自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
+    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
+    r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门",
     re.I,
@@ -188,11 +188,16 @@ def _main_reason(reasons: list[str]) -> str:
 # turn-level vectors do not veto.
 _TRADE_RE = re.compile(
     r"\b(?:invoices?|receipts?|vat|refunds?|returns?|exchanges?|warranty|guarantee|shipping|delivery|deliver|ship|"
-    r"instal?ments?|discounts?|opening hours|open)\b|发票|专票|普票|开票|收据|退款|退货|换货|保修|运费|包邮|发货|配送|分期|优惠|营业|开门",
+    r"instal?ments?|discounts?|opening hours|open|close|send (?:it|them|this|these) back|in stock|sizes?|colou?rs?)\b|"
+    r"发票|专票|普票|开票|收据|退款|退货|换货|保修|运费|包邮|发货|配送|分期|优惠|营业|开门|关门|有货|现货|库存|尺码|码数|大码|"
+    r"颜色|黑色|白色|多少钱|价格|收费|上门|安装|送到|寄到",
     re.I,
 )
 _BUSINESS_ADDRESSED_RE = re.compile(
     r"你们|您们|贵(?:司|店|公司|行)|你家|^(?:请问|想问下|问一?下)?[，,\s]*(?:能不能|可不可以|能|可以|支持|有没有|是否|会不会)|"
+    # The goods or the term itself opens the question ("这款有黑色的吗", "运费怎么算", "how long do I have to send it back").
+    r"^(?:请问|想问下|问一?下)?[，,\s]*(?:这(?:款|件|双|台|个|套|种)|运费|保修期?|退货|换货|尺码|价格)|"
+    r"^(?:how (?:long|many days)|when) (?:do|does|can|will) (?:i|we|it|they)\b|"
     r"^(?:(?:hi|hello|and|so|also|quick question)[,:\s]+)?(?:do|does|can|could|will|would) you\b",
     re.I,
 )

@@ -261,7 +261,7 @@ def test_an_opener_is_one_only_before_its_mark(text: str, said: str) -> None:
         ("Which of your plans covers roaming?", "Robin asked which of their plans covers roaming"),
         ("Are you open on Boxing Day?", "Robin asked whether they are open on Boxing Day"),
         ("Is there a charge for returns?", "Robin asked whether there is a charge for returns"),
-        ("请问可以寄到加拿大吗？", "Robin咨询可以寄到加拿大吗"),
+        ("请问可以寄到加拿大吗？", "Robin咨询是否可以寄到加拿大"),
         # A noun subject agrees with its verb, the auxiliary after it ("does your shop open" is no "their shop open").
         ("Does your bakery open on Sundays?", "Robin asked whether the bakery opens on Sundays"),
         ("Does the Bristol branch stock oat milk?", "Robin asked whether the Bristol branch stocks oat milk"),
@@ -271,7 +271,17 @@ def test_an_opener_is_one_only_before_its_mark(text: str, said: str) -> None:
         ("How much does your express delivery cost?", "Robin asked how much the express delivery costs"),
         ("Is it true that you price match?", "Robin asked whether it is true that they price match"),
         ("Do you deliver on Saturdays?", "Robin asked whether they deliver on Saturdays"),  # guard
-        ("请问周日营业吗？", "Robin咨询周日营业吗"),  # a weekday of opening hours is every such day, no date
+        ("请问周日营业吗？", "Robin咨询周日是否营业"),  # a weekday of opening hours is every such day, no date
+        # A Chinese question to the business said as what was asked: the business by its name, 是否 / 能否 before
+        # the verb, no 吗; a question about the goods or a fee opening with them is one to the business.
+        ("你们周末营业吗？", "Robin咨询商家周末是否营业"),
+        ("你家能开发票吗", "Robin咨询商家能否开发票"),
+        ("有没有大码的？", "Robin咨询是否有大码的"),
+        ("这款包邮吗？", "Robin咨询这款是否包邮"),
+        ("你们的换货流程是怎样的", "Robin咨询商家的换货流程"),
+        ("运费怎么算？", "Robin咨询运费怎么算"),
+        ("你们晚上几点关门？", "Robin咨询商家晚上几点关门"),
+        ("What time do you close on Saturdays?", "Robin asked what time they close on Saturdays"),
     ],
 )
 def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expected: str | None) -> None:
