@@ -103,11 +103,39 @@ def zh_asked(body: str) -> str:
     at = next((i for i, (w, _) in enumerate(words) if w in _ZH_MODALS), None)
     if at is None:  # the first verb ("商家周日营业" -> "商家周日是否营业")
         at = next((i for i, (_, tag) in enumerate(words) if tag.startswith("v")), None)
-    if at is None:  # no verb by its tag ("营业" is a noun to it): after the time words, else after the business
-        times = [i for i, (w, tag) in enumerate(words) if tag == "t" or w == "商家"]
-        at = times[-1] + 1 if times and times[-1] + 1 < len(words) else 0
+    if at is None:  # no verb by its tag ("营业", "发货" are nouns to it): before the last word but particles
+        at = max((i for i, (_, tag) in enumerate(words) if tag[:1] not in {"u", "y", "x", "e"}), default=0)
     start = sum(len(w) for w, _ in words[:at])
     modal = words[at][0]
     if modal in {"能", "能够", "可"}:
         return text[:start] + modal + "否" + text[start + len(modal) :]
     return text[:start] + "是否" + text[start:]
+
+
+# The speaker's own question to the business, put as the business would hear it: "Can I change my address?" is asked
+# the way "Can you change your address?" is reported ("asked whether they can change the address"); 我 goes.
+_FIRST_EN = {"i": "you", "me": "you", "my": "the", "mine": "yours", "myself": "yourself", "am": "are", "was": "were"}
+_FIRST_EN_RE = re.compile(
+    r"\b(?:I(?=['’](?:m|ve|ll|d)\b)|I|me|[Mm]y|mine|myself|(?<=\bI )am|(?<=\bI )was|(?i:am|was)(?= I\b))\b"
+)
+# What the business's frames cannot yet say plainly: a question inside ("asked how many days do they have") or
+# about a statement ("asked about they're moving ..."); the speaker's question then stays as it was.
+_STILL_ASKING_RE = re.compile(
+    r"\basked about\b|\basked (?:how|what|when|where|which|who|why)\b[^.,]{0,40}?\b(?:do|does|did|is|are|was|were|have|"
+    r"has) (?:they|them|the|their)\b",
+    re.I,
+)
+_FIRST_ZH_RE = re.compile(r"^(?:我|本人)(?:的)?")
+
+
+def asked_by_speaker(sentence: str, speaker: str) -> str:
+    """An inquiry with the speaker in it said as asked ("Where can I collect my parcel?" -> "Asked where they can
+    collect the parcel", "我的订单发货了吗" -> "咨询订单是否发货了"), or "" when it reads no better that way."""
+    if has_cjk(sentence):
+        body = _ZH_ASKING_RE.sub("", sentence.strip()) or sentence
+        return frame(_FIRST_ZH_RE.sub("", body), speaker, type_="inquiry", question=True)
+    swapped = _FIRST_EN_RE.sub(lambda m: _FIRST_EN[m.group(0).lower()], sentence)
+    swapped = re.sub(r"\b([Yy])ou['’]m\b", r"\1ou're", swapped)
+    swapped = swapped[:1].upper() + swapped[1:]
+    asked = frame(swapped, speaker, type_="inquiry", question=True)
+    return "" if _STILL_ASKING_RE.search(asked) else asked

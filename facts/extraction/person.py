@@ -450,6 +450,9 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
     if not at and not be and words[-1].lower() in _SERVICE_VERBS:  # "how long does delivery to Norway take"
         at = len(words) - 1
     subject = " ".join(["the" if first.lower() == "their" else first, *words[1:at]])
+    if not at and be and end < len(words) and words[end].lower() not in _DETERMINERS:
+        lead = "the" if first.lower() == "their" else first  # "is the order on its way" -> "the order is on its way"
+        return " ".join([lead, *words[1:end], aux, *words[end:]])
     if not at:  # "what is the return window" -> "what the return window is"
         return (
             f"{' '.join(['the' if first.lower() == 'their' else first, *words[1:]])} {aux}" if be and wh_end else None

@@ -24,7 +24,7 @@ from facts.extraction.elision import (
     without_marker,
 )
 from facts.extraction.entities import entities_of
-from facts.extraction.framing import frame
+from facts.extraction.framing import asked_by_speaker, frame
 from facts.extraction.gate import Verdict, asks_the_business, has_first_person, is_question, rule_verdict, strip_chatter
 from facts.extraction.person import third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
@@ -338,6 +338,8 @@ class RuleExtractor:
             text = frame(resolved, speaker, type_=type_, question=question)
             if not text:
                 return None
+        elif framed and question and type_ == "inquiry":  # "Can I pay by card?": asked, not a question of the speaker
+            text = asked_by_speaker(resolved, speaker) or text
         text = text.rstrip(",;:，；：、 ")  # a clause cut from a longer sentence ends as a sentence
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."

@@ -290,3 +290,23 @@ def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expecte
         assert facts == [], [f.text for f in facts]
     else:
         assert facts and facts[0].type == "inquiry" and facts[0].text.startswith(expected), [f.text for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # The speaker's own question to a business is said as asked, never as a question of the speaker.
+        ("Do I need a receipt to return it?", "Robin asked whether they need a receipt to return it."),
+        ("Where can I collect my parcel?", "Robin asked where they can collect the parcel."),
+        ("Can I change my delivery address?", "Robin asked whether they can change the delivery address."),
+        ("Is my order on its way?", "Robin asked whether the order is on its way."),
+        ("Will I get a refund if I cancel now?", "Robin asked whether they will get a refund if they cancel now."),
+        ("我需要带发票去吗？", "Robin咨询是否需要带发票去。"),
+        ("我的订单发货了吗？", "Robin咨询订单是否发货了。"),
+        # A noun subject with a place after "is": the auxiliary before the place.
+        ("Is your engineer on the way?", "Robin asked whether the engineer is on the way."),
+    ],
+)
+def test_the_speakers_own_question_to_a_business_is_said_as_asked(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert [(f.type, f.text) for f in facts[:1]] == [("inquiry", expected)]
