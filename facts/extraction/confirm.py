@@ -83,7 +83,9 @@ _AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my",
 # the types of what the offer names: an amount, a refund after a fault, an address).
 _OFFER_RE = re.compile(
     r"\b(?:shall i|should i|would you like|do you want|want me to|would you prefer|is that (?:ok|okay|alright|all "
-    r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$",
+    r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$|"
+    # A change the service offers to make, asked to be confirmed ("可以为您办理…，确认办理吗？", "shall we go ahead?").
+    r"确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b",
     re.I,
 )
 

@@ -26,7 +26,7 @@ from facts.extraction.chatter import (
     worth_only,
 )
 from facts.extraction.signals import LAW_RE, asks_terms, strong_signal
-from facts.text import keywords
+from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
 _PIECES: dict[str, str] = {
@@ -253,7 +253,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(True, "inquiry")
         if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(strip_chatter(bare)):
             return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
-        if first and not signal and _stated_before_asking(bare):
+        if first and not signal and statement_before_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:
             return Verdict(False, "empty_question")
@@ -397,11 +397,17 @@ def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
     return ""
 
 
-def _stated_before_asking(text: str) -> bool:
-    """A statement of the speaker's with content in the clauses before the question's last clause."""
+_ASKS_FOR_HELP_RE = re.compile(r"帮(?:我|忙)|麻烦你|\b(?:please|can you|could you|help me)\b", re.I)
+
+
+def statement_before_question(text: str) -> str:
+    """The speaker's statement with content in the clauses before a question's last clause ("I'm moving to Leeds,
+    do you deliver there?" -> "I'm moving to Leeds"), or ""."""
     clauses = re.split(r"[，,;；:：]", text[:300])
-    head = " ".join(clauses[:-1])
-    return len(clauses) > 1 and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
+    head = ("，" if has_cjk(text) else ",").join(clauses[:-1])
+    stated = len(clauses) > 1 and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
+    stated = stated and not _ASKS_FOR_HELP_RE.search(head)  # "帮我查一下快递，单号…": a request, no statement
+    return head.strip() if stated else ""
 
 
 def _request_only(text: str) -> bool:

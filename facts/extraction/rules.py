@@ -25,7 +25,15 @@ from facts.extraction.elision import (
 )
 from facts.extraction.entities import entities_of
 from facts.extraction.framing import asked_by_speaker, frame
-from facts.extraction.gate import Verdict, asks_the_business, has_first_person, is_question, rule_verdict, strip_chatter
+from facts.extraction.gate import (
+    Verdict,
+    asks_the_business,
+    has_first_person,
+    is_question,
+    rule_verdict,
+    statement_before_question,
+    strip_chatter,
+)
 from facts.extraction.person import third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
@@ -340,6 +348,8 @@ class RuleExtractor:
                 return None
         elif framed and question and type_ == "inquiry":  # "Can I pay by card?": asked, not a question of the speaker
             text = asked_by_speaker(resolved, speaker) or text
+        elif framed and question and statement_before_question(resolved):  # the fact stated, not the question after
+            text = third_person(statement_before_question(resolved), speaker, zh=zh)
         text = text.rstrip(",;:，；：、 ")  # a clause cut from a longer sentence ends as a sentence
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."

@@ -15,6 +15,7 @@ from facts.extraction.gate import (
     has_first_person,
     is_question,
     keep_hint,
+    statement_before_question,
     strip_chatter,
 )
 from facts.extraction.person import is_past_form
@@ -319,8 +320,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # policy?"); a complaint asked as a question stays one ("Why hasn't my refund come through?").
     terms = signal == "complaint" and asks_terms(sentence)
     service = asks and _SERVICE_RE.search(sentence) and (signal not in {"complaint", "health"} or terms)
-    if service and not DECISION_RE.search(sentence):
-        return "inquiry"
+    if service and not DECISION_RE.search(sentence) and not statement_before_question(sentence):
+        return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
     if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):
         return "other"  # a bare order or membership number given when asked ("0041927", "订单号2026113088417")
     if _BIRTH_RE.search(sentence):

@@ -310,3 +310,22 @@ def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expecte
 def test_the_speakers_own_question_to_a_business_is_said_as_asked(text: str, expected: str) -> None:
     facts = _facts(text)
     assert [(f.type, f.text) for f in facts[:1]] == [("inquiry", expected)]
+
+
+@pytest.mark.parametrize(
+    ("text", "type_", "expected"),
+    [
+        # A fact of the speaker's stated before a question to a business types the fact and is what is kept.
+        ("I'm moving to Leeds, do you deliver there?", "profile", "Robin is moving to Leeds."),
+        ("I'm travelling to Canada next month, does my plan include roaming?", "commitment", "Robin is travelling"),
+        ("我下个月搬到杭州，你们那边能送货吗？", "profile", "Robin2026年6月搬到杭州。"),
+        ("我对芒果过敏，这个蛋糕里有芒果吗？", "health", "Robin对芒果过敏。"),
+        # Guard: a request before the question states nothing.
+        ("帮我查一下订单，单号JD20261130?", "inquiry", "Robin"),
+    ],
+)
+def test_a_fact_stated_before_a_question_to_a_business_is_kept_as_the_fact(
+    text: str, type_: str, expected: str
+) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].type == type_ and facts[0].text.startswith(expected), [(f.type, f.text) for f in facts]
