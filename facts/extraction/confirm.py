@@ -27,7 +27,9 @@ _DETAIL_RE = re.compile(
     # Runs are read from their first character, and an address's name part at most 64 long: linear on long runs.
     r"\d|(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.|(?<!^)(?<![.?!] )\b[A-Z][a-z]+|"
     r"(?<![一二三四五六七八九十两])[一二三四五六七八九十两]{1,8}(?:月|号|点|天|晚|元|块)|"
-    r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号",
+    r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号|"
+    # A remedy offered for what went wrong: accepting it is the customer's choice ("Would you like a replacement?").
+    r"(?i:\b(?:refund|replacement|exchange|repair|store credit|voucher)\b)|补发|维修|重新发",
 )
 _LEAD_EN = re.compile(
     r"^(?:so,?|okay,?|ok,?|great,?|just to (?:confirm|check),?|to confirm,?|can i confirm|let me confirm|"
@@ -59,6 +61,12 @@ def confirmed_fact(question: str, speaker: str) -> str:
     """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
     named = speaker not in {"User", "用户", ""}
     body = question.strip().rstrip("?？ ")
+    offered = _ACCEPTED_EN_RE.match(body) or _ACCEPTED_ZH_RE.match(body)
+    if offered:  # "Would you like a replacement?" -> "accepted a replacement"; "给您补发一个可以吗" -> "同意补发一个"
+        thing = offered.group(1).strip(" ，,")
+        if has_cjk(body):
+            return f"{speaker}同意{thing}。" if named else f"同意{thing}。"
+        return f"{speaker} accepted {thing}." if named else f"Accepted {thing}."
     if has_cjk(body):
         body = _LEAD_ZH.sub("", body).rstrip("吗")
         body = re.sub(r"您的|你的", "", body)
@@ -74,6 +82,16 @@ def confirmed_fact(question: str, speaker: str) -> str:
     return f"{speaker} confirmed {body}." if named else f"Confirmed {body}."
 
 
+# An offer of a thing (not of an act of the assistant's): what the user's "Yes" accepts.
+_ACCEPTED_EN_RE = re.compile(
+    r"^(?:[^.!?]{0,60}[.!] )?(?:would you like|do you want|would you prefer|how about|shall (?:i|we) (?:send|arrange|book) "
+    r"you) ((?:a|an|the|some) [^?]{1,80}?)(?: instead| then)?$",
+    re.I,
+)
+_ACCEPTED_ZH_RE = re.compile(
+    r"^(?:[^，,。！!]{0,12}[，,。！!])?(?:可以|能)?(?:(?:给|为|帮)(?:您|你))?((?:补发|换|退|重新发|维修|退款|换货|安排|办理|开通|"
+    r"更换|修改|取消)[^？?]{0,40}?)(?:[，,]\s{0,2}确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订))?(?:可以|好|行)?(?:吗|么)?$"
+)
 _YOU_RE = re.compile(r"\b(?:you'?re|you are|your|you)\b|您|你", re.I)
 _AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my", "you": "I", "您": "我", "你": "我"}
 

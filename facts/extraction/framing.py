@@ -48,6 +48,10 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one
         return ""
     body = without_marker(body)
+    chosen = _CHOSEN_RE.match(body) if type_ == "decision" else None
+    if chosen:  # "A refund, please." -> "asked for a refund"
+        thing = chosen.group(1)[:1].lower() + chosen.group(1)[1:]
+        return f"{speaker} asked for {thing}" if named else f"Asked for {thing}"
     elided = with_elided_subject(body, speaker)
     if elided is not None:
         return elided
@@ -58,6 +62,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
+# A choice named and asked for, nothing else ("A refund, please", "The navy one please").
+_CHOSEN_RE = re.compile(r"^((?:a|an|the) [\w' -]{1,40}?),? please$", re.I)
 # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
 _ZH_ASKING_RE = re.compile(
     r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:我)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|问(?:一)?下)?[，,\s]*"

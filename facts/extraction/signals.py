@@ -72,7 +72,7 @@ LEGAL_PAPER_RE = re.compile(
 DECISION_RE = re.compile(
     r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
-    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange) please)\b|"
+    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"

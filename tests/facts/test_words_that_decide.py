@@ -70,3 +70,30 @@ def test_the_words_in_other_senses_decide_nothing(text: str) -> None:
     from facts.extraction.signals import strong_signal
 
     assert strong_signal(text) == "" and residence(text, "晒" in text) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "expected"),
+    [
+        # A remedy offered and accepted is the customer's decision, said as what was accepted.
+        (
+            "So sorry! Would you like a replacement sent out?",
+            "Yes please.",
+            ("decision", "Nadia accepted a replacement"),
+        ),
+        ("非常抱歉，给您重新发一份可以吗？", "可以", ("decision", "Nadia同意重新发一份")),
+        (
+            "We can refund you or send a new one. Which do you prefer?",
+            "A refund, please.",
+            ("decision", "Nadia asked for a refund"),
+        ),
+        ("您好，可以为您办理69元套餐，次月生效，确认办理吗？", "嗯，办吧", ("decision", "Nadia同意办理69元套餐")),
+        # Guard: a read-back of the user's own detail is still confirmed as it was read.
+        ("So your new address is 4 Elm Road, Leeds?", "That's right.", ("profile", "Nadia confirmed")),
+    ],
+)
+def test_an_offer_accepted_is_a_decision(question: str, answer: str, expected: tuple[str, str]) -> None:
+    view = MessageView(id=1, role="user", name="Nadia", content=answer, created_at=WHEN,
+                       previous_assistant_content=question)  # fmt: skip
+    facts = RuleExtractor().extract([view])[1].candidates
+    assert facts and facts[0].type == expected[0] and facts[0].text.startswith(expected[1]), [f.text for f in facts]
