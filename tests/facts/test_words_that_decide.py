@@ -97,3 +97,17 @@ def test_an_offer_accepted_is_a_decision(question: str, answer: str, expected: t
                        previous_assistant_content=question)  # fmt: skip
     facts = RuleExtractor().extract([view])[1].candidates
     assert facts and facts[0].type == expected[0] and facts[0].text.startswith(expected[1]), [f.text for f in facts]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "最近总是胸闷气短，爬两层楼就喘",
+        "这几天老恶心，没胃口",
+        "Been short of breath on the stairs lately.",
+        "The nausea hits me every morning before work.",
+        "I keep getting dizzy spells when I stand up.",  # guard: health by nearness before
+    ],
+)
+def test_symptoms_are_health(text: str) -> None:
+    assert _typed(text) == "health"
