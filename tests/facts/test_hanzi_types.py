@@ -26,7 +26,7 @@ def test_the_head_is_fitted_deterministically() -> None:
 @pytest.mark.parametrize(
     ("sentence", "expected"),
     [
-        ("这阵子老是心慌，晚上也睡不踏实", "health"),
+        ("这段时间老是犯困，白天打不起精神", "health"),
         ("寄过来的床单颜色跟图片差太多了", "complaint"),
         ("师傅装完走了，水龙头一直滴水", "complaint"),
         # Guards: what the shape said and the characters agree with.
