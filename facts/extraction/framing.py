@@ -34,6 +34,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             return (f"{speaker}咨询" if named else "咨询") + zh_asked(body) if type_ == "inquiry" else ""
         if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
             return ""
+        if named and _zh_subject_dropped(body):  # "这阵子老是心慌" -> "Mia这阵子老是心慌", not "Mia提到…"
+            return f"{speaker}{body}"
         return f"{speaker}提到{body}" if named else body
     if question:
         if type_ not in {"inquiry", "complaint"}:
@@ -145,3 +147,17 @@ def asked_by_speaker(sentence: str, speaker: str) -> str:
     swapped = swapped[:1].upper() + swapped[1:]
     asked = frame(swapped, speaker, type_="inquiry", question=True)
     return "" if _STILL_ASKING_RE.search(asked) else asked
+
+
+# Words a Chinese statement opens with when its subject, the speaker, is left out: a time, an adverb, a verb, an
+# adjective, a preposition or a number ("最近老是失眠", "对花生过敏", "在杭州上班", "三十了"); a noun or a pronoun
+# opening it may be a subject of its own ("天气太热了"), said as mentioned.
+_DROPPED_SUBJECT_TAGS = ("t", "f", "d", "v", "a", "p", "m")
+_DROPPED_SUBJECT_RE = re.compile(r"^(?:对|在|跟|给|从|刚|才|又|还|也|都|已经|一直|最近|这阵子|这几天|前阵子)")
+
+
+def _zh_subject_dropped(body: str) -> bool:
+    if _DROPPED_SUBJECT_RE.match(body):  # (jieba reads "对虾过敏" as a prawn's)
+        return True
+    words = [(w, tag) for w, tag in zh_tagged(body[:24]) if w.strip()]
+    return bool(words) and words[0][1].startswith(_DROPPED_SUBJECT_TAGS) and words[0][1] != "vshi"

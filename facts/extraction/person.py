@@ -401,7 +401,8 @@ def listener_third(question: str, aux: str = "") -> str:
 
 _QUESTION_SUBJECTS = frozenset(["it", "they", "there", "this", "that", "he", "she", "we"])
 _WH_AUX_RE = re.compile(
-    r"^((?:how(?: long| much| many| often| soon| late| early)?|what(?: time| days?)?|when|where|why|which \w+)) "
+    r"^((?:how(?: long| much| many| often| soon| late| early)?(?: (?:days|weeks|hours|times|time|money))?|what(?: time| days?)?|"
+    r"when|where|why|which \w+)) "
     r"(does|do|is|are|can|could|will|would|should) (\w.*)$",
     re.I,
 )

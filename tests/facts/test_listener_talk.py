@@ -301,6 +301,7 @@ def test_a_question_is_asked_of_a_business_or_carries_nothing(text: str, expecte
         ("Can I change my delivery address?", "Robin asked whether they can change the delivery address."),
         ("Is my order on its way?", "Robin asked whether the order is on its way."),
         ("Will I get a refund if I cancel now?", "Robin asked whether they will get a refund if they cancel now."),
+        ("How many days do I have to send it back?", "Robin asked how many days they have to send it back."),
         ("我需要带发票去吗？", "Robin咨询是否需要带发票去。"),
         ("我的订单发货了吗？", "Robin咨询订单是否发货了。"),
         # A noun subject with a place after "is": the auxiliary before the place.
@@ -329,3 +330,19 @@ def test_a_fact_stated_before_a_question_to_a_business_is_kept_as_the_fact(
 ) -> None:
     facts = _facts(text)
     assert facts and facts[0].type == type_ and facts[0].text.startswith(expected), [(f.type, f.text) for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A Chinese statement with its subject left out is the speaker's, said with the speaker as its subject.
+        ("最近老是失眠，半夜三点才睡得着", "Robin最近老是失眠"),
+        ("对虾过敏，一吃就起疹子", "Robin对虾过敏"),
+        ("在杭州做前端，干了四年了", "Robin在杭州做前端"),
+        # Guard: a noun opening the sentence may be a subject of its own: said as mentioned.
+        ("公司下个月搬到滨江", "Robin提到公司"),
+    ],
+)
+def test_a_chinese_statement_without_its_subject_is_the_speakers(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].text.startswith(expected), [f.text for f in facts]
