@@ -130,22 +130,28 @@ _FIRST_EN_RE = re.compile(
 # about a statement ("asked about they're moving ..."); the speaker's question then stays as it was.
 _STILL_ASKING_RE = re.compile(
     r"\basked about\b|\basked (?:how|what|when|where|which|who|why)\b[^.,]{0,40}?\b(?:do|does|did|is|are|was|were|have|"
-    r"has) (?:they|them|the|their)\b",
+    r"has)(?:n['’]t)? (?:they|them|the|their)\b",
     re.I,
 )
 _FIRST_ZH_RE = re.compile(r"^(?:我|本人)(?:的)?")
+_WHY_RE = re.compile(r"(?i:why|how come)\b|为什么|为啥|怎么还")
 
 
-def asked_by_speaker(sentence: str, speaker: str) -> str:
-    """An inquiry with the speaker in it said as asked ("Where can I collect my parcel?" -> "Asked where they can
-    collect the parcel", "我的订单发货了吗" -> "咨询订单是否发货了"), or "" when it reads no better that way."""
+def asked_by_speaker(sentence: str, speaker: str, type_: str = "inquiry") -> str:
+    """An inquiry (or a grievance asked as a question) with the speaker in it said as asked ("Where can I collect my
+    parcel?" -> "Asked where they can collect the parcel", "我的订单发货了吗" -> "咨询订单是否发货了"), or "" when it
+    reads no better that way. A grievance that names the business ("why did you charge me twice?") stays as it was:
+    its "you" is the business, not the speaker."""
+    if type_ == "complaint" and (re.search(r"\byou\b|你|您", sentence, re.I) or not _WHY_RE.match(sentence.strip())):
+        return ""  # only a "why" is said as a grievance asked ("为什么我的退款还没到账" -> "抱怨退款还没到账")
     if has_cjk(sentence):
         body = _ZH_ASKING_RE.sub("", sentence.strip()) or sentence
-        return frame(_FIRST_ZH_RE.sub("", body), speaker, type_="inquiry", question=True)
+        body = _ZH_WHY_RE.sub("", body) if type_ == "complaint" else body
+        return frame(_FIRST_ZH_RE.sub("", body), speaker, type_=type_, question=True)
     swapped = _FIRST_EN_RE.sub(lambda m: _FIRST_EN[m.group(0).lower()], sentence)
     swapped = re.sub(r"\b([Yy])ou['’]m\b", r"\1ou're", swapped)
     swapped = swapped[:1].upper() + swapped[1:]
-    asked = frame(swapped, speaker, type_="inquiry", question=True)
+    asked = frame(swapped, speaker, type_=type_, question=True)
     return "" if _STILL_ASKING_RE.search(asked) else asked
 
 

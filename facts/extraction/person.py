@@ -428,6 +428,7 @@ _NP_END = frozenset(
      "some", "yet", "now", "today", "tomorrow", "again", "near", "over", "under", "via", "without", "next", "all"]
 )  # fmt: skip
 _DETERMINERS = frozenset(["the", "their", "a", "an", "any", "this", "that", "these", "those"])
+_DEGREE = frozenset(["so", "very", "too", "really", "always", "still", "never", "not", "quite", "ever", "such"])
 
 
 def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
@@ -451,6 +452,9 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
     if not at and not be and words[-1].lower() in _SERVICE_VERBS:  # "how long does delivery to Norway take"
         at = len(words) - 1
     subject = " ".join(["the" if first.lower() == "their" else first, *words[1:at]])
+    degree = next((i for i in range(head + 1, end) if words[i].lower() in _DEGREE), 0)
+    if not at and be and degree:  # "why is the courier so slow" -> "why the courier is so slow"
+        end = degree
     if not at and be and end < len(words) and words[end].lower() not in _DETERMINERS:
         lead = "the" if first.lower() == "their" else first  # "is the order on its way" -> "the order is on its way"
         return " ".join([lead, *words[1:end], aux, *words[end:]])
@@ -466,3 +470,21 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
     else:
         said = f"{aux} {verb}"
     return f"{subject} {said} {tail}".rstrip()
+
+
+# The business a complaint is made to, named in third person: "you" is the business, never the speaker's friend
+# ("You charged my card twice" -> "The business charged Robin's card twice", 你们扣了我两次钱 -> 商家扣了…).
+_BUSINESS_YOU_RE = re.compile(r"\b(?:[Yy]ou (?:lot|guys|people|folks)|[Yy]our|[Yy]ou)\b|(?:你们|您们)(?:店|家)?|你家")
+
+
+def business_named(text: str) -> str:
+    """A complaint's text with the business it is made to named as such instead of "you"."""
+
+    def name(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if not word.isascii():
+            return "商家"
+        said = "the business's" if word.lower() == "your" else "the business"
+        return said[:1].upper() + said[1:] if m.start() == 0 else said
+
+    return _BUSINESS_YOU_RE.sub(name, text)

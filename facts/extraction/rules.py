@@ -34,7 +34,7 @@ from facts.extraction.gate import (
     statement_before_question,
     strip_chatter,
 )
-from facts.extraction.person import third_person_en, third_person_zh
+from facts.extraction.person import business_named, third_person_en, third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
 from facts.extraction.typer import slot_family, type_of
@@ -346,10 +346,12 @@ class RuleExtractor:
             text = frame(resolved, speaker, type_=type_, question=question)
             if not text:
                 return None
-        elif framed and question and type_ == "inquiry":  # "Can I pay by card?": asked, not a question of the speaker
-            text = asked_by_speaker(resolved, speaker) or text
-        elif framed and question and statement_before_question(resolved):  # the fact stated, not the question after
-            text = third_person(statement_before_question(resolved), speaker, zh=zh)
+        elif framed and question:  # "Can I pay by card?": asked, not a question of the speaker's; or the fact stated
+            asked = asked_by_speaker(resolved, speaker, type_) if type_ in {"inquiry", "complaint"} else ""
+            head = "" if asked else statement_before_question(resolved)
+            text = asked or (third_person(head, speaker, zh=zh) if head else text)
+        if type_ == "complaint":  # the business complained to is named as such, not "you"
+            text = business_named(text)
         text = text.rstrip(",;:，；：、 ")  # a clause cut from a longer sentence ends as a sentence
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."

@@ -346,3 +346,24 @@ def test_a_fact_stated_before_a_question_to_a_business_is_kept_as_the_fact(
 def test_a_chinese_statement_without_its_subject_is_the_speakers(text: str, expected: str) -> None:
     facts = _facts(text)
     assert facts and facts[0].text.startswith(expected), [f.text for f in facts]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A complaint names the business it is made to, not "you"; a grievance asked with "why" is said as one.
+        ("You billed me twice for the March invoice.", "The business billed Robin twice"),
+        ("The lamp I ordered from you lot arrived broken.", "The lamp Robin ordered from the business arrived"),
+        ("你们送来的椅子是坏的", "Robin提到商家送来的椅子是坏的"),
+        ("你们家扣了我两次月费", "商家扣了Robin两次月费"),
+        ("Your plumber never turned up on Friday.", "Robin mentioned that the business's plumber never turned up"),
+        ("Why is my replacement taking so long?", "Robin complained, asking why the replacement is taking so long"),
+        ("为什么我的退款还没到账？", "Robin抱怨退款还没到账"),
+        ("Why is your helpline so slow?", "Robin complained, asking why the helpline is so slow"),
+    ],
+)
+def test_a_complaint_names_the_business_and_a_why_is_a_grievance(text: str, expected: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0].type == "complaint" and facts[0].text.startswith(expected), [
+        (f.type, f.text) for f in facts
+    ]
