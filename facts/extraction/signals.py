@@ -76,6 +76,8 @@ DECISION_RE = re.compile(
     r"决定|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
+    # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
+    r"(?:开始|以后|起)改(?:喝|吃|用|坐|骑|走|买|订|去)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
@@ -157,7 +159,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(broken|broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
-            r"overcharged|charged twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
             # A service late or not done by now, a bill for more than was had.
             r"delayed by|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
