@@ -25,7 +25,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import LAW_RE, asks_terms, strong_signal
+from facts.extraction.signals import DECISION_RE, LAW_RE, asks_terms, strong_signal
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -224,7 +224,7 @@ def keep_hint(sentence: str) -> str:
     for name, pattern in _KEEP_HINTS:
         if pattern.search(sentence):
             return name
-    return ""
+    return "decision" if DECISION_RE.search(sentence) else ""  # the typer's decisions hint a keep too
 
 
 def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:

@@ -51,6 +51,8 @@ def _typed(text: str) -> str:
         ("Why did you charge us twice for one delivery?", "complaint"),
         ("下个月起改用电动牙刷，先用着看", "decision"),
         ("好，就这个了，下个月开始扣费", "decision"),
+        # A decision the typer knows is a reason to keep the sentence, too (it was dropped as low value).
+        ("以后改坐地铁上班了", "decision"),
         ("太坑了吧！", "drop:reaction"),
         ("What a rip-off!", "drop:reaction"),
         ("等我考完试，咱们一起去学潜水呗", "drop:vague"),
