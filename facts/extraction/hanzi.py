@@ -40,21 +40,23 @@ class CharTypeHead:
     w: np.ndarray
     b: np.ndarray
 
-    def vector(self, text: str) -> np.ndarray:
-        x = np.zeros(len(self.vocab))
-        for feature in features(text):
-            index = self.vocab.get(feature)
-            if index is not None:
-                x[index] = 1.0
-        norm = float(np.linalg.norm(x))
-        return x / norm if norm else x
-
     def most_likely(self, text: str) -> str | None:
         """The type of the highest score, or None when no character pair of the text was seen in fitting."""
-        x = self.vector(text)
+        x = _vector(self.vocab, text)
         if not x.any():
             return None
         return self.types[int(np.argmax(self.w @ x + self.b))]
+
+
+def _vector(vocab: dict[str, int], text: str) -> np.ndarray:
+    """The text's features seen in fitting, as a unit vector (zeros when none was seen)."""
+    x = np.zeros(len(vocab))
+    for feature in features(text):
+        index = vocab.get(feature)
+        if index is not None:
+            x[index] = 1.0
+    norm = float(np.linalg.norm(x))
+    return x / norm if norm else x
 
 
 Fitter = Callable[[np.ndarray, list[str]], tuple[tuple[str, ...], np.ndarray, np.ndarray]]
@@ -69,7 +71,6 @@ def fit_head(texts: list[str], labels: list[str], fit: Fitter) -> CharTypeHead |
     for text in texts:
         for feature in features(text):
             vocab.setdefault(feature, len(vocab))
-    head = CharTypeHead(vocab, (), np.zeros((0, len(vocab))), np.zeros(0))
-    x = np.stack([head.vector(t) for t in texts])
+    x = np.stack([_vector(vocab, t) for t in texts])
     types, w, b = fit(x, labels)
     return CharTypeHead(vocab, types, w, b)
