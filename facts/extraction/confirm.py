@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.person import third_person_en
+from facts.extraction.signals import DECISION_RE
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
 from facts.text import has_cjk
@@ -118,3 +120,42 @@ def confirmed_type(question: str) -> str:
     said = re.sub(r"^(?:so|ok|okay|right|just to confirm)[,\s]+", "", said, flags=re.I)
     found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
     return found if found and found != "inquiry" else "decision"
+
+
+# An offer or a choice put to the user ("I can offer a £20 credit", "there's a 07:40 on the 13th, shall I confirm
+# it?", "您是希望退货还是换新呢？", "续保支持分三期付款，您需要吗？"): the user's short reply that takes it is a decision.
+_OFFERING_RE = re.compile(
+    _OFFER_RE.pattern
+    + r"|\b(?:i|we) can (?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗",
+    re.I,
+)
+_TAKES_EN_RE = re.compile(
+    r"^(?:(?:seriously|fine|ok(?:ay)?|go on(?: then)?|alright|all right|yes|yeah|yep|sure|go ahead|right|then|that'?s "
+    r"fine)\W+)*(?:please |just )?((?:switch|confirm|book|move|change|put|sign|upgrade|downgrade|send|go with|take|cancel|"
+    r"go ahead with)\b.*)",
+    re.I,
+)
+_TAKES_ZH_RE = re.compile(r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){2,10}?)吧(?=[，,。！!~～]|$)")
+
+
+def offer_made(assistant: str) -> bool:
+    return bool(assistant) and bool(_OFFERING_RE.search(assistant[-400:]))
+
+
+def taken_offer(clause: str, assistant: str, speaker: str) -> str:
+    """What the user's clause takes of the assistant's offer, said as their decision, or "" ("Go on then, switch me."
+    -> "Asked the business to switch them."; "那就分三期吧" -> "选择分三期"; "I'll take the credit" stays as said)."""
+    text = clause.strip()
+    if len(text) > 80:
+        return ""
+    named = speaker not in {"User", "用户", ""}
+    if has_cjk(text):
+        m = _TAKES_ZH_RE.match(text)
+        shared = m and any(m.group(1)[i : i + 2] in assistant for i in range(len(m.group(1)) - 1))
+        return f"{speaker if named else ''}选择{m.group(1)}。" if m and shared else ""
+    m = _TAKES_EN_RE.match(text)
+    if m:
+        act = re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", m.group(1))).rstrip(" .!")
+        act = third_person_en(act[:1].lower() + act[1:], speaker or "User")  # "..., I'd rather have" -> "Sam would rather"
+        return f"{speaker} asked the business to {act}." if named else f"Asked the business to {act}."
+    return text if DECISION_RE.search(text) else ""

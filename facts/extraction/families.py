@@ -400,6 +400,12 @@ _PHONE_CUE = re.compile(
 )
 _PHONE_OTHER = re.compile(r"\b(?:his|her|their|my (?:wife|husband|mum|mom|dad|boss|son|daughter)'?s?)\b|他的|她的|(?:爸|妈|老婆|老公)的",
                           re.I)  # fmt: skip
+_MOBILE_RE = re.compile(r"1[3-9]\d{9}$|07\d{9}$")
+_ID_WORD_RE = re.compile(
+    r"订单|单号|会员|卡号|编号|尾号|账号|快递|\b(?:order|account|reference|ref|tracking|membership|policy|booking|card|"
+    r"case|ticket|invoice|customer)\b",
+    re.I,
+)
 _EMAIL = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}(?:\.[\w-]{1,63})+")  # bounded: linear on long runs
 
 
@@ -411,7 +417,9 @@ def phone(text: str, zh: bool) -> FamilyMatch | None:
     if not 7 <= len(digits) <= 15:
         return None
     alone = not re.sub(r"[\W_]+", "", text.replace(m.group(1), ""))
-    if alone or _PHONE_CUE.search(text[: m.start()]):
+    # A mobile number by its shape, given with no word for it ("换了，现在是13911520476"), unless an id is named.
+    mobile = _MOBILE_RE.match(digits) and not _ID_WORD_RE.search(text[: m.start()])
+    if alone or mobile or _PHONE_CUE.search(text[: m.start()]):
         return FamilyMatch("phone", ("+" if m.group(1).startswith("+") else "") + digits, "profile")
     return None
 

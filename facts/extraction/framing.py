@@ -13,6 +13,11 @@ from facts.extraction.elision import not_about_speaker, with_elided_subject, wit
 from facts.extraction.person import listener_third
 from facts.text import has_cjk, zh_tagged
 
+# An id given by its name with the owner left out: the speaker's ("account number is 88120455, if that helps").
+_GIVEN_ID_RE = re.compile(
+    r"^(?:the )?((?:[a-z]+ ){0,2}(?:number|no\.?|ref(?:erence)?|code|id|pin))(?: is|'s|:) ([A-Z]{0,4}-?\d[\dA-Z-]{3,30})\b",
+    re.I,
+)
 _ASK_EN = re.compile(
     r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I
 )
@@ -31,7 +36,12 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             if type_ == "complaint":  # "为什么你们的快递这么慢？" -> "抱怨你们的快递这么慢"
                 body = _ZH_WHY_RE.sub("", body) or body
                 return (f"{speaker}抱怨" if named else "抱怨") + body
-            return (f"{speaker}咨询" if named else "咨询") + zh_asked(body) if type_ == "inquiry" else ""
+            if type_ != "inquiry":
+                return ""
+            wish = _ZH_WISH_RE.match(body)  # "想约个洗牙，这周末还有号吗" -> "想约个洗牙，咨询这周末是否还有号"
+            if wish:
+                return f"{speaker if named else ''}{wish.group(1)}，咨询{zh_asked(body[wish.end() :])}"
+            return (f"{speaker}咨询" if named else "咨询") + zh_asked(body)
         if _ZH_REACTION_RE.match(body):  # "哇太厉害了，…": a reaction to the listener, nothing of the speaker's
             return ""
         if named and _zh_subject_dropped(body):  # "这阵子老是心慌" -> "Mia这阵子老是心慌", not "Mia提到…"
@@ -47,6 +57,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
         if type_ == "complaint":  # "Why is your courier so slow?" -> "complained, asking why is their courier so slow"
             verb = "Complained, asking whether" if m else "Complained, asking" if wh else "Complained about"
         return f"{speaker} {verb[0].lower() + verb[1:]} {what}" if named else f"{verb} {what}"
+    given = _GIVEN_ID_RE.match(body)
+    if given:  # "membership number is GY-20931 if you need it" -> "Robin's membership number is GY-20931"
+        return f"{speaker or 'User'}'s {given.group(1).lower()} is {given.group(2)}"
     if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one
         return ""
     body = without_marker(body)
@@ -68,8 +81,11 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 _CHOSEN_RE = re.compile(r"^((?:a|an|the) [\w' -]{1,40}?),? please$", re.I)
 # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
 _ZH_ASKING_RE = re.compile(
-    r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:我)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|问(?:一)?下)?[，,\s]*"
+    r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:另外|还有|顺便|再)?(?:(?:我)?(?:还)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|"
+    r"问(?:一)?下|想问问))?[，,\s]*"
 )
+# A wish stated before the question in the same sentence, the speaker's ("想约个洗牙，", "打算下个月办卡，").
+_ZH_WISH_RE = re.compile(r"^((?:想|要|打算|准备|需要)[^，,。？?]{2,20})[，,]\s*(?=\S)")
 _ZH_WHY_RE = re.compile(r"^(?:为什么|为啥|怎么)")
 _ZH_REACTION_RE = re.compile(r"(?:哇+|啊+[？?]?|哈哈+|天哪|天啊|哎呀|哎哟|我的天|呀)[，,！!？?\s]*")
 _COMMON_FIRST = re.compile(
@@ -94,6 +110,22 @@ _ZH_A_NOT_A = {
     "要不要": "是否要",
 }
 _ZH_MODALS = ("能", "能够", "可以", "可", "会", "要", "需要", "是", "有", "支持")
+_NOT_MODAL = {
+    "可能",
+    "才能",
+    "功能",
+    "技能",
+    "性能",
+    "智能",
+    "本能",
+    "体能",
+    "节能",
+    "能力",
+    "能量",
+    "能源",
+    "只能",
+    "不能",
+}
 _ZH_ASKED_ABOUT_RE = re.compile(r"(?:是)?(?:怎样|怎么样|什么样|如何)的?$")
 
 
@@ -109,6 +141,12 @@ def zh_asked(body: str) -> str:
     text = _ZH_YES_NO_RE.sub("", text)
     words = zh_tagged(text)
     at = next((i for i, (w, _) in enumerate(words) if w in _ZH_MODALS), None)
+    # 能 the segmenter joined to a word ("两个人能共用" cut as 人能 / 共用, "能带宠物" as 能带 / 宠物): split it off.
+    glued = next((i for i, (w, _) in enumerate(words) if len(w) == 2 and "能" in w and w not in _NOT_MODAL), None)
+    if at is None and glued is not None:
+        first, second = words[glued][0][0], words[glued][0][1]
+        words = [*words[:glued], (first, "x"), (second, "x"), *words[glued + 1 :]]
+        at = glued + (1 if second == "能" else 0)
     if at is None:  # the first verb ("商家周日营业" -> "商家周日是否营业")
         at = next((i for i, (_, tag) in enumerate(words) if tag.startswith("v")), None)
     if at is None:  # no verb by its tag ("营业", "发货" are nouns to it): before the last word but particles
@@ -167,3 +205,31 @@ def _zh_subject_dropped(body: str) -> bool:
         return True
     words = [(w, tag) for w, tag in zh_tagged(body[:24]) if w.strip()]
     return bool(words) and words[0][1].startswith(_DROPPED_SUBJECT_TAGS) and words[0][1] != "vshi"
+
+
+# A trip the speaker asks to have planned or booked: the request is the assistant's work, the trip is the speaker's
+# plan ("帮我规划一下五一去西安的行程" -> "计划五一去西安", "Plan me a 4-day trip to Porto in June" -> "is planning a
+# 4-day trip to Porto in June").
+_TRIP_ZH_RE = re.compile(
+    r"^(?:请|麻烦你?|能不能)?帮我(?:规划|安排|做|查|订|定|排)(?:一下|个|一个|份|一份)?(?P<when>[^，,。！？]{0,8}?)"
+    r"去(?P<where>[^，,。！？的]{1,10})的(?:行程|攻略|路线|机票|酒店|旅行|旅游)"
+)
+_TRIP_EN_RE = re.compile(
+    r"^(?:(?:please|can you|could you|would you|help me)\s+)*(?:plan|organi[sz]e|book|sort out|put together|map out)"
+    r"(?: me| us)? (?:a|an|my|our) (?P<trip>(?:[\w-]+ ){0,3}(?:trip|holiday|itinerary|getaway|weekend|honeymoon) "
+    r"(?:to|in|around|for) [^?.!]{2,60})",
+    re.I,
+)
+
+
+def trip_planned(clause: str, speaker: str) -> str:
+    named = speaker not in {"User", "用户", ""}
+    text = clause.strip()
+    m = _TRIP_ZH_RE.match(text)
+    if m:
+        return f"{speaker if named else ''}计划{m.group('when')}去{m.group('where')}。"
+    m = _TRIP_EN_RE.match(text)
+    if m:
+        trip = m.group("trip").rstrip(" ,")
+        return f"{speaker} is planning a {trip}." if named else f"Is planning a {trip}."
+    return ""

@@ -42,11 +42,12 @@ _PIECES: dict[str, str] = {
     r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
     "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
     r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
-    r"weekend)|catch you later|ttyl|later|that'?s all|no,? that'?s all|safe travels|再见|拜拜|晚安|回头聊|下次聊|"
+    r"weekend)|catch you later|ttyl|later|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
+    r"all|it all) (?:sorted|done|set)|all sorted|再见|拜拜|晚安|回头聊|下次聊|"
     r"先这样|先这样吧|就这样|没有了|没别的了|回聊|改天聊",
     "agreement": r"ok+|okay|k|sure|yes|yeah|yep|yup|ya|deal|fair( enough)?|right|exactly|totally|absolutely|agreed|"
     r"of course|for sure|sounds (good|great|like a plan)|works( for me)?|will do|got it|noted|me too|same( here)?|"
-    r"no problem|np|you too|i agree|makes sense|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
+    r"no problem|np|you too|i agree|makes sense|grand|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
     r"明白|明白了|知道了|记住了|必须的|当然|一言为定|同意|ok没问题",
     "reaction": r"wow+|whoa|oh (?:no|dear|man)|oh+|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
     r"awesome|amazing|incredible|brilliant|perfect|lovely|congrats|congratulations|good luck|wishing you( the best)?|"
@@ -74,9 +75,13 @@ _NAME_RE = re.compile(
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
 _QUESTION_RE = re.compile(
-    r"[?？]\s*$|(?:[吗呢么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    r"[?？]\s*$|(?:[吗么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    # 呢 asks only with a question word or after a bare topic ("怎么办呢", "那你呢"); "还打着石膏呢" states.
+    r"|(?:什么|啥|怎么|咋|哪|谁|为什么|为啥|几|多少|多久|要不要|是不是)[^，,。.!！]{0,30}呢\s*[~～]?\s*$|(?:^|[，,])[^，,]{0,4}呢\s*[~～]?\s*$"
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
     r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
+    # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
+    r"|有没有[^，,。.!！]{1,12}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
     r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
     # A wh-question without its mark ("and how do I sort a dict by value").
@@ -103,7 +108,10 @@ _SERVICE_RE = re.compile(
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门",
+    r"开票|专票|普票|收据|开门|"
+    # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
+    r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
+    r"\b(?:appointments?|slots?) (?:available|free|left)\b",
     re.I,
 )
 
@@ -112,7 +120,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "commitment",
         re.compile(
             r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|"
-            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised)\b|我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了",
+            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|"
+            r"我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
         ),
     ),
@@ -141,6 +150,13 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+# An achievement of the speaker's: a test passed, a belt or a licence won ("passed my theory test", "考过了科目二").
+ACHIEVED_RE = re.compile(
+    r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,2}(?:test|exam|interview|assessment|audition|"
+    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|"
+    r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|拿到了?\S{0,6}(?:驾照|执照|黑带)",
+    re.I,
+)
 
 
 @dataclass(frozen=True)
@@ -287,6 +303,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "slot")
     if signal:
         return Verdict(True, signal)
+    if ACHIEVED_RE.search(text) and (first or has_cjk(text)):
+        return Verdict(True, "event")
     if len(keywords(text)) < 2 and not re.search(r"\d", text):
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")

@@ -271,7 +271,11 @@ def _name_plural(out: str, name: str | None) -> str:
         first = min(i for i in (out.find(_WE), out.find(_OUR), out.find(_US)) if i >= 0)
         mark = out[first]
         named = {_WE: f"{label} and others", _OUR: f"{label}'s", _US: f"{label} and others"}[mark]
-        out = out[:first] + named + out[first + 1 :]
+        start, pair = first, re.search(r"\b([Nn]either|[Bb]oth) of $", out[:first]) if mark == _US else None
+        if pair:  # "neither of us can stand mushrooms" -> "neither Maya nor the others can stand mushrooms"
+            joined = "nor" if pair.group(1).lower() == "neither" else "and"
+            start, named = pair.start(), f"{pair.group(1)} {label} {joined} the others"
+        out = out[:start] + named + out[first + 1 :]
     out = re.sub(rf"(^|[.!?]\s+){_WE}", lambda m: m.group(1) + "They", out)
     return out.replace(_WE, "they").replace(_OUR, "their").replace(_US, "them")
 
@@ -389,6 +393,10 @@ def listener_third(question: str, aux: str = "") -> str:
     text = re.sub(r"\byours\b", "theirs", re.sub(r"\byour\b", "their", question, flags=re.I), flags=re.I)
     text = _LISTENER_CONTRACTED_RE.sub("they", text)
     text = _LISTENER_SUBJECT_RE.sub(lambda m: f"{m.group(1)} they" if m.group(1) else "they", text)
+    # The subject of a relative clause ("the descaler you sell" -> "the descaler they sell").
+    text = re.sub(
+        r"\byou(?= (?:\w+ly )?(\w+)\b)", lambda m: "they" if m.group(1).lower() in _DONE_BY else m.group(0), text
+    )
     text = re.sub(r"\byou\b", "them", text, flags=re.I)
     if aux:
         return _declarative(text, aux.lower()) or text
@@ -417,6 +425,7 @@ _SERVICE_VERBS = frozenset(
      "pick", "mean", "last", "stop", "reopen", "restock", "price", "waive", "count", "differ", "vary", "matter",
      "ring", "phone", "email", "text", "visit", "wait", "help", "board", "turn", "print", "bill", "take", "teach"]
 )  # fmt: skip
+_DONE_BY = _SERVICE_VERBS | {"sold", "sent", "gave", "fitted", "installed", "delivered", "made", "used", "supplied"}
 _BE_PREDICATES = frozenset(
     ["open", "closed", "available", "free", "busy", "full", "included", "refundable", "possible", "allowed", "valid",
      "required", "needed", "ready", "still", "back", "due", "late", "covered", "suitable", "worth", "able", "in",

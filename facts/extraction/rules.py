@@ -13,7 +13,7 @@ import re
 from facts.extraction import classifier
 from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
-from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, readback
+from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, offer_made, readback, taken_offer
 from facts.extraction.elision import (
     empty_liking,
     empty_plan,
@@ -24,7 +24,7 @@ from facts.extraction.elision import (
     without_marker,
 )
 from facts.extraction.entities import entities_of
-from facts.extraction.framing import asked_by_speaker, frame
+from facts.extraction.framing import asked_by_speaker, frame, trip_planned
 from facts.extraction.gate import (
     Verdict,
     asks_the_business,
@@ -257,10 +257,16 @@ class RuleExtractor:
         # "I adopted a kitten. She's called Miso.": the pronoun said as the thing; its name, kind or age is kept.
         clauses, lasting = with_antecedents(clauses)
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
+        # A reply that takes the assistant's offer ("Go on then, switch me.", "那就分三期吧") is the user's decision.
+        offer = message.previous_assistant_content if offer_made(message.previous_assistant_content) else ""
+        taken = [taken_offer(c, offer, speaker) if offer else "" for c, _s, _e in clauses]
+        # A trip the speaker asks to have planned is their plan ("帮我规划一下五一去西安的行程").
+        trips = [trip_planned(c, speaker) for c, _s, _e in clauses]
         verdicts = [
+            Verdict(True, "offer taken") if taken[i] else Verdict(True, "trip") if trips[i] else
             Verdict(True, "possession") if i in lasting else rule_verdict(c, has_slot=slot is not None)
             for i, ((c, _s, _e), slot) in enumerate(zip(clauses, slots, strict=True))
-        ]
+        ]  # fmt: skip
         open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
         scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
         listed: list[classifier.Score | None] = list(scores) if scores else [None] * len(open_)
@@ -282,7 +288,12 @@ class RuleExtractor:
                 continue
             clause, c_start, c_end = clauses[i]
             predicted = (score.type, score.type_confidence) if score is not None else None
-            candidate = self._candidate(message, clause, c_start + offset, c_end + offset, speaker, slots[i], predicted)
+            candidate = self._candidate(message, clause, c_start + offset, c_end + offset, speaker, slots[i], predicted,
+                                        framed=not (taken[i] or trips[i]))  # fmt: skip
+            if candidate is not None and taken[i]:
+                candidate.type, candidate.text = "decision", candidate.text if taken[i] == clause.strip() else taken[i]
+            if candidate is not None and trips[i]:
+                candidate.type, candidate.text = "commitment", resolve_text(trips[i], message.created_at)[0]
             if candidate is None:
                 reasons.append("not about the speaker")
                 continue
@@ -417,7 +428,7 @@ def _open_clauses(content: str) -> list[str]:
 
 # A filled slot of the speaker's, or a pet or a possession gained or given up ("Hey, I adopted a cat."): durable by
 # its words, and what the classifier's turn-level vectors know least.
-_NO_VETO = frozenset({"slot", "possession"})
+_NO_VETO = frozenset({"slot", "possession", "offer taken", "trip"})
 
 
 def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> tuple[bool, str]:

@@ -84,7 +84,9 @@ DECISION_RE = re.compile(
     r"\b(?:you can|please|pls|go ahead and|just) cancel\b|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
     r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
-    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|(?:退|换)(?:钱|款|新)吧|"
+    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|"
+    # A mind made up ("想好了，不在市区租了").
+    r"(?:想好|想清楚|考虑好|考虑清楚|决定好)了(?!吗|没|么)|(?:退|换)(?:钱|款|新)吧|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
     r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
@@ -120,7 +122,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|感冒|头晕|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
-            r"医生说|医生让|挂号|复查|疼|痛|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
+            r"医生说|医生让|挂号|复查|(?<![肉心])疼|(?<!心)痛(?!快)|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
             r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
@@ -136,6 +138,11 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
             r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
             r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
+            # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
+            # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
+            r"崴了?脚|扭伤|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|"
+            r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
+            r"\b(?:GP|doctor|dentist|consultant|physio|specialist) (?:thinks|reckons|told me|wants me|says i|said i)\b|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
             r"(?:骨|牙|眼|皮肤|内|外|妇|儿|耳鼻喉|心内|神经|消化|呼吸|中医)科(?!技|学|目)|\b(?:dermatologist|orthopa?edic\w*|"
             r"cardiologist|gyn(?:a)?ecologist|neurologist|optician|optometrist|audiologist|osteopath|chiropractor)\b",
@@ -147,9 +154,12 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
+            # A licence's term ("my licence expires next month", "驾照下个月到期").
+            r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
+            r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
             r"named driver|no[- ]claims|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险|保单|居留|户口|" + LAW_WORDS,
+            r"保险|保单|居留|户口|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|" + LAW_WORDS,
             re.I,
         ),
     ),
@@ -159,7 +169,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(broken|broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
-            r"overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
             # A service late or not done by now, a bill for more than was had.
             r"delayed by|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
@@ -169,7 +179,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
             r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
-            r"(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"说好\S{0,12}?(?:收|扣)了?我|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
@@ -231,10 +241,22 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
 ]
 
 
+# A service that failed the speaker: not delivered, not turned up, charged more than agreed. A complaint even when
+# what failed is a prescription or a dental clean ("my repeat prescription hasn't turned up", "说好两百五，收了我三百八").
+_FAILED_SERVICE_RE = re.compile(
+    r"\b(?:hasn'?t|hasnt|has not|haven'?t|havent|have not|never|didn'?t|didnt|did not) (?:turned|turn|shown|show|showed) up\b|"
+    r"\b(?:hasn'?t|hasnt|has not|haven'?t|havent|never) (?:arrived|come through|been (?:delivered|sent|dispatched))\b|"
+    r"\bovercharged\b|\b(?:charged|billed) (?:me|us) (?:twice|double|more than)\b|\bnobody (?:ever )?(?:mentioned|told me)\b|"
+    r"\bno one (?:ever )?(?:mentioned|told me)\b|多收了|收了两次|扣了两次|多扣|说好\S{0,12}?(?:收|扣)了?我|没(?:人)?(?:告诉|提醒)(?:过)?我|"
+    r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送)|还没(?:寄|发|送)(?:到|过来|出来)",
+    re.I,
+)
+
+
 def strong_signal(sentence: str) -> str:
     for name, pattern in _STRONG:
         if pattern.search(sentence):
-            return name
+            return "complaint" if name == "health" and _FAILED_SERVICE_RE.search(sentence) else name
     return "possession" if possession_change(sentence) or possession_state(sentence) else ""
 
 
@@ -260,3 +282,8 @@ def asks_terms(sentence: str) -> bool:
     if not _TERMS_RE.search(sentence) or _OWN_TROUBLE_RE.search(sentence):
         return False
     return not _COMPLAINT_RE.search(_TERMS_RE.sub(" ", sentence))
+
+
+def legal_words(sentence: str) -> bool:
+    """A word of the law or a legal document: what a legal type needs that no rule gave."""
+    return bool(strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or LEGAL_PAPER_RE.search(sentence))

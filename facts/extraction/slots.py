@@ -75,10 +75,13 @@ _EN_PREF_POS = re.compile(
     re.I,
 )
 _EN_PREF_NEG = re.compile(
-    r"\bi ?(?:really |just |totally |absolutely |now |still )?(?:hate|dislike|can'?t stand|don'?t like|do not like|"
+    # The speaker among others ("neither of us can stand mushrooms", "we both hate camping").
+    r"\b(?:(?:neither|none) of us (?:can stand|likes?|eats?|drinks?|enjoys?)|(?:we|we both|both of us) (?:really |just |all )?"
+    r"(?:hate|can'?t stand|don'?t (?:eat|like|drink))|"
+    r"i ?(?:really |just |totally |absolutely |now |still )?(?:hate|dislike|can'?t stand|don'?t like|do not like|"
     r"don'?t eat|do not eat|never eat|avoid|can'?t eat|don'?t drink|do not drink|never drink|stopped eating|"
     r"stopped drinking|gave up|quit|'m not (?:a )?(?:big )?fan of|am not (?:a )?(?:big )?fan of|'m not into|"
-    r"am not into|no longer (?:eat|drink|like|enjoy)|don'?t (?:eat|drink|like|enjoy) (?:any|much)) "
+    r"am not into|no longer (?:eat|drink|like|enjoy)|don'?t (?:eat|drink|like|enjoy) (?:any|much))) "
     r"([\w' -]{2,40}?)(?=[.,!?;]| and | but | because |$)",
     re.I,
 )

@@ -12,6 +12,7 @@ import re
 from facts.extraction import classifier
 from facts.extraction.gate import (
     _SERVICE_RE,
+    ACHIEVED_RE,
     has_first_person,
     is_question,
     keep_hint,
@@ -25,13 +26,13 @@ from facts.extraction.signals import (
     DECISION_RE,
     ID_ONLY_RE,
     LAW_RE,
-    LEGAL_PAPER_RE,
     OF_A_CAR,
     REMEMBERED_RE,
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
     WORK_RE,
     asks_terms,
+    legal_words,
     strong_signal,
 )
 from facts.extraction.slots import Slot
@@ -319,7 +320,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # A refund or a return asked about with no trouble of the speaker's asks about the terms ("What's your refund
     # policy?"); a complaint asked as a question stays one ("Why hasn't my refund come through?").
     terms = signal == "complaint" and asks_terms(sentence)
-    service = asks and _SERVICE_RE.search(sentence) and (signal not in {"complaint", "health"} or terms)
+    # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
+    # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).
+    service = asks and _SERVICE_RE.search(sentence) and (signal != "complaint" or terms)
     if service and not DECISION_RE.search(sentence) and not statement_before_question(sentence):
         return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
     if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):
@@ -333,6 +336,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "legal"
     if DECISION_RE.search(sentence):
         return "decision"
+    if ACHIEVED_RE.search(sentence) and not _FUTURE_RE.search(sentence):
+        return "event"  # a test passed, a belt won: it happened, whatever it is about ("my motorbike theory test")
     if signal == "legal" and _INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
@@ -445,7 +450,7 @@ def _by_characters(sentence: str) -> str:
     guess = classifier.chinese_type(sentence)
     if guess is None or guess == "inquiry" or guess == "event" and not _HAPPENED_RE.search(sentence):
         return "profile"
-    return guess
+    return guess if guess != "legal" or legal_words(sentence) else "profile"  # legal needs a word of the law
 
 
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:
@@ -470,8 +475,7 @@ def _standing(type_: str, sentence: str) -> str:
     of the law or a legal document (a palliative care certificate is not one)."""
     if type_ == "inquiry" and not (is_question(sentence) or _REQUEST_RE.search(sentence)):
         return fallback_type(sentence)
-    legal = strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or LEGAL_PAPER_RE.search(sentence)
-    if type_ == "legal" and not legal:
+    if type_ == "legal" and not legal_words(sentence):
         return fallback_type(sentence)
     if type_ == "event" and not _HAPPENED_RE.search(sentence) and not any(map(is_past_form, sentence.split())):
         return "commitment" if _FUTURE_RE.search(sentence) else keep_hint(sentence) or "profile"
