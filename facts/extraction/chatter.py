@@ -22,17 +22,18 @@ _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|hmm+|hm+|umm*|erm|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
     r"(?:we|i) last (?:spoke|talked|chatted|caught up)(?=\s?[-–—:,;.!])|guess what|big news(?: on my end)?|fun fact|save the date|"
-    r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
     # "Speaking of trips, ...", "借你吉言，...").
     r"thanks for asking|thanks(?: so much| a lot)?|thank you|(?:i'?m|we'?re|they'?re|all|things are|doing|it'?s all) "
     r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
     r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
-    r"long story short|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
+    r"long story short|while i (?:think of it|remember)|before i forget|趁我还记得|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
     # A change of topic, or a date declined before the news that says why ("unrelated but", "这周不行，...").
     r"(?:totally |completely )?(?:unrelated|random|off[- ]topic)(?: question| thought)?,? but|on (?:a|another|an unrelated) "
-    r"note|(?:this|next) (?:week|weekend)(?:'s| is) (?:no good|out|a no)|(?:today|tomorrow|tonight)(?:'s| is) (?:no good|out)|"
+    r"note|(?:this|next) (?:week|weekend)(?:'s| is) (?:no good|out|a no)|(?:the )?\d{1,2}(?:st|nd|rd|th)(?:'s| is) (?:no good|out)"
+    r"(?: for me)?(?: either)?(?: actually)?|(?:today|tomorrow|tonight)(?:'s| is) (?:no good|out)|"
     r"can'?t (?:make it )?(?:this|next) (?:week|weekend)|题外话|说个题外话|换个话题|"
     r"(?:这周|这个周末|周末|今天|明天|今晚|这几天|那天)(?:不行|没空|去不了|来不了|不方便)|"
     + _SINCE_LAST_ZH

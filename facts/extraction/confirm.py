@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.person import third_person_en
+from facts.extraction.person import third_person_en, third_person_zh
 from facts.extraction.signals import DECISION_RE
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
@@ -126,7 +126,7 @@ def confirmed_type(question: str) -> str:
 # it?", "您是希望退货还是换新呢？", "续保支持分三期付款，您需要吗？"): the user's short reply that takes it is a decision.
 _OFFERING_RE = re.compile(
     _OFFER_RE.pattern
-    + r"|\b(?:i|we) can (?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗",
+    + r"|\b(?:i|we) can (?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|选哪(?:个|种|款)|\bwhich (?:one|would you)\b",
     re.I,
 )
 _TAKES_EN_RE = re.compile(
@@ -135,7 +135,13 @@ _TAKES_EN_RE = re.compile(
     r"go ahead with)\b.*)",
     re.I,
 )
-_TAKES_ZH_RE = re.compile(r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){2,10}?)吧(?=[，,。！!~～]|$)")
+_TAKES_ZH_RE = re.compile(
+    r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){2,10}?)吧(?=[，,。！!~～]|$)|"
+    # "那就换88的，下个月开始", "可以，赶紧退": a choice settled, an act agreed to at once.
+    r"^(?:那就|就)((?:[\u4e00-\u9fff]|\w){2,10}?)(?=[，,。！!~～]|$)|^(?:可以|好的?|行)[，,]\s*(?:赶紧|马上|直接)((?:[\u4e00-\u9fff]){1,6}?)(?=[，,。！!~～]|$)"
+)
+# A thing of the offer chosen ("The credit please, I never watch sport.").
+_CHOSEN_EN_RE = re.compile(r"^(?:the|a|an) ([\w£$€ -]{1,30}?),? please\b", re.I)
 
 
 def offer_made(assistant: str) -> bool:
@@ -151,11 +157,24 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     named = speaker not in {"User", "用户", ""}
     if has_cjk(text):
         m = _TAKES_ZH_RE.match(text)
-        shared = m and any(m.group(1)[i : i + 2] in assistant for i in range(len(m.group(1)) - 1))
-        return f"{speaker if named else ''}选择{m.group(1)}。" if m and shared else ""
+        thing = next((g for g in m.groups() if g), "") if m else ""
+        shared = (
+            any(thing[i : i + 2] in assistant for i in range(len(thing) - 1)) or len(thing) == 1 and thing in assistant
+        )
+        if len(thing) == 1 and shared:  # "赶紧退" after "可以帮您退订": the offer's word for it
+            thing = assistant[assistant.index(thing) :][:2]
+        if not (thing and shared):
+            return ""
+        rest = text[m.end() :].strip("，,。！!~～ ") if m else ""  # the reason given with it stays with it
+        return f"{speaker if named else ''}选择{thing}" + (f"，{third_person_zh(rest, speaker)}。" if rest else "。")
+    chosen = _CHOSEN_EN_RE.match(text)
+    if chosen and chosen.group(1).lower() in assistant.lower():
+        return f"{speaker} chose the {chosen.group(1)}." if named else f"Chose the {chosen.group(1)}."
     m = _TAKES_EN_RE.match(text)
     if m:
         act = re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", m.group(1))).rstrip(" .!")
-        act = third_person_en(act[:1].lower() + act[1:], speaker or "User")  # "..., I'd rather have" -> "Sam would rather"
+        act = third_person_en(
+            act[:1].lower() + act[1:], speaker or "User"
+        )  # "..., I'd rather have" -> "Sam would rather"
         return f"{speaker} asked the business to {act}." if named else f"Asked the business to {act}."
     return text if DECISION_RE.search(text) else ""

@@ -132,6 +132,9 @@ _ZH_ASKED_ABOUT_RE = re.compile(r"(?:是)?(?:怎样|怎么样|什么样|如何)�
 def zh_asked(body: str) -> str:
     """What a Chinese question to the business asks, said without asking (no 吗, no 你们)."""
     text = _ZH_BUSINESS_RE.sub("商家", body.strip())
+    parts = re.split(r"[，,]", text)
+    if len(parts) > 1 and any(_ZH_YES_NO_RE.search(p) for p in parts[:-1]):  # "…能分期吗，免息几期": each asked
+        return "，".join(zh_asked(p) if p else p for p in parts)
     text = _ZH_ASKED_ABOUT_RE.sub("", text) or text  # "商家的退货政策是怎样的" -> "商家的退货政策"
     for pair, plain in _ZH_A_NOT_A.items():
         if pair in text:

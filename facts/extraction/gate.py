@@ -25,7 +25,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import DECISION_RE, LAW_RE, asks_terms, strong_signal
+from facts.extraction.signals import DECISION_RE, LAW_RE, REMIND_RE, asks_terms, strong_signal
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -42,7 +42,7 @@ _PIECES: dict[str, str] = {
     r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
     "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
     r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
-    r"weekend)|catch you later|ttyl|later|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
+    r"weekend)|catch you later|ttyl|later|laters|(?:duty|work|bed|(?:\w+ ){0,2}homework) calls|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
     r"all|it all) (?:sorted|done|set)|all sorted|再见|拜拜|晚安|回头聊|下次聊|"
     r"先这样|先这样吧|就这样|没有了|没别的了|回聊|改天聊",
     "agreement": r"ok+|okay|k|sure|yes|yeah|yep|yup|ya|deal|fair( enough)?|right|exactly|totally|absolutely|agreed|"
@@ -57,7 +57,10 @@ _PIECES: dict[str, str] = {
     r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: to hear(?: that| this)?| for your loss)?|"
     r"哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
     r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
-    r"what a rip-?off|that'?s (?:such )?a rip-?off",
+    r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o|"
+    # Missing a thing of the past, a comfort ("I'll miss the free croissants tbh", "at least it's not surgery").
+    r"(?:i'?ll|i will|gonna) (?:really )?miss (?:the|that|those|this|it|them|you|our)(?: [\w' ]{1,40})?|"
+    r"at least (?:it'?s|it was|it isn'?t|it wasn'?t|you'?re|nobody'?s|no one'?s) [\w' ]{1,30}",
     "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
     r"good job|nice work|你真棒|你太好了|你最好了",
     "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
@@ -82,6 +85,8 @@ _QUESTION_RE = re.compile(
     r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
     # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
     r"|有没有[^，,。.!！]{1,12}\s*$"
+    # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
+    r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:几|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
     r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
     # A wh-question without its mark ("and how do I sort a dict by value").
@@ -103,12 +108,14 @@ _HYPOTHETICAL_RE = re.compile(
 _SERVICE_RE = re.compile(
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
-    r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch|store|available|"
+    r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|"
+    r"开票|专票|普票|收据|开门|免费|收费|"
+    # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
+    r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry)\b|"
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
     r"\b(?:appointments?|slots?) (?:available|free|left)\b",
@@ -145,15 +152,16 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
             r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
-            r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)",
+            r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),
     ),
 ]
 # An achievement of the speaker's: a test passed, a belt or a licence won ("passed my theory test", "考过了科目二").
 ACHIEVED_RE = re.compile(
-    r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,2}(?:test|exam|interview|assessment|audition|"
-    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|"
+    r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,4}(?:test|exam|interview|assessment|audition|"
+    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
+    r"跑了\S{0,6}(?:半马|全马|马拉松)|"
     r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|拿到了?\S{0,6}(?:驾照|执照|黑带)",
     re.I,
 )
@@ -263,6 +271,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
         return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if is_question(text) and not has_slot:
+        if REMIND_RE.search(text):
+            return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
         if not first and asks_after_listener(bare):
             return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
         if _SERVICE_RE.search(text):
@@ -418,12 +428,15 @@ def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
 _ASKS_FOR_HELP_RE = re.compile(r"帮(?:我|忙)|麻烦你|\b(?:please|can you|could you|help me)\b", re.I)
 
 
+_CLAUSE_CUT_RE = re.compile(r"[，,;；：]|(?<!\d):(?!\d)")
+
+
 def statement_before_question(text: str) -> str:
     """The speaker's statement with content in the clauses before a question's last clause ("I'm moving to Leeds,
     do you deliver there?" -> "I'm moving to Leeds"), or ""."""
-    clauses = re.split(r"[，,;；:：]", text[:300])
-    head = ("，" if has_cjk(text) else ",").join(clauses[:-1])
-    stated = len(clauses) > 1 and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
+    cuts = [m.start() for m in _CLAUSE_CUT_RE.finditer(text[:300])]  # (a time's colon is none: "at 8:30")
+    head = text[: cuts[-1]] if cuts else ""
+    stated = bool(cuts) and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
     stated = stated and not _ASKS_FOR_HELP_RE.search(head)  # "帮我查一下快递，单号…": a request, no statement
     return head.strip() if stated else ""
 

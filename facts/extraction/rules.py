@@ -114,9 +114,16 @@ def split_sentences(text: str) -> list[tuple[str, int, int]]:
     return _sentences(text)
 
 
+# Chinese typed with a space where a comma goes ("少来 你才三十五", "话费扣了168 我套餐才58啊"): the space is a comma
+# (same length: spans stay those of the text).
+_ZH_SPACE_RE = re.compile(r"(?<=[\u4e00-\u9fff\d%！!？?])[ \u3000](?=[\u4e00-\u9fff])")
+
+
 def _sentences(text: str) -> list[tuple[str, int, int]]:
     out: list[tuple[str, int, int]] = []
     begin = 0
+    if has_cjk(text) and detect_language(text) == "zh":
+        text = _ZH_SPACE_RE.sub("，", text)
 
     def close(end: int) -> None:
         raw = text[begin:end]
@@ -134,6 +141,9 @@ def _sentences(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
+_REMIND_ME_RE = re.compile(
+    r"^(?:(?:please|pls|can you|could you|and)\s+)*remind me to |^(?:请|记得|能|能不能|可以)?提醒我(?:一下)?", re.I
+)
 _ONLY_MARKS = re.compile(r"[\s.!?。！？;；]*")
 
 
@@ -348,6 +358,10 @@ class RuleExtractor:
         family = slot_family(slot, sentence)
         type_ = type_of(sentence, slot, family, predicted)
         resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)
+        reminder = _REMIND_ME_RE.search(resolved)
+        if reminder:  # a reminder asked for is said as the plan ("remind me to buy X" -> "needs to buy X")
+            said = "我要" if has_cjk(reminder.group(0)) else "I need to "
+            resolved, question = re.sub(r"吗?[?？]*$", "", _REMIND_ME_RE.sub(said, resolved)), False
         zh = lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
         # A dropped subject is the speaker's, also when the speaker appears later ("Sold my old van" -> "Sam sold
         # their old van", "Exhausted after the move" -> "Sam is exhausted after the move").

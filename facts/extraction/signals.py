@@ -81,7 +81,7 @@ DECISION_RE = re.compile(
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
-    r"\b(?:you can|please|pls|go ahead and|just) cancel\b|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
+    r"\b(?:you can|please|pls|go ahead and|just|let'?s) cancel\b|\b(?:pulled|pulling) out of\b|\bwithdr[ae]w from\b|退赛|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
     r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|"
@@ -140,7 +140,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
             # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
-            r"崴了?脚|扭伤|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|"
+            r"崴了?脚|扭伤|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
+            r"\b(?:meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
             r"\b(?:GP|doctor|dentist|consultant|physio|specialist) (?:thinks|reckons|told me|wants me|says i|said i)\b|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
@@ -159,17 +160,19 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
             r"named driver|no[- ]claims|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险|保单|居留|户口|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|" + LAW_WORDS,
+            r"保险(?!杠|丝|箱|柜)|保单|居留|户口|入籍|移民局|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            + LAW_WORDS,
             re.I,
         ),
     ),
     (
         "complaint",
         re.compile(
-            r"\b(broken|broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
+            r"\b(broken|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
-            r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
+            r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
             # A service late or not done by now, a bill for more than was had.
             r"delayed by|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
@@ -179,7 +182,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
             r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
-            r"说好\S{0,12}?(?:收|扣)了?我|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"说好\S{0,12}?(?:收|扣)了?我|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
@@ -223,7 +226,10 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A sum in words or capped, a price a thing went for ("eight grand, tops", "五百以内", "went for 6,200").
             r"\b(?:\d{1,3}|a|one|two|three|four|five|six|seven|eight|nine|ten|twelve|fifteen|twenty|thirty|forty|fifty|"
             r"hundred)[ -]grand\b|[\d一二三四五六七八九两十]{1,4}[百千万](?:块钱?)?(?:以内|以下|封顶|出头)|"
-            r"\b(?:for|paid|cost|costs|owe|earn) (?:about |around |roughly )?\d{1,3}(?:,\d{3}){1,3}\b",
+            r"\b(?:for|paid|cost|costs|owe|earn) (?:about |around |roughly )?\d{1,3}(?:,\d{3}){1,3}\b|"
+            # A sum in Chinese numerals by what it is ("税后两万三", "首付八十万"), a pay rise ("base涨了30%").
+            r"(?:税后|税前|月薪|年薪|工资|收入|到手|存款|首付|花了|赚了?)\S{0,6}?[一二三四五六七八九十两\d]+[万千]|"
+            r"(?:工资|薪水|薪资|base|底薪|年薪|月薪)\S{0,4}(?:涨|降)了\S{0,3}\d+%",
             re.I,
         ),
     ),
@@ -287,3 +293,40 @@ def asks_terms(sentence: str) -> bool:
 def legal_words(sentence: str) -> bool:
     """A word of the law or a legal document: what a legal type needs that no rule gave."""
     return bool(strong_signal(sentence) == "legal" or LAW_RE.search(sentence) or LEGAL_PAPER_RE.search(sentence))
+
+
+# Cues the typer reads: a reminder asked for is the speaker's plan ("remind me to buy the rail pass by the 10th");
+# back from somewhere, a trip that happened ("just back from a week in Crete", "刚从成都回来"); a wish to ask the
+# business about something, an inquiry ("我想咨询一下车险理赔", "I'd like to ask about the warranty").
+REMIND_RE = re.compile(r"\bremind me (?:to|about)\b|提醒我", re.I)
+BACK_FROM_RE = re.compile(
+    r"\b(?:just |got |came |be |been )?back from (?:a|an|my|our|the|two|three|\w+'s) |刚从\S{1,10}回来", re.I
+)
+ASKS_ABOUT_RE = re.compile(
+    r"^(?:\W*(?:你好|您好|喂|hi|hello)[，,!\s]*)?(?:我?(?:想|要)(?:咨询|问问?|了解)(?:一下)?\S|"
+    r"(?:i'?d like to|i want to|i wanted to) (?:ask|enquire|inquire|check) about\b|i have a (?:quick )?question about\b)",
+    re.I,
+)
+
+
+# The home the speaker rents or lives in, by what it is ("we're in a two-bed by the park", "在公司旁边租了个一居室").
+HOME_RE = re.compile(
+    r"\b(?:one|two|three|four|1|2|3|4)-bed(?:room)?\b|\b(?:i|we) (?:rent|'re renting|am renting)\b|\bflat-?share\b|"
+    r"\bhouse-?share\b|\b(?:the|my|our) (?:\w+ )?(?:flat|apartment|house)\b(?! (?:party|warming))|"
+    r"合租|租了(?:个|一)|租着|一居室|两居|三居|主卧|次卧",
+    re.I,
+)
+INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
+DIET_CHANGE_RE = re.compile(
+    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
+    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\bfell off the wagon\b",
+    re.I,
+)
+
+
+# A thing bought from the listener's business, stated ("the kettle I got from you", "我在你们店买的电饭煲").
+BOUGHT_FROM_LISTENER_RE = re.compile(
+    r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\bfrom (?:you|your)\b|"
+    r"(?:在|从)(?:你们|您们?)(?:店|家|这儿?|那儿?|网店|官网|旗舰店)?(?:里)?(?:买|订|下单)",
+    re.I,
+)

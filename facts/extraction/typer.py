@@ -23,11 +23,18 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
     _STRONG,
+    ASKS_ABOUT_RE,
+    BACK_FROM_RE,
+    BOUGHT_FROM_LISTENER_RE,
     DECISION_RE,
+    DIET_CHANGE_RE,
+    HOME_RE,
     ID_ONLY_RE,
+    INCOME_RE,
     LAW_RE,
     OF_A_CAR,
     REMEMBERED_RE,
+    REMIND_RE,
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
     WORK_RE,
@@ -226,19 +233,6 @@ _MOVED_RE = re.compile(
 )
 
 
-# The home the speaker rents or lives in, by what it is ("we're in a two-bed by the park", "在公司旁边租了个一居室").
-_HOME_RE = re.compile(
-    r"\b(?:one|two|three|four|1|2|3|4)-bed(?:room)?\b|\b(?:i|we) (?:rent|'re renting|am renting)\b|\bflat-?share\b|"
-    r"\bhouse-?share\b|\b(?:the|my|our) (?:\w+ )?(?:flat|apartment|house)\b(?! (?:party|warming))|"
-    r"合租|租了(?:个|一)|租着|一居室|两居|三居|主卧|次卧",
-    re.I,
-)
-_INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
-_DIET_CHANGE_RE = re.compile(
-    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
-    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\bfell off the wagon\b",
-    re.I,
-)
 # A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
 # speaker's life, and the one kind of other person a kept fact is about is a relative or partner.
 _PRONOUN_SUBJECT_RE = re.compile(r"^(?:he|she|he's|she's|he'll|she'll|he'd|she'd)\b|^(?:他|她)(?!们|说|讲)", re.I)
@@ -323,8 +317,11 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
     # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).
     service = asks and _SERVICE_RE.search(sentence) and (signal != "complaint" or terms)
-    if service and not DECISION_RE.search(sentence) and not statement_before_question(sentence):
+    stated = DECISION_RE.search(sentence) or statement_before_question(sentence)
+    if service and not stated or ASKS_ABOUT_RE.match(sentence):
         return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
+    if REMIND_RE.search(sentence):
+        return "commitment"  # a reminder asked for: the plan is the speaker's, whatever it is about
     if ID_ONLY_RE.match(sentence) and not re.search(r"(?:\+\d|\b0\d|\b1[3-9])[\d -]{8,}\d", sentence):
         return "other"  # a bare order or membership number given when asked ("0041927", "订单号2026113088417")
     if _BIRTH_RE.search(sentence):
@@ -336,9 +333,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "legal"
     if DECISION_RE.search(sentence):
         return "decision"
-    if ACHIEVED_RE.search(sentence) and not _FUTURE_RE.search(sentence):
+    if ACHIEVED_RE.search(sentence):
         return "event"  # a test passed, a belt won: it happened, whatever it is about ("my motorbike theory test")
-    if signal == "legal" and _INCOME_RE.search(sentence):
+    if signal == "legal" and INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
         return "complaint"  # a complaint comes before a lease or a landlord ("the rent to my landlord went out twice")
@@ -381,14 +378,6 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     return ""
 
 
-# A thing bought from the listener's business, stated ("the kettle I got from you", "我在你们店买的电饭煲").
-_BOUGHT_FROM_LISTENER_RE = re.compile(
-    r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\bfrom (?:you|your)\b|"
-    r"(?:在|从)(?:你们|您们?)(?:店|家|这儿?|那儿?|网店|官网|旗舰店)?(?:里)?(?:买|订|下单)",
-    re.I,
-)
-
-
 def cue_type(sentence: str) -> str:
     """The type a weaker cue suggests (a future word, a hint, a way of working, an amount, a past date), or ""."""
     signal = strong_signal(sentence)
@@ -396,15 +385,15 @@ def cue_type(sentence: str) -> str:
     # not what ("我被调到杭州了，下周就过去" is work).
     if WORK_RE.search(sentence):
         return "profile"
-    if _BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
+    if BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
     if _BODY_RE.search(sentence):
         return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
-    if _MOVED_RE.search(sentence) or _HOME_RE.search(sentence) and signal not in {"amount", "id"}:
+    if _MOVED_RE.search(sentence) or HOME_RE.search(sentence) and signal not in {"amount", "id"}:
         return "profile"  # a move or the home one rents is a residence, even without a place or with a date
-    if _INCOME_RE.search(sentence):
+    if INCOME_RE.search(sentence):
         return "other"  # what the speaker earns is an amount, also beside a rent or a loan
-    if _DIET_CHANGE_RE.search(sentence):
+    if DIET_CHANGE_RE.search(sentence):
         return "preference"  # a diet taken up or given up ("戒糖三个月了", "meat's back on the menu")
     if REMEMBERED_RE.search(sentence):
         return "event"  # a memory vowed ("I'll always remember that summer"), not a plan: what it keeps happened
@@ -413,6 +402,8 @@ def cue_type(sentence: str) -> str:
     hint = keep_hint(sentence)
     if hint in {"decision", "commitment", "preference"}:
         return hint
+    if signal == "amount" and possession_change(sentence) or BACK_FROM_RE.search(sentence):
+        return "profile" if signal == "amount" else "event"  # "sold the corsa for 900 quid", "back from Crete"
     if signal in {"amount", "id"}:
         return "other"  # an amount or an id with no slot and nothing else (income, rent, a membership number)
     if _PAST_EVENT_RE.search(sentence) and _SPEAKER_RE.search(sentence):

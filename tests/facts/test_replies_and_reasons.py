@@ -37,7 +37,7 @@ def _typed(text: str, *, before: str = "") -> str:
          "Alright, send me the voucher.", "Asked the business to send them the voucher."),
         ("There's a slot on Thursday at 4pm with Dr Okafor. Shall I book it?", "ok fine. Book it.",
          "Asked the business to book it."),
-        ("您是想要退款还是补发一件呢？", "补发吧，我还挺急着穿的", "选择补发。"),
+        ("您是想要退款还是补发一件呢？", "补发吧，我还挺急着穿的", "选择补发，用户还挺急着穿的。"),
         ("这个套餐可以降到59元一个月，您需要吗？", "那就降到59的吧", "选择降到59的。"),
     ],
 )  # fmt: skip
@@ -210,3 +210,77 @@ def test_a_trip_planned_is_said_as_the_speakers_plan() -> None:
     assert _facts("帮我规划一下端午去青岛的行程", name="Dana") == [("commitment", "Dana计划端午去青岛。")]
     (_type, said), *_ = _facts("Can you plan me a 5-day trip to Sicily in May?", name="Dana")
     assert said == "Dana is planning a 5-day trip to Sicily in May."
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Chinese typed with spaces for commas: each clause read as one; a question ending in how many asks.
+        ("你们那个保温杯有现货吗 最快几天能到", "inquiry"),
+        ("这次调薪 工资涨了15%", "other"),
+        ("上周末跑了人生第一个全马", "event"),
+        ("比赛我退赛了 脚踝还没好", "decision"),
+        ("停车场是免费的吗", "inquiry"),
+        ("你好 我想咨询一下宽带提速", "inquiry"),
+        ("Hi, I'd like to ask about the warranty on the dishwasher.", "inquiry"),
+        ("The plumber who came on Monday left a dent in the boiler cover and never came back.", "complaint"),
+        ("My naturalisation ceremony is booked for the 20th.", "legal"),
+        ("下个月去移民局办入籍面试", "legal"),
+        ("I've pulled out of the London 10k, my knee isn't ready.", "decision"),
+        ("Passed my grade 5 piano practical exam last week!", "event"),
+        ("Just back from two weeks in Vietnam and I'm broke.", "event"),
+        ("Can your engineers fit the new hob on a Saturday?", "inquiry"),
+        ("Do you have any stores in Cardiff?", "inquiry"),
+        ("Please remind me to renew the car tax before the 28th.", "commitment"),
+        # (guards: right before too)
+        ("Sold my old road bike for 350 quid to a guy from work.", "profile"),
+        ("Ran my first half marathon on Sunday, 1:58!", "event"),
+    ],
+)
+def test_phrasings_of_batch_i_kinds(text: str, expected: str) -> None:
+    assert _typed(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'll miss the view from the old office tbh",
+        "at least it's not raining",  # (guards from here: dropped before too, for other reasons)
+        "ok, bed calls. laters",
+        "倒车的时候把保险杠刮花了 心疼死了",  # a bumper is no insurance, 心疼 no pain
+        "What do you do there on weekends?",  # a friend's doings, not the business's
+        "Is your team still training on Thursdays?",
+    ],
+)
+def test_reactions_sign_offs_and_a_friends_doings_are_dropped_or_not_legal(text: str) -> None:
+    assert _typed(text).startswith("drop:")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("Please remind me to renew the car tax before the 28th.", "Dana needs to renew the car tax before the 28th."),
+        ("Can you remind me to ring the dentist tomorrow?", "Dana needs to ring the dentist on 12 May 2026."),
+        ("记得提醒我下周二给我妈打电话", "Dana要2026年5月19日给妈打电话。"),
+        # A time's colon is no clause break.
+        ("my MRI is on the 9th at 8:30 and I have to fast from midnight, can you remind me?",
+         "Dana's MRI is on the 9th at 8:30 and they have to fast from midnight."),
+        ("12th's no good for me actually, my citizenship interview is that morning",
+         "Dana's citizenship interview is that morning."),
+    ],
+)  # fmt: skip
+def test_a_reminder_is_the_plan_and_leads_are_no_part_of_it(text: str, expected: str) -> None:
+    assert _facts(text, name="Dana")[0][1] == expected
+
+
+@pytest.mark.parametrize(
+    ("before", "reply", "expected"),
+    [
+        ("We can do a £10 bill credit or a free month of the sports pack, which would you like?",
+         "The bill credit please, I never watch the football.", "Chose the bill credit."),
+        ("可以为您换成88元或者128元的套餐，您看选哪个？", "那就换88的 从下个月开始", "选择换88的，从下个月开始。"),
+        ("您的会员可以帮您退订，需要现在办理吗？", "可以 马上退", "选择退订。"),
+    ],
+)  # fmt: skip
+def test_a_choice_among_the_offers_is_a_decision(before: str, reply: str, expected: str) -> None:
+    assert ("decision", expected) in _facts(reply, before=before)
