@@ -42,7 +42,7 @@ _PIECES: dict[str, str] = {
     r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
     "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
     r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
-    r"weekend)|catch you later|ttyl|later|laters|(?:duty|work|bed|(?:\w+ ){0,2}homework) calls|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
+    r"weekend)|catch you later|ttyl|later|laters|(?:duty|work|bed|(?:\w{1,20} ){0,2}homework) calls|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
     r"all|it all) (?:sorted|done|set)|all sorted|再见|拜拜|晚安|回头聊|下次聊|"
     r"先这样|先这样吧|就这样|没有了|没别的了|回聊|改天聊",
     "agreement": r"ok+|okay|k|sure|yes|yeah|yep|yup|ya|deal|fair( enough)?|right|exactly|totally|absolutely|agreed|"

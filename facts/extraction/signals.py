@@ -186,7 +186,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
-            r"跳闸|冒烟|一(?:插电|通电|开机|用|洗)就(?:坏|跳|停|断|响|漏|灭|黑屏|死机)|"
+            r"跳闸|冒烟|一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
@@ -328,5 +328,20 @@ DIET_CHANGE_RE = re.compile(
 BOUGHT_FROM_LISTENER_RE = re.compile(
     r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\bfrom (?:you|your)\b|"
     r"(?:在|从)(?:你们|您们?)(?:店|家|这儿?|那儿?|网店|官网|旗舰店)?(?:里)?(?:买|订|下单)",
+    re.I,
+)
+
+
+def names_a_fault(sentence: str) -> bool:
+    """A complaint's word other than the remedy's (a refund, a return): something went wrong, whatever is chosen."""
+    return bool(_COMPLAINT_RE.search(_TERMS_RE.sub(" ", sentence)))
+
+
+# Classes, clubs and courses the speaker attends, joined or taken up: how they live (the corpus README's profile:
+# "routines (commute, schedule, classes they attend)"), dated or not ("joined a climbing club in May", "报了个陶艺班").
+ATTENDS_RE = re.compile(
+    r"\b(?:joined|signed up (?:for|to)|enrolled (?:in|on)|started (?:going to|attending|taking)|taking|take|go to|attend)"
+    r" (?:a |an |the |my |some )?(?:[\w-]+ ){0,3}(?:class|classes|course|club|choir|league|lessons|evening class)\b|"
+    r"\btook up (?!the |a |an |my )\w+|报了(?:个|一个)?\S{0,6}(?:班|课)|每周\S{0,6}(?:上课|去上)|加入了\S{0,8}(?:俱乐部|合唱团|队|社团|协会)",
     re.I,
 )

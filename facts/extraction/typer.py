@@ -24,6 +24,7 @@ from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
     _STRONG,
     ASKS_ABOUT_RE,
+    ATTENDS_RE,
     BACK_FROM_RE,
     BOUGHT_FROM_LISTENER_RE,
     DECISION_RE,
@@ -40,6 +41,7 @@ from facts.extraction.signals import (
     WORK_RE,
     asks_terms,
     legal_words,
+    names_a_fault,
     strong_signal,
 )
 from facts.extraction.slots import Slot
@@ -331,6 +333,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "commitment"  # the wedding with its date or place; "we're getting married!" alone is the relationship
     if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
         return "legal"
+    if signal == "complaint" and names_a_fault(sentence):
+        return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
     if DECISION_RE.search(sentence):
         return "decision"
     if ACHIEVED_RE.search(sentence):
@@ -383,8 +387,8 @@ def cue_type(sentence: str) -> str:
     signal = strong_signal(sentence)
     # What the sentence is about (work, body, a move) comes before its tense: a future or a past word says when,
     # not what ("我被调到杭州了，下周就过去" is work).
-    if WORK_RE.search(sentence):
-        return "profile"
+    if WORK_RE.search(sentence) or ATTENDS_RE.search(sentence):
+        return "profile"  # work and study, classes and clubs attended
     if BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
     if _BODY_RE.search(sentence):

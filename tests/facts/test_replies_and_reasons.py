@@ -284,3 +284,21 @@ def test_a_reminder_is_the_plan_and_leads_are_no_part_of_it(text: str, expected:
 )  # fmt: skip
 def test_a_choice_among_the_offers_is_a_decision(before: str, reply: str, expected: str) -> None:
     assert ("decision", expected) in _facts(reply, before=before)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # What went wrong comes before the remedy chosen (the corpus README's order: complaint, then decision).
+        ("The lamp you sent flickers and then dies, I'd rather have my money back.", "complaint"),
+        ("收到的台灯一开就闪，还是退货吧", "complaint"),
+        ("The kettle you sent is leaking, I'd rather have my money back.", "complaint"),
+        # A remedy chosen with nothing gone wrong in the sentence stays a decision (a guard).
+        ("I'd rather have a refund than store credit, please.", "decision"),
+        # Classes and clubs attended are how the speaker lives, dated or not.
+        ("I joined a rowing club in April.", "profile"),
+        ("上个月报了个书法班，每周六上午去", "profile"),
+    ],
+)
+def test_the_readmes_order_between_types(text: str, expected: str) -> None:
+    assert _typed(text) == expected
