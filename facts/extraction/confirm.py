@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.person import third_person_en, third_person_zh
+from facts.extraction.person import UNNAMED, third_person_en, third_person_zh
 from facts.extraction.signals import DECISION_RE
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
@@ -61,7 +61,7 @@ def readback(assistant: str) -> str:
 
 def confirmed_fact(question: str, speaker: str) -> str:
     """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
-    named = speaker not in {"User", "用户", ""}
+    named = speaker not in UNNAMED
     body = question.strip().rstrip("?？ ")
     offered = _ACCEPTED_EN_RE.match(body) or _ACCEPTED_ZH_RE.match(body)
     if offered:  # "Would you like a replacement?" -> "accepted a replacement"; "给您补发一个可以吗" -> "同意补发一个"
@@ -154,7 +154,7 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     text = clause.strip()
     if len(text) > 80:
         return ""
-    named = speaker not in {"User", "用户", ""}
+    named = speaker not in UNNAMED
     if has_cjk(text):
         m = _TAKES_ZH_RE.match(text)
         thing = next((g for g in m.groups() if g), "") if m else ""

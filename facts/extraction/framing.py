@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction.elision import not_about_speaker, with_elided_subject, without_marker
-from facts.extraction.person import listener_third
+from facts.extraction.person import UNNAMED, listener_third
 from facts.text import has_cjk, zh_tagged
 
 # An id given by its name with the owner left out: the speaker's ("account number is 88120455, if that helps").
@@ -28,7 +28,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 
     An inquiry keeps its subject ("do you ship to Canada?" -> "Asked whether they ship to Canada."); anything
     else not about the speaker is dropped ("")."""
-    named = speaker not in {"User", "用户", ""}
+    named = speaker not in UNNAMED
     body = sentence.strip().rstrip("?？.。!！ ")
     if has_cjk(body):
         if question:
@@ -226,7 +226,7 @@ _TRIP_EN_RE = re.compile(
 
 
 def trip_planned(clause: str, speaker: str) -> str:
-    named = speaker not in {"User", "用户", ""}
+    named = speaker not in UNNAMED
     text = clause.strip()
     m = _TRIP_ZH_RE.match(text)
     if m:

@@ -186,7 +186,7 @@ def _aux_third(m: re.Match[str]) -> str:
 
 
 _INVERTED_RE = re.compile(r"(?:\b(?:can|could|should|would|will|shall|may|might|must|did)|\x07)\s+$", re.IGNORECASE)
-_UNNAMED = {"User", "用户", ""}
+UNNAMED = {"User", "用户", ""}
 
 
 # A request to the business to end or pause what is the speaker's, said as an imperative.
@@ -267,7 +267,7 @@ def _we_mark(m: re.Match[str]) -> str:
 def _name_plural(out: str, name: str | None) -> str:
     """Plural first-person marks in words: the first one names the speaker when `name` is given."""
     if name is not None:
-        label = "User" if name in _UNNAMED else name
+        label = "User" if name in UNNAMED else name
         first = min(i for i in (out.find(_WE), out.find(_OUR), out.find(_US)) if i >= 0)
         mark = out[first]
         named = {_WE: f"{label} and others", _OUR: f"{label}'s", _US: f"{label} and others"}[mark]
@@ -323,7 +323,7 @@ def _joined(before: str, label: str, name: str, unnamed: bool) -> str:
 
 def _name_marks(out: str, name: str) -> str:
     """The first mark becomes the name ("User" for an unnamed user); later ones they / their / them."""
-    unnamed = name in _UNNAMED
+    unnamed = name in UNNAMED
     out = _agree(out)
     first = out.index(_MARK)
     head, tail = out[:first], out[first:]
@@ -357,7 +357,7 @@ def third_person_zh(sentence: str, name: str) -> str:
     if "我" not in sentence:
         return sentence
     sentence = _ASKED_TO_ZH_RE.sub(r"我要求\1", sentence)  # "取消我的会员": the speaker asks it
-    unnamed = name in _UNNAMED
+    unnamed = name in UNNAMED
     out = sentence.replace("我们", f"{_MARK}们")
     out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)
     first = out.index(_MARK)
