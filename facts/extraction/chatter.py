@@ -19,7 +19,7 @@ _SINCE_LAST_ZH = r"(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|�
 _LOTS_HAPPENED_ZH = r"(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)"
 
 _LEAD_RE = re.compile(
-    r"^(?:(?:oh|ah|hmm+|hm+|umm*|erm|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
+    r"^(?:(?:oh|ah|hmm+|hm+|umm*|erm|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no(?=[,.!]|\s[-–—]|\s(?:i|i'm|i've|we|it|it's|that|that's|he|she|they|you|my|not)\b)|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
     r"(?:we|i) last (?:spoke|talked|chatted|caught up)(?=\s?[-–—:,;.!])|guess what|big news(?: on my end)?|fun fact|save the date|"
     r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"

@@ -81,8 +81,8 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
 _CHOSEN_RE = re.compile(r"^((?:a|an|the) [\w' -]{1,40}?),? please$", re.I)
 # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
 _ZH_ASKING_RE = re.compile(
-    r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:另外|还有|顺便|再)?(?:(?:我)?(?:还)?想(?:咨询|问)(?:一)?下|请问(?:一下)?|"
-    r"问(?:一)?下|想问问))?[，,\s]*"
+    r"^(?:(?:你好|您好|在吗|哈喽)[，,！!\s]*)?(?:(?:另外|还有|顺便|对了)[，,\s]*)?(?:再?(?:(?:我)?(?:还)?想(?:咨询|问)(?:一)?下|"
+    r"请问(?:一下)?|问(?:一)?下|想问问))?[，,\s]*"
 )
 # A wish stated before the question in the same sentence, the speaker's ("想约个洗牙，", "打算下个月办卡，").
 _ZH_WISH_RE = re.compile(r"^((?:想|要|打算|准备|需要)[^，,。？?]{2,20})[，,]\s*(?=\S)")
@@ -99,7 +99,7 @@ _COMMON_FIRST = re.compile(
 
 # A question to the business said as what was asked: the business by its name, a yes-or-no question with 是否 before
 # its verb ("你们周日营业吗" -> "商家周日是否营业", "能开发票吗" -> "能否开发票", "有没有白色的" -> "是否有白色的").
-_ZH_BUSINESS_RE = re.compile(r"^(?:你们|您们|你家|贵(?:司|店|公司|行))(?:这边|店里|家)?")
+_ZH_BUSINESS_RE = re.compile(r"^(?:你们|您们|你家|贵(?:司|店|公司|行))(?:这边|店里|店|家)?")
 _ZH_YES_NO_RE = re.compile(r"[吗嘛](?:啊|呀|呢)?$")
 _ZH_A_NOT_A = {
     "能不能": "能否",
@@ -131,11 +131,16 @@ _ZH_ASKED_ABOUT_RE = re.compile(r"(?:是)?(?:怎样|怎么样|什么样|如何)�
 
 def zh_asked(body: str) -> str:
     """What a Chinese question to the business asks, said without asking (no 吗, no 你们)."""
-    text = _ZH_BUSINESS_RE.sub("商家", body.strip())
+    # The business by what it is, where it says so ("你们酒店有接机吗" -> "酒店是否有接机"), else by its role.
+    text = _ZH_BUSINESS_RE.sub(
+        "商家", re.sub(r"^(?:你们|您们|贵)(酒店|宾馆|门店|公司|银行|医院|诊所|平台)", r"\1", body.strip())
+    )
     parts = re.split(r"[，,]", text)
     if len(parts) > 1 and any(_ZH_YES_NO_RE.search(p) for p in parts[:-1]):  # "…能分期吗，免息几期": each asked
         return "，".join(zh_asked(p) if p else p for p in parts)
     text = _ZH_ASKED_ABOUT_RE.sub("", text) or text  # "商家的退货政策是怎样的" -> "商家的退货政策"
+    if re.search(r"几|多久|多少|什么|啥|怎么|哪", text):  # "定损一般要几天啊" -> "定损一般要几天"
+        text = re.sub(r"(?:啊|呀|呢)$", "", text)
     for pair, plain in _ZH_A_NOT_A.items():
         if pair in text:
             return text.replace(pair, plain, 1)

@@ -49,15 +49,15 @@ _PIECES: dict[str, str] = {
     r"of course|for sure|sounds (good|great|like a plan)|works( for me)?|will do|got it|noted|me too|same( here)?|"
     r"no problem|np|you too|i agree|makes sense|grand|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
     r"明白|明白了|知道了|记住了|必须的|当然|一言为定|同意|ok没问题",
-    "reaction": r"wow+|whoa|oh (?:no|dear|man)|oh+|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
+    "reaction": r"wow+|whoa|oh (?:no|dear|man)|oh+|och|ach|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
     r"awesome|amazing|incredible|brilliant|perfect|lovely|congrats|congratulations|good luck|wishing you( the best)?|"
     r"that'?s (so |really )?(great|amazing|awesome|wonderful|cool|nice|exciting|impressive|sweet|fun|sad|tough|"
-    r"hard|rough|brutal)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
-    r"glad to hear( that)?|good to hear|sorry to hear( that)?|that sucks|ugh|oof|yikes|damn|"
-    r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: to hear(?: that| this)?| for your loss)?|"
-    r"哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
+    r"hard|rough|brutal|rotten|awful|terrible|horrible|gutting|grim|pants|a shame|a pity)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
+    r"glad to hear( that)?|good to hear|sorry (?:to|tae) hear( that| it)?|that sucks|ugh|oof|yikes|damn|"
+    r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: (?:to|tae) hear(?: that| this| it)?| for your loss)?|"
+    r"我的(?:妈|天|老天|妈呀|天哪)(?:呀|啊)?|抢钱(?:嗦|啊|呢|吧)?|哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
     r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
-    r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o|"
+    r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o(?=\s*(?:$|[,，.。!！?？]))|"
     # Missing a thing of the past, a comfort ("I'll miss the free croissants tbh", "at least it's not surgery").
     r"(?:i'?ll|i will|gonna) (?:really )?miss (?:the|that|those|this|it|them|you|our)(?: [\w' ]{1,40})?|"
     r"at least (?:it'?s|it was|it isn'?t|it wasn'?t|you'?re|nobody'?s|no one'?s) [\w' ]{1,30}",
@@ -84,7 +84,7 @@ _QUESTION_RE = re.compile(
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
     r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
     # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
-    r"|有没有[^，,。.!！]{1,12}\s*$"
+    r"|有没有[^，,。.!！]{1,12}\s*$|有[^，,。.!！不]{1,10}不\s*$"
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
     r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:几|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
@@ -95,8 +95,8 @@ _QUESTION_RE = re.compile(
     re.I,
 )
 _HYPOTHETICAL_RE = re.compile(
-    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (were|was|had|won)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话)|"
+    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (?:ever )?(were|was|had|won)\b|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|"
     # What the speaker would have done, in a past that did not happen ("I'd have done the same").
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"
     # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
@@ -113,7 +113,9 @@ _SERVICE_RE = re.compile(
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|免费|收费|"
+    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|接送|"
+    # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
+    r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
     r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry)\b|"
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").

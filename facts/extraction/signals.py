@@ -22,12 +22,16 @@ WORK_RE = re.compile(
     r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
     r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
-    r"\bi (?:teach|look after \w+ for)\b|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
+    r"\bi (?:teach|look after \w+ for|volunteer (?:at|with|for|in) (?=the |a |an |my |our |\w+'s |(?-i:[A-Z])))|\b(?:gone|went|going|moved|switched) (?:on)?to "
+    r"(?:nights|lates|earlies|(?:the )?(?:night|late|early) shifts?)\b|夜班|倒班|"
+    r"\b(?:doing|finishing|writing up|in the middle of) (?:a|my) (?:phd|doctorate|master'?s|masters|dissertation|thesis)\b|"
+    r"\bi (?:sell|make and sell|run an?|own an?) (?:[\w-]{1,20} ){0,3}?(?:shop|business|caf[eé]|studio|salon|stall|"
+    r"bakery|company|brand|practice)\b|\bi sell\b|我(?:的|们的?)?[^\s去在到找和跟的]{0,3}工作室|我开了?(?:个|一家|一间)\S{0,6}(?:店|工作室|公司)|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
     r"\b(?:transferred|posted|seconded|moved) (?:me )?(?:to|onto|into) (?:the|our|their|a|an) (?:[\w-]{1,20} ){0,3}?(?:office|"
     r"branch|team|site|department|unit|ward)\b|\bi(?:'?m| am) on (?:lates|earlies|nights|days|shifts|the (?:night|late|early) shift)\b|"
     # The school year the speaker is in ("I'm in year 12", "a sophomore at ...", 我今年高三).
-    r"\bi'?m (?:in )?(?:year|grade) \d{1,2}\b|\bi'?m a (?:freshman|sophomore|junior|senior) (?:at|in)\b|\bin my (?:first|"
-    r"second|third|fourth|final|last) year (?:of|at)\b|我(?:今年|现在)?(?:在)?(?:上|读)?(?:高[一二三]|初[一二三](?=了|学生|[，,。！!]|$)|大[一二三四]|研[一二三])(?![十百千])|"
+    r"\bi'?m (?:in )?(?:year|grade) \d{1,2}\b|\bi'?m a (?:freshman|sophomore|junior|senior) (?:at|in)\b|\bin (?:my|the) (?:first|"
+    r"second|third|fourth|fifth|final|last) year (?:of|at)\b|我(?:今年|现在)?(?:在)?(?:上|读)?(?:高[一二三]|初[一二三](?=了|学生|[，,。！!]|$)|大[一二三四]|研[一二三])(?![十百千])|"
     r"\b(?:got|been|was) promoted\b|\bmade me (?:head|manager|lead|"
     r"director|editor|partner)\b|被调到|调到\S{1,8}(?:公司|分公司|总部|部门)|外派|升职|"
     r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
@@ -87,6 +91,12 @@ DECISION_RE = re.compile(
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|"
     # A mind made up ("想好了，不在市区租了").
     r"(?:想好|想清楚|考虑好|考虑清楚|决定好)了(?!吗|没|么)|(?:退|换)(?:钱|款|新)吧|"
+    # An offer passed on ("I'll pass on the rental"), a day moved to ("改周六下午吧"), a provider switched ("换一家"),
+    # a membership or a pass handed back ("打算把健身卡退了").
+    r"\b(?:i'?ll|we'?ll|i'?m gonna|i think i'?ll) (?:pass on|give (?:it|that|the [\w-]{1,20}) a miss)\b|"
+    r"改(?:在|到)?(?:周[一二三四五六日天末]|星期|礼拜|下(?:周|个?星期|个?礼拜)|明天|后天|[\d一二三四五六七八九十]{1,3}(?:号|点|日))|"
+    r"换(?:一|个)家(?!具|里|人)|(?:打算|想|要|准备|决定|还是)(?:把|将)\S{1,10}?退(?:掉|咗|了)|"
+    r"(?:把|将)\S{0,6}(?:卡|会员|课|套餐|订阅)\S{0,3}退(?:掉|咗|了)|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
     r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
@@ -142,6 +152,11 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
             r"崴了?脚|扭伤|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
             r"\b(?:meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
+            r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|stitches|meds|antidepressants?|"
+            r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin)\b|"
+            r"\b(?:torn|tore|ripped) (?:a |my |the )?(?:muscle|ligament|tendon|cartilage|calf|hamstring)\b|"
+            r"\b(?:barely|hardly) sleep(?:ing)?\b|\bsleep(?:'s| is| has)?(?: been)? (?:cactus|terrible|awful|shocking|wrecked|"
+            r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|新冠|安眠药|褪黑素|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
             r"\b(?:GP|doctor|dentist|consultant|physio|specialist) (?:thinks|reckons|told me|wants me|says i|said i)\b|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").
@@ -175,14 +190,17 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|"
             # A service late or not done by now, a bill for more than was had.
-            r"delayed by|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
+            r"delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
+            r"(?:has|had|have|it|just) snapped|(?:screen|glass|window|windscreen|lens|mirror) (?:is |was |got |has )?(?:shattered|smashed)|"
+            r"(?<!\bi )(?:was|were) (?:meant|supposed) to\b[^.?!]{0,80}?\bstill (?:aren'?t|isn'?t|hasn'?t|haven'?t|"
+            r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
             r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
             r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double)|"
             # A fault back again, a supply cut, the business keeping or charging what it should not.
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
             r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
-            r"说好\S{0,12}?(?:收|扣)了?我|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
@@ -319,7 +337,8 @@ HOME_RE = re.compile(
 INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
 DIET_CHANGE_RE = re.compile(
     r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
-    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\bfell off the wagon\b",
+    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\b(?:gone|went|going|been) (?:[\w]{1,12}-free|"
+    r"vegan|vegetarian|veggie|plant-based|pescatarian|teetotal|keto)\b|吃素|\bfell off the wagon\b",
     re.I,
 )
 
@@ -343,5 +362,22 @@ ATTENDS_RE = re.compile(
     r"\b(?:joined|signed up (?:for|to)|enrolled (?:in|on)|started (?:going to|attending|taking)|taking|take|go to|attend)"
     r" (?:a |an |the |my |some )?(?:[\w-]+ ){0,3}(?:class|classes|course|club|choir|league|lessons|evening class)\b|"
     r"\btook up (?!the |a |an |my )\w+|报了(?:个|一个)?\S{0,6}(?:班|课)|每周\S{0,6}(?:上课|去上)|加入了\S{0,8}(?:俱乐部|合唱团|队|社团|协会)",
+    re.I,
+)
+
+
+# A routine (the typer's): something done every day, week or weekday, so many times a week, on most days or as a rule.
+ROUTINE_RE = re.compile(
+    r"\b(?:every (?:single )?(?:day|morning|evening|night|week|weekend|month|other \w+|\w+day)|most (?:days|mornings|"
+    r"evenings|nights|weekends)|(?:once|twice|\w+ times) a (?:day|week|month)|on weekdays|each (?:day|week|morning|"
+    r"evening)|daily|weekly|usually|normally|(?:mon|tues|wednes|thurs|fri|satur|sun)days|on (?:mon|tues|wednes|thurs|fri|"
+    r"satur|sun)day (?:mornings|afternoons|evenings|nights))\b|"
+    r"每个?(?:天|日|晚|早|周|星期|礼拜|月)|工作日|平时|平常|通常|一般(?!般)|经常|天天",
+    re.I,
+)
+# A stay, a table or a seat booked for its date: a plan, whatever the booking is for (the corpus README's commitment:
+# "plans, trips, exams, bookings"), "我订了你们西湖店12月20号的大床房", "I've booked the cottage for the 3rd to the 7th".
+BOOKED_RE = re.compile(
+    r"\b(?:i|we)(?:'ve| have)? (?:booked|reserved)\b|(?:我|我们)?(?:已经)?(?:订了|预订了|预定了|约了)(?!\S{0,3}(?:号|单))",
     re.I,
 )

@@ -26,6 +26,7 @@ from facts.extraction.signals import (
     ASKS_ABOUT_RE,
     ATTENDS_RE,
     BACK_FROM_RE,
+    BOOKED_RE,
     BOUGHT_FROM_LISTENER_RE,
     DECISION_RE,
     DIET_CHANGE_RE,
@@ -36,6 +37,7 @@ from facts.extraction.signals import (
     OF_A_CAR,
     REMEMBERED_RE,
     REMIND_RE,
+    ROUTINE_RE,
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
     WORK_RE,
@@ -135,7 +137,8 @@ _STATUS_RE = re.compile(
     re.I,
 )
 _BIRTH_RE = re.compile(
-    r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)",
+    r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)|"
+    r"生\S{0,16}是个(?:女|男)(?:娃|孩|宝|儿)|生了(?:女|男)(?:娃|孩|儿)",
     re.I,
 )
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|它叫|驾照|提车|买了辆|辆")
@@ -343,6 +346,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
         return "complaint"  # a complaint comes before a lease or a landlord ("the rent to my landlord went out twice")
+    booked = BOOKED_RE.search(sentence) and WHEN_OR_WHERE_RE.search(sentence) and not asks
+    if booked and signal not in {"health", "legal", "complaint"}:  # (a doctor's appointment is health)
+        return "commitment"  # a booking with its date or place is a plan, whatever was booked (a room, a table)
     if family in {"partner", "child", "sibling", "parent", "relationship_status"}:
         # The speaker's own plan with a relative ("I'm taking my mum to Rome in May") is the speaker's commitment;
         # a fact whose subject is the relative ("my sister starts uni next year") is a relationship fact.
@@ -368,6 +374,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         ):
             return signal
         return _FAMILY_TYPE.get(family, "profile")
+    if signal == "health" and _PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
+        return "relationship"  # "She had a fall and broke her wrist": someone close to the speaker, not the speaker
     if signal == "health" and _ACCOMPANY_RE.search(sentence):
         planned = _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence)
         return "event" if _PAST_EVENT_RE.search(sentence) and not planned else "commitment"  # with someone else
@@ -425,7 +433,7 @@ def fallback_type(sentence: str) -> str:
         return "other"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
-    if _ROUTINE_RE.search(sentence) or _PROFILE_RE.search(sentence) or _FAMILY_ZH.search(sentence):
+    if ROUTINE_RE.search(sentence) or _PROFILE_RE.search(sentence) or _FAMILY_ZH.search(sentence):
         return "profile"  # a routine says how the speaker lives ("每周大概跑三次", "I'm on nights most days")
     if is_question(sentence):
         return "inquiry"
@@ -474,20 +482,12 @@ def _standing(type_: str, sentence: str) -> str:
         return fallback_type(sentence)
     if type_ == "event" and not _HAPPENED_RE.search(sentence) and not any(map(is_past_form, sentence.split())):
         return "commitment" if _FUTURE_RE.search(sentence) else keep_hint(sentence) or "profile"
-    if type_ in {"event", "commitment", "complaint"} and _ROUTINE_RE.search(sentence):
+    if type_ in {"event", "commitment", "complaint"} and ROUTINE_RE.search(sentence):
         # A routine is how the speaker lives, not a happening, a plan or a grievance, unless it is a plan's.
         return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
     return type_
 
 
-# A routine: something done every day, week or weekday, so many times a week, on most days or as a rule.
-_ROUTINE_RE = re.compile(
-    r"\b(?:every (?:single )?(?:day|morning|evening|night|week|weekend|month|other \w+|\w+day)|most (?:days|mornings|"
-    r"evenings|nights|weekends)|(?:once|twice|\w+ times) a (?:day|week|month)|on weekdays|each (?:day|week|morning|"
-    r"evening)|daily|weekly|usually|normally|(?:mon|tues|wednes|thurs|fri|satur|sun)days)\b|"
-    r"每个?(?:天|日|晚|早|周|星期|礼拜|月)|工作日|平时|平常|通常|一般(?!般)|经常|天天",
-    re.I,
-)
 # Something happened (a date, a number, a past word, a done aspect): else a sentence near an event tells a state.
 _HAPPENED_RE = re.compile(
     r"\d|\b(?:ago|yesterday|last \w+|just|finally|got|went|was|were|had|did|made)\b|了|过|曾|刚", re.I
