@@ -10,8 +10,9 @@ while fixing misses; "blind": never used to choose a change):
 - facts per turn kept by the extractor;
 - recall@1 / recall@5: the first result (the first five) holds the answering fact (`expect`, a substring), facts
   only, and recall@5 with `include_messages`;
-- at the fitted relevance floor (relevance.json's `min_relevance`, passed as `min_relevance`): own recall@5, and
-  abstention, the share of the other personas' questions that return nothing.
+- at the fitted relevance floor (relevance.json's `min_relevance`, passed as `min_relevance`), at the service's
+  default (no `min_relevance` sent) and at any `--floors`: own recall@5, and abstention, the share of the other
+  personas' questions that return nothing.
 
 LoCoMo measures long English chats; this measures what a new user asks of a few facts, and whether Chinese is
 served as English is. The messages carry a fixed date, so the facts (and their resolved times) are the same every run.
@@ -59,9 +60,20 @@ def _texts(ctx: BenchContext, subject: str, question: str, **options: Any) -> li
     return [r["text"].casefold() for r in answer["results"]]
 
 
-def _own(ctx: BenchContext, subject: str, questions: list[dict[str, str]], floor: float) -> dict[str, list[str]]:
-    """Each own question's outcome: found first, in the top five, with messages, at the floor; missed first."""
-    out: dict[str, list[str]] = {"first": [], "top5": [], "messages": [], "floor": [], "missed": []}
+def _floored(floor: float | None) -> dict[str, float]:
+    """The search's options at `floor` (None: the service's default, no `min_relevance` sent)."""
+    return {} if floor is None else {"min_relevance": floor}
+
+
+def _key(floor: float | None) -> str:
+    return "default" if floor is None else f"{floor:g}"
+
+
+def _own(
+    ctx: BenchContext, subject: str, questions: list[dict[str, str]], floors: list[float | None]
+) -> dict[str, list[str]]:
+    """Each own question's outcome: found first, in the top five, with messages, at each floor; missed first."""
+    out: dict[str, list[str]] = {"first": [], "top5": [], "messages": [], "missed": []}
     for item in questions:
         expect, q = item["expect"].casefold(), item["q"]
         found = _texts(ctx, subject, q, min_relevance=0)
@@ -70,8 +82,9 @@ def _own(ctx: BenchContext, subject: str, questions: list[dict[str, str]], floor
             out["top5"].append(q)
         if any(expect in t for t in _texts(ctx, subject, q, min_relevance=0, include_messages=True)):
             out["messages"].append(q)
-        if any(expect in t for t in _texts(ctx, subject, q, min_relevance=floor)):
-            out["floor"].append(q)
+        for floor in floors:
+            kept = any(expect in t for t in _texts(ctx, subject, q, **_floored(floor)))
+            out.setdefault(f"floor {_key(floor)}", []).extend([q] if kept else [])
     return out
 
 
@@ -86,31 +99,35 @@ def _figures(outcomes: list[dict[str, list[str]]], asked: int, turns: int, facts
         "recall@1": share("first"),
         "recall@5": share("top5"),
         "recall@5_messages": share("messages"),
-        "recall@5_at_floor": share("floor"),
+        **{f"recall@5_at_{k[6:]}": share(k) for k in outcomes[0] if k.startswith("floor ")},
         "missed_first": [q for o in outcomes for q in o["missed"]],
     }
 
 
-def run(ctx: BenchContext) -> dict[str, Any]:
+def run(ctx: BenchContext, extra_floors: list[float] | None = None) -> dict[str, Any]:
     from facts.retrieval.relevance import calibration
 
     floor = calibration().min_relevance
+    floors: list[float | None] = [floor, None, *(extra_floors or [])]  # fitted, the service's default, asked
     personas = json.loads(DATA.read_text(encoding="utf-8"))["personas"]
     sets = sorted({p.get("set", "tuned") for p in personas}, reverse=True)  # tuned, then blind
     out: dict[str, Any] = {"floor": floor, "sets": sets}
     for lang in LANGUAGES:
         facts = {p["name"]: _ingest(ctx, _subject(lang, p["name"]), p[lang]["turns"]) for p in personas}
-        silent = others = 0
+        silent = dict.fromkeys(map(_key, floors), 0)
+        others = 0
         for p in personas:
             for q in personas:
                 if q is not p:
                     for item in q[lang]["questions"]:
                         others += 1
-                        silent += not _texts(ctx, _subject(lang, p["name"]), item["q"], min_relevance=floor)
-        out[lang] = {"abstention_at_floor": round(silent / max(others, 1), 3)}
+                        for f in floors:
+                            silent[_key(f)] += not _texts(ctx, _subject(lang, p["name"]), item["q"], **_floored(f))
+        out[lang] = {f"abstention_at_{k}": round(v / max(others, 1), 3) for k, v in silent.items()}
+        out[lang]["abstention_at_floor"] = out[lang][f"abstention_at_{_key(floor)}"]
         for name in sets:
             group = [p for p in personas if p.get("set", "tuned") == name]
-            outcomes = [_own(ctx, _subject(lang, p["name"]), p[lang]["questions"], floor) for p in group]
+            outcomes = [_own(ctx, _subject(lang, p["name"]), p[lang]["questions"], floors) for p in group]
             out[lang][name] = _figures(
                 outcomes,
                 sum(len(p[lang]["questions"]) for p in group),
@@ -125,21 +142,27 @@ def render(result: dict[str, Any]) -> str:
     for lang in LANGUAGES:
         for name in result.get("sets", ["tuned"]):
             r = result[lang][name]
+            at = ", ".join(f"{k[12:]} {v}" for k, v in r.items() if k.startswith("recall@5_at_"))
             lines.append(
                 f"  {lang} {name} ({r['questions']} q): {r['facts_per_turn']} facts/turn; recall@1 {r['recall@1']}, "
-                f"@5 {r['recall@5']} (with messages {r['recall@5_messages']}); at the floor @5 {r['recall@5_at_floor']}"
+                f"@5 {r['recall@5']} (with messages {r['recall@5_messages']}); @5 at floors: {at}"
             )
-        lines.append(
-            f"  {lang} abstention at the floor (the other personas' questions): {result[lang]['abstention_at_floor']}"
+        at = ", ".join(
+            f"{k[14:]} {v}"
+            for k, v in result[lang].items()
+            if k.startswith("abstention_at_") and k != "abstention_at_floor"
         )
+        lines.append(f"  {lang} abstention (the other personas' questions) at floors: {at}")
     return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> None:
-    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args(argv)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--floors", type=float, nargs="*", default=[], help="more floors to measure at")
+    args = parser.parse_args(argv)
     database = os.environ.get("BENCH_DATABASE_NAME", "memory_site_personas")
     with running_service(database=database, conversations=[]) as ctx:
-        result = run(ctx)
+        result = run(ctx, args.floors)
     write_json("persona_recall", result)
     print(render(result))
     missed = {f"{lang} {name}": result[lang][name]["missed_first"] for lang in LANGUAGES for name in result["sets"]}

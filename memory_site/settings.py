@@ -369,6 +369,9 @@ SEARCH_EMBED_EARLY = env_bool("SEARCH_EMBED_EARLY", True)
 # Results under this calibrated relevance (0-1, docs/relevance.md) are left out, so an unrelated question gets
 # nothing; unset: the floor fitted with the calibration (facts/retrieval/relevance.json). 0 returns everything.
 SEARCH_MIN_RELEVANCE = env_float("SEARCH_MIN_RELEVANCE", 0.0) if env_opt("SEARCH_MIN_RELEVANCE") else None
+# ... applied by default to a subject whose memory holds at least this many facts and raw turns (where the fitted
+# floor's calibration holds); unset: 300 for the fitted floor, 0 (every memory) for a floor set above.
+SEARCH_MIN_RELEVANCE_ROWS = env_int("SEARCH_MIN_RELEVANCE_ROWS", 0) if env_opt("SEARCH_MIN_RELEVANCE_ROWS") else None
 # For experiments: a JSON object overriding the stages' tuning, e.g. {"fusion.rrf_k": 14}; unknown names fail.
 SEARCH_TUNING = env_json_object("SEARCH_TUNING")
 # Reads are counted off the request: each web process sends its access records as one task per

@@ -36,7 +36,8 @@ class SearchApi(TenantApi):
             min_value=0.0, max_value=1.0, required=False, allow_null=True, default=None,
             help_text=(
                 "Leave out results under this relevance; an unrelated question then returns no result. Default: "
-                "SEARCH_MIN_RELEVANCE, else the floor fitted with the calibration. 0 returns every candidate."
+                "SEARCH_MIN_RELEVANCE, else the floor fitted with the calibration, in a memory of at least "
+                "SEARCH_MIN_RELEVANCE_ROWS facts and raw turns (300). 0 returns every candidate."
             ),
         )  # fmt: skip
         as_of = serializers.DateTimeField(

@@ -100,8 +100,8 @@ def _memory_search(
         if getattr(h, "kind", "fact") == "fact" and is_durable(text=h.text, type=h.type, has_time=bool(h.event_time))
     ]
     # Raw turns are many and mostly chatter: they must also clear the context's fitted floor (docs/relevance.md;
-    # the search's own floor when the fit gives none), which the search applies by default only when an operator
-    # sets it, and only to what the full model scored; else an unrelated query (or any Chinese one) would be
+    # the search's own floor when the fit gives none), which the search's default floor applies only in a memory
+    # large enough, and only to what the full model scored; else an unrelated query (or any Chinese one) would be
     # padded with the nearest small talk.
     # And, under an answerable query, a turn must stand near its best result: relevance is the query's level times
     # (result / best) ** beta, so the per-result share is recovered from it; small talk stands far below.

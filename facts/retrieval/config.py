@@ -42,7 +42,10 @@ _CHOICES = {"vector.mode": ("exact", "hnsw"), "fusion.mode": ("rrf", "score")}
 @dataclass(frozen=True)
 class SearchConfig:
     embed_in_thread: bool = True  # SEARCH_EMBED_IN_THREAD
-    min_relevance: float = 0.0  # SEARCH_MIN_RELEVANCE, else 0 (abstention opt-in; the fitted floor is advised)
+    # The default relevance floor (SEARCH_MIN_RELEVANCE, else the fitted one) and the memory it applies to: a subject
+    # holding at least `min_relevance_rows` facts and raw turns (SEARCH_MIN_RELEVANCE_ROWS; _default_floor).
+    min_relevance: float = 0.0
+    min_relevance_rows: int = 0
     scope: ScopeTuning = field(default_factory=ScopeTuning)
     vector: VectorTuning = field(default_factory=VectorTuning)
     cache: CacheSettings = field(default_factory=CacheSettings)
@@ -71,7 +74,7 @@ class SearchConfig:
             values[name] = value
         stages: dict[str, Any] = {}
         for stage in dataclasses.fields(cls):
-            if stage.name in ("embed_in_thread", "min_relevance"):
+            if stage.name in ("embed_in_thread", "min_relevance", "min_relevance_rows"):
                 continue
             default = getattr(cls(), stage.name)
             given = {name.split(".", 1)[1]: v for name, v in values.items() if name.split(".", 1)[0] == stage.name}
@@ -79,15 +82,39 @@ class SearchConfig:
         unknown = sorted(set(values) - {f"{s}.{f.name}" for s, d in stages.items() for f in dataclasses.fields(d)})
         if unknown:
             raise ImproperlyConfigured(f"SEARCH_TUNING: no such search setting {unknown}; see SearchConfig")
-        # Abstention is opt-in until the calibration is re-fitted on distilled facts and learns Chinese: an agent
-        # passes `min_relevance` (the fitted floor is `calibration().min_relevance`), an operator sets the default.
-        floor = settings.SEARCH_MIN_RELEVANCE if settings.SEARCH_MIN_RELEVANCE is not None else 0.0
-        if not 0.0 <= float(floor) <= 1.0:
-            raise ImproperlyConfigured(f"SEARCH_MIN_RELEVANCE must be within [0, 1], got {floor!r}")
-        return cls(embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), min_relevance=float(floor), **stages)
+        floor, rows = _default_floor()
+        return cls(
+            embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), min_relevance=floor, min_relevance_rows=rows,
+            **stages,
+        )  # fmt: skip
 
     def as_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
+
+
+# The memory (facts and raw turns, as the search counts them) from which the fitted floor applies by default. In
+# smaller ones its calibration does not hold: a word the memory never holds says little among a few dozen rows, and
+# a related question sharing no word with its fact falls under it. Chosen on LoCoMo's conversations cut to their
+# first sessions (bench.abstain_size, bench/README.md "Abstention by default, by memory size").
+DEFAULT_FLOOR_ROWS = 300
+
+
+def _default_floor() -> tuple[float, int]:
+    """The default floor and the memory size it applies from: the operator's SEARCH_MIN_RELEVANCE (from any size,
+    as before, unless SEARCH_MIN_RELEVANCE_ROWS says otherwise), else the fitted floor from DEFAULT_FLOOR_ROWS."""
+    from facts.retrieval.relevance import calibration
+
+    floor, rows = settings.SEARCH_MIN_RELEVANCE, getattr(settings, "SEARCH_MIN_RELEVANCE_ROWS", None)
+    if floor is None:
+        floor, default_rows = calibration().min_relevance, DEFAULT_FLOOR_ROWS
+    else:
+        default_rows = 0
+    if not 0.0 <= float(floor) <= 1.0:
+        raise ImproperlyConfigured(f"SEARCH_MIN_RELEVANCE must be within [0, 1], got {floor!r}")
+    rows = default_rows if rows is None else rows
+    if isinstance(rows, bool) or not isinstance(rows, int) or rows < 0:
+        raise ImproperlyConfigured(f"SEARCH_MIN_RELEVANCE_ROWS must be a whole number >= 0, got {rows!r}")
+    return float(floor), rows
 
 
 def _checked(stage: str, default: Any, given: dict[str, Any]) -> dict[str, Any]:

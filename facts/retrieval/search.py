@@ -109,9 +109,9 @@ def run_search(
 ) -> SearchOutcome:
     """Search one subject's memory; the caller has already checked the subject belongs to the tenant.
 
-    Results under `min_relevance` (default: the operator's SEARCH_MIN_RELEVANCE, else the fitted floor) are left
-    out, so an unrelated question gets nothing. With `as_of` or `known_at`, the facts of that moment (asof.py),
-    superseded ones included, and the messages said by then. `early_vector`: the query's embedding already under way
+    Results under `min_relevance` (default: the operator's SEARCH_MIN_RELEVANCE, else the fitted floor, in a memory
+    large enough: `answer`) are left out, so an unrelated question gets nothing. With `as_of` or `known_at`, the
+    facts of that moment (asof.py), superseded ones included, and the messages said by then. `early_vector`: the query's embedding already under way
     (started before the request was authenticated), used when it is of the same text.
     """
     config = search_config()
@@ -166,10 +166,14 @@ def answer(state: SearchState, signals: QuerySignals, min_relevance: float | Non
 
     The default floor cuts what the full model scored, and a Chinese query the vector cannot read once the keyword-only
     models fitted on Chinese score it (Calibration.calibrated_for); an English query with the embedder down reads the
-    keyword-only model, and there only an explicit `min_relevance` applies, as before (docs/relevance.md).
+    keyword-only model, and there only an explicit `min_relevance` applies, as before (docs/relevance.md). It applies
+    to a memory of at least `min_relevance_rows` facts and raw turns (config._default_floor), counted as the search
+    already counts them (memory_rows): no statement of its own.
     """
     config = state.config
-    floor = config.min_relevance if calibration().calibrated_for(signals) else 0.0
+    floor = 0.0
+    if calibration().calibrated_for(signals) and memory_rows(state, signals) >= config.min_relevance_rows:
+        floor = config.min_relevance
     if min_relevance is not None:
         floor = min_relevance
     if floor > 0.0:
@@ -183,6 +187,14 @@ def answer(state: SearchState, signals: QuerySignals, min_relevance: float | Non
     for hit in hits:
         hit.relevance = relevance[(hit.kind, hit.id)]
     return hits
+
+
+def memory_rows(state: SearchState, signals: QuerySignals) -> int:
+    """The subject's facts and raw turns as this search counted them: the vocabulary's N (answerable.py), or its
+    searchable facts alone when the query had no word to look up (a time or a slot alone)."""
+    if signals.evidence is not None:
+        return signals.evidence.vocabulary.rows
+    return state.total
 
 
 def messages_until(
