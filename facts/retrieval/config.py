@@ -104,7 +104,7 @@ def _default_floor() -> tuple[float, int]:
     as before, unless SEARCH_MIN_RELEVANCE_ROWS says otherwise), else the fitted floor from DEFAULT_FLOOR_ROWS."""
     from facts.retrieval.relevance import calibration
 
-    floor, rows = settings.SEARCH_MIN_RELEVANCE, getattr(settings, "SEARCH_MIN_RELEVANCE_ROWS", None)
+    floor, rows = settings.SEARCH_MIN_RELEVANCE, settings.SEARCH_MIN_RELEVANCE_ROWS
     if floor is None:
         floor, default_rows = calibration().min_relevance, DEFAULT_FLOOR_ROWS
     else:
