@@ -80,6 +80,7 @@ def fact_search(
     as_of: dt.datetime | None = None,
     known_at: dt.datetime | None = None,
     early_vector: QueryVector | None = None,
+    whole_query_floor: bool = False,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
@@ -103,6 +104,7 @@ def fact_search(
         as_of=as_of,
         known_at=known_at,
         early_vector=early_vector,
+        whole_query_floor=whole_query_floor,
     )
     took_ms = (time.perf_counter() - started) * 1000
     if record_access:

@@ -89,7 +89,11 @@ def _memory_search(
     hits), each best first, the message hits under the fitted floor as well. Passes the extended keywords only
     when that signature has them."""
     params = inspect.signature(fact_selectors.fact_search).parameters
-    kwargs: dict[str, Any] = {"subject": subject, "query": query, "limit": limit, "include_messages": True, **when}
+    # The floor decides whether the memory answers the query at all; an answered query keeps its lower facts for the
+    # token budget to pack (a per-result floor cost context recall at 2,000 tokens: bench/README.md, session 17).
+    kwargs: dict[str, Any] = {
+        "subject": subject, "query": query, "limit": limit, "include_messages": True, "whole_query_floor": True, **when
+    }  # fmt: skip
     if "api_key" in params:
         kwargs["api_key"] = api_key
     hits, _ = fact_selectors.fact_search(**kwargs)

@@ -106,13 +106,16 @@ def run_search(
     as_of: dt.datetime | None = None,
     known_at: dt.datetime | None = None,
     early_vector: QueryVector | None = None,
+    whole_query_floor: bool = False,
 ) -> SearchOutcome:
     """Search one subject's memory; the caller has already checked the subject belongs to the tenant.
 
     Results under `min_relevance` (default: the operator's SEARCH_MIN_RELEVANCE, else the fitted floor, in a memory
     large enough: `answer`) are left out, so an unrelated question gets nothing. With `as_of` or `known_at`, the
     facts of that moment (asof.py), superseded ones included, and the messages said by then. `early_vector`: the query's embedding already under way
-    (started before the request was authenticated), used when it is of the same text.
+    (started before the request was authenticated), used when it is of the same text. `whole_query_floor`: the floor
+    says only whether the memory answers the query at all (its best result's relevance); an answered query keeps
+    every candidate (/context, which packs by its token budget).
     """
     config = search_config()
     timed = as_of is not None or known_at is not None
@@ -157,11 +160,13 @@ def run_search(
         return outcome
     state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
     outcome.scored, outcome.query_signals = state.scored, query_signals(state, vocab)
-    outcome.hits = answer(state, outcome.query_signals, min_relevance)
+    outcome.hits = answer(state, outcome.query_signals, min_relevance, whole_query=whole_query_floor)
     return outcome
 
 
-def answer(state: SearchState, signals: QuerySignals, min_relevance: float | None) -> list[SearchHit]:
+def answer(
+    state: SearchState, signals: QuerySignals, min_relevance: float | None, *, whole_query: bool = False
+) -> list[SearchHit]:
     """The re-ranked candidates at or over the relevance floor, collapsed to the answer, each with its relevance.
 
     The default floor cuts what the full model scored, and a Chinese query the vector cannot read once the keyword-only
@@ -178,7 +183,10 @@ def answer(state: SearchState, signals: QuerySignals, min_relevance: float | Non
         floor = min_relevance
     if floor > 0.0:
         relevance = relevance_of(state.scored, signals)
-        kept = [x for x in state.scored if relevance[x[1].key] >= floor]
+        if whole_query:  # the query answered or not, by its best result (the query-level `answerable`)
+            kept = state.scored if max(relevance.values(), default=0.0) >= floor else []
+        else:
+            kept = [x for x in state.scored if relevance[x[1].key] >= floor]
     else:  # a relevance is never under 0: nothing to cut, and only the answer's relevance is needed
         kept = state.scored
     hits = collapse(kept, state.rows, limit=state.limit, tuning=config.collapse)

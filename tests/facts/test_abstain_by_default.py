@@ -164,3 +164,13 @@ def test_another_tenant_still_cannot_read_a_large_memory(large: Persona, carol: 
     assert carol.search("What do I keep in my garden?", user="alice").status_code == 404
     assert carol.search(UNRELATED[0], user="alice", min_relevance=0).status_code == 404
     assert texts(large.search("What do I keep in my garden?"))[0] == OWN[0]  # the owner still reads it
+
+
+def test_context_keeps_an_answered_querys_lower_facts_for_its_budget(alice: Persona) -> None:
+    # The floor says whether the memory answers at all; once it does, the token budget packs what else is near,
+    # under the floor too (a per-result floor cost context recall at 2,000 tokens).
+    large_memory(alice, own_type="profile", friends_type="relationship")
+    facts = alice.post("context", {"query": "What do I keep in my garden?", "token_budget": 2000}).json()
+    facts = facts["sections"]["facts"]
+    assert any("bees" in f["text"] for f in facts)
+    assert any(f["relevance"] < calibration().min_relevance for f in facts), facts
