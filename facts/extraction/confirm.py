@@ -15,21 +15,24 @@ from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
 from facts.text import has_cjk
 
-_CONFIRM_RE = re.compile(
-    r"^(?:yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
+_ACCEPT = (
+    r"yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
     r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
-    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题)"
-    # Accepting with only a start added ("Yes please, from the 1st.", "行，下周一开始").
-    r"(?:[\s,，.。!！~～、]+(?:yes|please|exactly|that'?s (?:right|correct|it|the one)|that'?s my number|go ahead|go for it|"
-    r"let'?s do (?:that|it)(?: one)?|(?:starting|from) (?:the \d{1,2}(?:st|nd|rd|th)?|\w{3,9}day|next \w{3,9}|tomorrow)|"
-    r"确认|没错|对的|是的|就这样|都要|现在付|付吧|办吧|改吧|(?:从)?(?:下周|明天|下个月|\d{1,2}号)\S{0,3}开始|thanks?|谢谢))*[\s,，.。!！~～]*$",
+    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
+)
+_CONFIRM_RE = re.compile(
+    rf"^(?:{_ACCEPT})"
+    # Accepting in more words, or with only a start added ("Fine, do it.", "Yes please, from the 1st.", "行，下周一开始").
+    rf"(?:[\s,，.。!！~～、]+(?:{_ACCEPT}|please|that'?s my number|"
+    r"(?:starting|from) (?:the \d{1,2}(?:st|nd|rd|th)?|\w{3,9}day|next \w{3,9}|tomorrow)|"
+    r"现在付|付吧|办吧|改吧|(?:从)?(?:下周|明天|下个月|\d{1,2}号)\S{0,3}开始|thanks?|谢谢))*[\s,，.。!！~～]*$",
     re.I,
 )
 _DETAIL_RE = re.compile(
     # Runs are read from their first character, and an address's name part at most 64 long: linear on long runs.
     r"\d|(?<![\w.+-])[\w.+-]{1,64}@[\w-]+\.|(?<!^)(?<![.?!] )\b[A-Z][a-z]+|"
     r"(?<![一二三四五六七八九十两])[一二三四五六七八九十两]{1,8}(?:月|号|点|天|晚|元|块)|"
-    r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号|"
+    r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号|改到|改成|换成|(?:周|星期|礼拜)[一二三四五六日天末]|"
     # A remedy offered for what went wrong: accepting it is the customer's choice ("Would you like a replacement?").
     r"(?i:\b(?:refund|replacement|exchange|repair|store credit|voucher)\b)|补发|维修|重新发",
 )
@@ -69,6 +72,10 @@ def confirmed_fact(question: str, speaker: str) -> str:
         if has_cjk(body):
             return f"{speaker}同意{thing}。" if named else f"同意{thing}。"
         return f"{speaker} accepted {thing}." if named else f"Accepted {thing}."
+    act = None if has_cjk(body) else _ACT_OFFERED_RE.match(body)
+    if act:  # "Shall I switch you to the 30GB plan?" -> "Asked the business to switch them to the 30GB plan."
+        done = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "them", act.group(1), flags=re.I), flags=re.I)
+        return f"{speaker} asked the business to {done}." if named else f"Asked the business to {done}."
     if has_cjk(body):
         body = _LEAD_ZH.sub("", body).rstrip("吗")
         body = re.sub(r"您的|你的", "", body)
@@ -91,8 +98,13 @@ _ACCEPTED_EN_RE = re.compile(
     re.I,
 )
 _ACCEPTED_ZH_RE = re.compile(
-    r"^(?:[^，,。！!]{0,12}[，,。！!])?(?:可以|能)?(?:(?:给|为|帮)(?:您|你))?((?:补发|换|退|重新发|维修|退款|换货|安排|办理|开通|"
+    r"^(?:[^，,。！!]{0,12}[，,。！!])?(?:需要|要不要|要)?(?:可以|能)?(?:(?:给|为|帮)(?:您|你))?((?:把[^，,。？?]{1,10}?)?(?:补发|换|退|改(?:到|成|为|约)|重新发|维修|退款|换货|安排|办理|开通|"
     r"更换|修改|取消)[^？?]{0,40}?)(?:[，,]\s{0,2}确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订))?(?:可以|好|行)?(?:吗|么)?$"
+)
+# An act the assistant offers to do for the user ("Would you like me to book the 9:40?", "Shall I switch you over?").
+_ACT_OFFERED_RE = re.compile(
+    r"^(?:[^.!?]{0,80}[.!] )?(?:would you like me to|do you want me to|want me to|shall i|should i) ([^?]{3,120})$",
+    re.I,
 )
 _YOU_RE = re.compile(r"\b(?:you'?re|you are|your|you)\b|您|你", re.I)
 _AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my", "you": "I", "您": "我", "你": "我"}

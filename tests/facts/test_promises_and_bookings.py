@@ -119,3 +119,31 @@ def test_no_before_a_noun_is_part_of_the_fact(text: str, kept: str) -> None:
 )
 def test_words_of_a_fault_in_other_senses_are_no_complaint(text: str) -> None:
     assert _typed(text) != "complaint"
+
+
+def _reply(before: str, reply: str) -> list[tuple[str, str]]:
+    view = MessageView(id=1, role="user", name="", content=reply, created_at=WHEN, previous_assistant_content=before)
+    out = RuleExtractor().extract([view])[1]
+    return [(c.type, c.text) for c in out.candidates] or [(f"drop:{out.gate.reason}", "")]
+
+
+@pytest.mark.parametrize(
+    ("before", "reply", "expected"),
+    [
+        # Acceptance in more than one word keeps what it accepts; an act offered is asked of the business.
+        ("Shall I move your delivery to the 22nd, between 8 and 12?", "Fine, do it.",
+         "Asked the business to move their delivery to the 22nd, between 8 and 12."),
+        ("Would you like me to book the 10:15 with Dr Haddad on Monday?", "Yes.",
+         "Asked the business to book the 10:15 with Dr Haddad on Monday."),
+        ("Would you like me to cancel the Thursday class for you?", "ok sure, go ahead",
+         "Asked the business to cancel the Thursday class for them."),
+        ("需要帮您把取件时间改到周六上午吗？", "行，可以", "同意把取件时间改到周六上午。"),
+        ("需要帮您改成周日晚上吗？", "好的，可以", "同意改成周日晚上。"),
+    ],
+)  # fmt: skip
+def test_an_act_offered_and_accepted_is_the_users_decision(before: str, reply: str, expected: str) -> None:
+    assert _reply(before, reply) == [("decision", expected)]
+
+
+def test_a_generic_offer_accepted_in_more_words_stays_dropped() -> None:
+    assert _reply("Want me to draw up a packing list?", "Sure, why not.")[0][0].startswith("drop:")
