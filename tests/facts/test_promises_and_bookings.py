@@ -121,6 +121,11 @@ def test_words_of_a_fault_in_other_senses_are_no_complaint(text: str) -> None:
     assert _typed(text) != "complaint"
 
 
+def test_laughter_in_stitches_is_no_health() -> None:
+    assert _typed("Haha that video had me in stitches all evening") != "health"
+    assert _typed("Needed four stitches in my chin after falling off the scooter.") == "health"
+
+
 def _reply(before: str, reply: str) -> list[tuple[str, str]]:
     view = MessageView(id=1, role="user", name="", content=reply, created_at=WHEN, previous_assistant_content=before)
     out = RuleExtractor().extract([view])[1]
