@@ -29,7 +29,14 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from bench.common import BENCH_DB, BENCH_TENANT, ROOT, Conversation, load_locomo, write_json  # noqa: E402
-from bench.fit_relevance import MODES, RESULTS, Search, answer_probability, query_row, relevances  # noqa: E402
+from bench.fit_relevance import (  # noqa: E402
+    MODES,
+    Search,
+    answer_probability,
+    query_row,
+    relevances,
+    search_record,
+)
 
 CACHE = ROOT / "var" / "abstain_size.pickle"
 SESSIONS = (1, 2, 3, 5, 8, 12)
@@ -72,31 +79,8 @@ def collect(pairs: list[tuple[str, Conversation]], others: dict[str, list[Any]])
         foreign = [(asker, q) for asker, qs in others.items() if asker != base for q in qs]
         print(f"  {conv.sample_id}: {len(own)} own, {len(foreign)} others' questions", flush=True)
         for (asker, q), (mode, with_messages) in itertools.product(own + foreign, MODES):
-            out.append(_search(subject.pk, conv.sample_id, asker, q, mode, with_messages))
+            out.append(search_record(subject.pk, conv.sample_id, asker, q, mode, with_messages))
     return out
-
-
-def _search(subject_pk: int, conv: str, asker: str, q: Any, mode: str, with_messages: bool) -> Search:
-    from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES, features
-    from facts.retrieval.search import run_search
-
-    outcome = run_search(
-        subject_id=subject_pk, query=q.question, limit=RESULTS, include_messages=with_messages, min_relevance=0
-    )
-    signals = outcome.query_signals
-    rank = {item.key: (i, score) for i, (score, item) in enumerate(outcome.scored, start=1)}
-    item_of = {item.key: item for _, item in outcome.scored}
-    best = outcome.scored[0][0] if outcome.scored else 0.0
-    rows = [features(item_of[(h.kind, h.id)], *rank[(h.kind, h.id)], best, signals) for h in outcome.hits]
-    kw_names = [n for n in FEATURES if n not in VECTOR_FEATURES]
-    return Search(
-        conv=conv, asker=asker, mode=mode, category=q.category, evidence=list(q.evidence),
-        covers=[{s["external_id"] for s in h.sources if s.get("external_id")} for h in outcome.hits],
-        x=np.array([[r[n] for n in FEATURES] for r in rows], dtype=float).reshape(-1, len(FEATURES)),
-        x_kw=np.array([[r[n] for n in kw_names] for r in rows], dtype=float).reshape(-1, len(kw_names)),
-        vector_ran=signals.vector_ran if signals is not None else False,
-        query=signals.evidence if signals is not None else None,
-    )  # fmt: skip
 
 
 _SIZES: dict[str, int] = {}

@@ -68,10 +68,7 @@ def collect(conversations: list[Conversation], cache: Path = CACHE) -> list[Sear
 
 def _collect(conversations: list[Conversation]) -> list[Search]:
     from conversations.models import Subject
-    from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES, features
-    from facts.retrieval.search import run_search
 
-    kw_names = [n for n in FEATURES if n not in VECTOR_FEATURES]
     out: list[Search] = []
     questions = [(c.sample_id, q) for c in conversations for q in c.qa if q.category in (1, 2, 3, 4) and q.evidence]
     for conv in conversations:
@@ -80,30 +77,32 @@ def _collect(conversations: list[Conversation]) -> list[Search]:
         for (asker, q), (mode, with_messages) in itertools.product(questions, MODES):
             if q.generic and asker != conv.sample_id:  # any subject answers it of its own life: not unrelated
                 continue
-            outcome = run_search(
-                subject_id=subject.pk, query=q.question, limit=RESULTS, include_messages=with_messages, min_relevance=0
-            )
-            signals = outcome.query_signals
-            rank = {item.key: (i, score) for i, (score, item) in enumerate(outcome.scored, start=1)}
-            item_of = {item.key: item for _, item in outcome.scored}
-            best = outcome.scored[0][0] if outcome.scored else 0.0
-            rows = []
-            for hit in outcome.hits:
-                key = (hit.kind, hit.id)
-                i, score = rank[key]
-                assert signals is not None
-                rows.append(features(item_of[key], i, score, best, signals))
-            out.append(
-                Search(
-                    conv=conv.sample_id, asker=asker, mode=mode, category=q.category, evidence=list(q.evidence),
-                    covers=[{s["external_id"] for s in hit.sources if s.get("external_id")} for hit in outcome.hits],
-                    x=np.array([[r[n] for n in FEATURES] for r in rows], dtype=float).reshape(-1, len(FEATURES)),
-                    x_kw=np.array([[r[n] for n in kw_names] for r in rows], dtype=float).reshape(-1, len(kw_names)),
-                    vector_ran=signals.vector_ran if signals is not None else False,
-                    query=signals.evidence if signals is not None else None,
-                )
-            )  # fmt: skip
+            out.append(search_record(subject.pk, conv.sample_id, asker, q, mode, with_messages))
     return out
+
+
+def search_record(subject_pk: int, conv: str, asker: str, q: Any, mode: str, with_messages: bool) -> Search:
+    """One question asked of one subject with no floor: its results' features, for fitting and measuring."""
+    from facts.retrieval.relevance import FEATURES, VECTOR_FEATURES, features
+    from facts.retrieval.search import run_search
+
+    outcome = run_search(
+        subject_id=subject_pk, query=q.question, limit=RESULTS, include_messages=with_messages, min_relevance=0
+    )
+    signals = outcome.query_signals
+    rank = {item.key: (i, score) for i, (score, item) in enumerate(outcome.scored, start=1)}
+    item_of = {item.key: item for _, item in outcome.scored}
+    best = outcome.scored[0][0] if outcome.scored else 0.0
+    rows = [features(item_of[(h.kind, h.id)], *rank[(h.kind, h.id)], best, signals) for h in outcome.hits]
+    kw_names = [n for n in FEATURES if n not in VECTOR_FEATURES]
+    return Search(
+        conv=conv, asker=asker, mode=mode, category=q.category, evidence=list(q.evidence),
+        covers=[{s["external_id"] for s in h.sources if s.get("external_id")} for h in outcome.hits],
+        x=np.array([[r[n] for n in FEATURES] for r in rows], dtype=float).reshape(-1, len(FEATURES)),
+        x_kw=np.array([[r[n] for n in kw_names] for r in rows], dtype=float).reshape(-1, len(kw_names)),
+        vector_ran=signals.vector_ran if signals is not None else False,
+        query=signals.evidence if signals is not None else None,
+    )  # fmt: skip
 
 
 def logistic(x: np.ndarray, y: np.ndarray, w: np.ndarray, *, l2: float = 1.0, steps: int = 50) -> dict[str, Any]:

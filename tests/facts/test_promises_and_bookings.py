@@ -18,8 +18,9 @@ from facts.extraction.rules import RuleExtractor
 WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
 
 
-def _facts(text: str) -> list[tuple[str, str]]:
-    view = MessageView(id=1, role="user", name="", content=text, created_at=WHEN)
+def _facts(text: str, *, before: str = "") -> list[tuple[str, str]]:
+    """(type, text) of every fact of a user's turn, after the assistant's message `before`."""
+    view = MessageView(id=1, role="user", name="", content=text, created_at=WHEN, previous_assistant_content=before)
     out = RuleExtractor().extract([view])[1]
     return [(c.type, c.text) for c in out.candidates] or [(f"drop:{out.gate.reason}", "")]
 
@@ -126,12 +127,6 @@ def test_laughter_in_stitches_is_no_health() -> None:
     assert _typed("Needed four stitches in my chin after falling off the scooter.") == "health"
 
 
-def _reply(before: str, reply: str) -> list[tuple[str, str]]:
-    view = MessageView(id=1, role="user", name="", content=reply, created_at=WHEN, previous_assistant_content=before)
-    out = RuleExtractor().extract([view])[1]
-    return [(c.type, c.text) for c in out.candidates] or [(f"drop:{out.gate.reason}", "")]
-
-
 @pytest.mark.parametrize(
     ("before", "reply", "expected"),
     [
@@ -147,8 +142,8 @@ def _reply(before: str, reply: str) -> list[tuple[str, str]]:
     ],
 )  # fmt: skip
 def test_an_act_offered_and_accepted_is_the_users_decision(before: str, reply: str, expected: str) -> None:
-    assert _reply(before, reply) == [("decision", expected)]
+    assert _facts(reply, before=before) == [("decision", expected)]
 
 
 def test_a_generic_offer_accepted_in_more_words_stays_dropped() -> None:
-    assert _reply("Want me to draw up a packing list?", "Sure, why not.")[0][0].startswith("drop:")
+    assert _facts("Sure, why not.", before="Want me to draw up a packing list?")[0][0].startswith("drop:")
