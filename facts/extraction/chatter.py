@@ -298,3 +298,38 @@ _PRONOUN_WORTH_RE = re.compile(
 def worth_only(sentence: str) -> bool:
     """Whether the sentence only says what an unnamed thing is worth to the speaker."""
     return bool(_PRONOUN_WORTH_RE.fullmatch(strip_chatter(sentence).strip()[:200]))
+
+
+# A plan the speaker has not made: left to free time ("if I'm free", 有空的话), or hedged ("might", "maybe", 可能, 说不定)
+# and for the next few days ("Might pop over to the market on Saturday", "I might hit the gym later", "周末可能去爬山").
+# Nothing is decided and nothing lasts: what it would change is said when it happens. A hedged plan further off or
+# with weight ("we might move to Leeds next spring", a slot, a health word) is the gate's to keep.
+UNDECIDED_RE = re.compile(
+    r"\b(?:might|maybe|perhaps|possibly|prob(?:ably)? not|not sure (?:if|whether))\b|(?<!不)可能|也许|或许|说不定|没准儿?|"
+    r"还没(?:想好|决定)|不确定",
+    re.I,
+)
+_FREE_TIME_RE = re.compile(
+    r"\bif (?:i'?m|i am|we'?re|i get|i have|i find|there'?s) (?:free|off|a (?:chance|minute|moment|sec)|"
+    r"(?:the |some )?time|up to it|the energy)\b|\bweather permitting\b|(?<!没)有(?:空|时间)(?:的话|再)|看情况|看心情",
+    re.I,
+)
+_WISH_RE = re.compile(
+    r"\b(?:want(?:ed)? to|wanna|'d love to|would love to|'d like to|would like to|hope to)\b|想|希望", re.I
+)
+_SOON_RE = re.compile(
+    r"\b(?:later(?! (?:this|next|in the) (?:year|month|spring|summer|autumn|fall|winter))|tonight|today|tomorrow|"
+    r"this (?:morning|afternoon|evening|weekend|week)|(?:at|on|over) the weekend|after (?:work|lunch|dinner|school)|"
+    r"for (?:lunch|dinner|a drink|a coffee|a bit)|(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day(?! (?:week|fortnight))|"
+    r"in a (?:bit|while))\b|今晚|今天|明天|后天|周末|这周|这个?星期|下午|晚上|待会儿?|一会儿|回头|改天|下班后?|"
+    r"周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]",
+    re.I,
+)
+
+
+def hedged_outing(sentence: str) -> bool:
+    """Whether the sentence is a plan left to free time, or a hedged one for the next few days."""
+    head = sentence[:200]
+    if _FREE_TIME_RE.search(head) and not _WISH_RE.search(head):
+        return True  # "I'll come along if I'm free": a wish the speaker has is theirs ("有空的话想学吉他")
+    return bool(UNDECIDED_RE.search(head) and _SOON_RE.search(head))

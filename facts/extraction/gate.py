@@ -14,9 +14,11 @@ from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
 from facts.extraction.chatter import (
+    UNDECIDED_RE,
     asks_after_listener,
     handover_only,
     has_first_person,
+    hedged_outing,
     says_only_effect,
     self_pep_only,
     strip_chatter,
@@ -25,7 +27,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import DECISION_RE, LAW_RE, REMIND_RE, asks_terms, strong_signal
+from facts.extraction.signals import LAW_RE, REMIND_RE, asks_terms, decided, strong_signal
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -249,8 +251,8 @@ def is_question(sentence: str) -> bool:
 def keep_hint(sentence: str) -> str:
     for name, pattern in _KEEP_HINTS:
         if pattern.search(sentence):
-            return name
-    return "decision" if DECISION_RE.search(sentence) else ""  # the typer's decisions hint a keep too
+            return "commitment" if name == "decision" and UNDECIDED_RE.search(sentence) else name  # a plan, hedged
+    return "decision" if decided(sentence) else ""  # the typer's decisions hint a keep too
 
 
 def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
@@ -295,6 +297,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     vague = without_vague(text)
     if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
         return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
+    if not has_slot and not signal and hedged_outing(strip_chatter(text)):
+        return Verdict(False, "vague")  # "Might pop over to the market on Saturday if I'm free", "周末可能去爬个山"
     if not has_slot and not signal and handover_only(strip_chatter(text)):
         return Verdict(
             False, "vague"

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.chatter import UNDECIDED_RE
 from facts.extraction.possession import possession_change, possession_state
 
 # Words of the law itself (a court case, suing, arbitration): with one of them a sentence is legal, also when it
@@ -104,6 +105,12 @@ DECISION_RE = re.compile(
     re.I,
 )
 
+
+def decided(sentence: str) -> bool:
+    """A choice made, not one hedged ("maybe I'll take the blue one", "我可能会换成年卡": nothing is decided yet)."""
+    return bool(DECISION_RE.search(sentence)) and not UNDECIDED_RE.search(sentence)
+
+
 # Shapes the typer reads: a bare id given, the speaker's wedding with its date or place, the car's own topics.
 OF_A_CAR = {"health", "legal"}  # a crash's injury, a car loan or its insurance: not the car as a possession
 ID_ONLY_RE = re.compile(
@@ -154,6 +161,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
             r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
             r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin)\b|"
+            r"\b(?:wisdom (?:tooth|teeth)|root canal|(?:a |my )?(?:tooth|teeth) (?:out|pulled|removed|extracted))\b|"
             r"\b(?:torn|tore|ripped) (?:a |my |the )?(?:muscle|ligament|tendon|cartilage|calf|hamstring)\b|"
             r"\b(?:barely|hardly) sleep(?:ing)?\b|\bsleep(?:'s| is| has)?(?: been)? (?:cactus|terrible|awful|shocking|wrecked|"
             r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|"

@@ -42,6 +42,7 @@ from facts.extraction.signals import (
     WHEN_OR_WHERE_RE,
     WORK_RE,
     asks_terms,
+    decided,
     legal_words,
     names_a_fault,
     strong_signal,
@@ -338,7 +339,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "legal"
     if signal == "complaint" and names_a_fault(sentence):
         return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
-    if DECISION_RE.search(sentence):
+    if decided(sentence):
         return "decision"
     if ACHIEVED_RE.search(sentence):
         return "event"  # a test passed, a belt won: it happened, whatever it is about ("my motorbike theory test")

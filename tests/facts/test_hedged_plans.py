@@ -1,0 +1,70 @@
+"""A plan the speaker has not made, in English and Chinese: hedged ("might", "maybe", 可能, 说不定) or left to free
+time ("if I get a minute", 有时间的话) and for the next few days, it is dropped (nothing decided, nothing that lasts);
+hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+
+WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
+
+
+def _first_type(text: str) -> str:
+    """The first fact's type of a user's turn, or "drop:<reason>"."""
+    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
+    return out.candidates[0].type if out.candidates else f"drop:{out.gate.reason}"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Might swing by the farmers' market on Sunday if the weather holds up, weather permitting.",
+        "I may well hit the pool after work, might not though.",
+        "Maybe we'll grab a pizza tonight.",
+        "If I get a minute I'll have a look at the shed this weekend.",
+        "明天下午可能去趟超市",
+        "有时间的话周六去公园转转",
+        "这周末说不定去钓个鱼",
+        # Left to free time, whenever it is.
+        "I'll pop along to the pub quiz if I'm free.",
+    ],
+)
+def test_a_hedged_plan_for_the_next_days_is_dropped(text: str) -> None:
+    assert _first_type(text) == "drop:vague"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # Further off, or with a weight of its own (a move, work, health): kept, and as no decision or event.
+        "We might relocate to Aberdeen next spring for my wife's new post.",
+        "Might need a root canal on Thursday, the dentist wasn't sure.",
+        "我下个月可能要调去成都分公司",
+        "医生说我周五可能要做个胃镜",
+        # A wish is the speaker's own, free time or not.
+        "I'd love to learn Spanish if I ever get the time.",
+        "我有空的话想学吉他",
+    ],
+)
+def test_a_hedged_plan_with_weight_is_kept(text: str) -> None:
+    assert _first_type(text) in {"relationship", "health", "profile", "commitment", "preference"}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A choice hedged is a plan at most, not a decision.
+        ("Maybe I'll go with the cheaper broadband deal next year.", "commitment"),
+        ("我可能会换成季卡", "commitment"),
+        # ... and one made stays a decision, also beside 不可能 ("no way").
+        ("I've decided to go with the cheaper broadband deal.", "decision"),
+        ("我决定了，不可能再续那家健身房", "decision"),
+    ],
+)
+def test_a_hedged_choice_is_no_decision(text: str, expected: str) -> None:
+    assert _first_type(text) == expected
