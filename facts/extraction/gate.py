@@ -27,7 +27,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import LAW_RE, REMIND_RE, asks_terms, decided, strong_signal
+from facts.extraction.signals import LAW_RE, REMIND_RE, asks_terms, decided, strong_signal, wish
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -319,6 +319,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "slot")
     if signal:
         return Verdict(True, signal)
+    if wish(text) and not is_question(text):
+        return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
     if ACHIEVED_RE.search(text) and (first or has_cjk(text)):
         return Verdict(True, "event")
     if len(keywords(text)) < 2 and not re.search(r"\d", text):

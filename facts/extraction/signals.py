@@ -111,6 +111,37 @@ def decided(sentence: str) -> bool:
     return bool(DECISION_RE.search(sentence)) and not UNDECIDED_RE.search(sentence)
 
 
+# A wish of the speaker's own for the real future, with what it is for ("I've long wanted to learn the cello",
+# "我特别想去冰岛看极光"): a preference, as the corpus README has it. A craving of the moment ("I want to go to bed",
+# 想睡觉) or a wish for the listener's news ("I'd love to see the pics") names no activity here.
+_WISH_RE = re.compile(
+    r"\b(?:i'?d (?:really |so )?(?:love|like) to|i (?:really |so )?want to|i'?ve (?:always|long) wanted to|i (?:have )?"
+    r"always wanted to|i'?ve been (?:wanting|dying|itching|meaning) to|i'?m (?:dying|itching|keen) to|my (?:big )?dream "
+    r"is to|i dream of|i'?m hoping to|i hope to)\s{1,3}(?:(?:finally|really|one day|someday|eventually|properly|"
+    r"actually) )?(?:learn|try|visit|travel|get into|take up|open|own|adopt|climb|hike|live in|move to|study|become|"
+    r"(?:start|run|have|get|buy|do|write|build) (?:a|an|my own)\b)(?!\w| (?:it|them|that|this|there|those|these)\b)|"
+    r"(?:特别|一直|好|很|真|超|最近|一直都|挺|蛮|非常|真的)想(?:去|学|试|养|买|开|考|搬|住|当|读)(?!觉|厕所|洗手间|那|这|它)|梦想(?:是|着|就是)",
+    re.I,
+)
+
+
+_GOAL_BY_RE = re.compile(
+    r"\bby (?:next \w+|the (?:end|start|time)\b|(?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december|spring|summer|autumn|winter|christmas|easter)\b|(?:19|20)\d\d\b|\d{1,2}(?:st|nd|rd|th)?\b)|"
+    r"(?:到|在)(?:明年|今年|年底|年前|\d{1,2}月)|(?:明年|年底|\d{1,2}月)(?:之前|以前|前)",
+    re.I,
+)
+
+
+def wish(sentence: str) -> str:
+    """The type of a wish of the speaker's own for what they would do or have: a preference, or a plan when it
+    has a date to reach it by ("I want to reach B2 by May"); "" when the sentence states none."""
+    head = sentence[:200]
+    if not _WISH_RE.search(head):
+        return ""
+    return "commitment" if _GOAL_BY_RE.search(head) else "preference"
+
+
 # Shapes the typer reads: a bare id given, the speaker's wedding with its date or place, the car's own topics.
 OF_A_CAR = {"health", "legal"}  # a crash's injury, a car loan or its insurance: not the car as a possession
 ID_ONLY_RE = re.compile(

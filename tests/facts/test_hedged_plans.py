@@ -1,6 +1,8 @@
 """A plan the speaker has not made, in English and Chinese: hedged ("might", "maybe", 可能, 说不定) or left to free
 time ("if I get a minute", 有时间的话) and for the next few days, it is dropped (nothing decided, nothing that lasts);
-hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision."""
+hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision. A wish of
+the speaker's own for what they would do or have is a preference ("I've always wanted to...", 一直想学...), kept; one
+with a date or a goal is a plan, and a wish for a pronoun or for sleep names nothing."""
 
 from __future__ import annotations
 
@@ -68,3 +70,23 @@ def test_a_hedged_plan_with_weight_is_kept(text: str) -> None:
 )
 def test_a_hedged_choice_is_no_decision(text: str, expected: str) -> None:
     assert _first_type(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("I've long wanted to take up the saxophone.", "preference"),
+        ("My big dream is to own a little cottage by the sea.", "preference"),
+        ("I'm itching to learn to surf properly.", "preference"),
+        ("我一直都想学滑雪", "preference"),
+        ("我真的想去西藏自驾一趟", "preference"),
+        # A wish with its date or goal is a plan.
+        ("I want to learn enough Italian to order dinner by next summer.", "commitment"),
+        ("我特别想考潜水证，争取年底前考下来", "commitment"),
+        # A wish for a pronoun, or for bed, names nothing.
+        ("I've always wanted to see them.", "drop"),
+        ("我好想去那边", "drop"),
+    ],
+)
+def test_a_wish_of_ones_own_is_a_preference(text: str, expected: str) -> None:
+    assert _first_type(text).split(":")[0] == expected
