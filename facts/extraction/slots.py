@@ -38,7 +38,18 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
         "decision",
         "",
     ),
-    (re.compile(r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b", re.I), "subscription", "event", ""),
+    # (Signing up for a class, a race or a trip is no subscription: a class attended is how one lives, a race a plan.)
+    (
+        re.compile(
+            r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b(?! (?:for|to) (?:a |an |the |my |some )?[\w'-]{0,20}"
+            r"(?: [\w'-]{1,20}){0,3}? ?(?:class(?:es)?|course|lessons?|workshop|club|choir|league|team|marathon|race|"
+            r"10k|5k|half|triathlon|exam|test|trip|tour|retreat|camp)\b)",
+            re.I,
+        ),
+        "subscription",
+        "event",
+        "",
+    ),
 ]
 
 # When-words a Chinese sentence puts between 我 and its verb ("我最近开始喜欢咖啡", "我现在不喝了").

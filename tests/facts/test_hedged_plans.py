@@ -2,7 +2,8 @@
 time ("if I get a minute", 有时间的话) and for the next few days, it is dropped (nothing decided, nothing that lasts);
 hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision. A wish of
 the speaker's own for what they would do or have is a preference ("I've always wanted to...", 一直想学...), kept; one
-with a date or a goal is a plan, and a wish for a pronoun or for sleep names nothing."""
+with a date or a goal is a plan, and a wish for a pronoun or for sleep names nothing. A class signed up for is no
+subscription, and therapy as a figure of speech no health matter."""
 
 from __future__ import annotations
 
@@ -89,4 +90,20 @@ def test_a_hedged_choice_is_no_decision(text: str, expected: str) -> None:
     ],
 )
 def test_a_wish_of_ones_own_is_a_preference(text: str, expected: str) -> None:
+    assert _first_type(text).split(":")[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # A class or a race signed up for is no subscription: a class attended is how one lives, a race a plan.
+        ("I've just signed up for a life-drawing course on Wednesday nights.", "profile"),
+        ("I signed up for the Leeds 10k in June.", "commitment"),
+        ("I just signed up for your family broadband plan.", "decision"),
+        # Therapy as a figure of speech is no health matter; therapy itself is.
+        ("Gardening is a kind of therapy for me.", "drop"),
+        ("I've been in therapy for panic attacks since January.", "health"),
+    ],
+)
+def test_a_class_signed_up_for_and_therapy_as_a_figure(text: str, expected: str) -> None:
     assert _first_type(text).split(":")[0] == expected
