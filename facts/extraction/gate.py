@@ -155,7 +155,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
-            r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
             r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),

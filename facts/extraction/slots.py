@@ -174,7 +174,7 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(allerg\w*|doctor|hospital|medic\w*|diagnos\w*|surgery|pregnan\w*|sick|illness|"
             r"therap\w*|disease|injur\w*|symptom\w*|blood pressure|diabet\w*|asthma|pills?)\b"
-            r"|过敏|医生|医院|吃药|药|生病|手术|怀孕|血压|糖尿病|感冒|发烧|哮喘",
+            r"|过敏|医生|医院|吃药|药|生病|手术|怀孕|血压|糖尿病|(?<!不)(?<!不太)(?<!不怎么)感冒|发烧|哮喘",
             re.I,
         ),
     ),

@@ -3,7 +3,7 @@ time ("if I get a minute", 有时间的话) and for the next few days, it is dro
 hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision. A wish of
 the speaker's own for what they would do or have is a preference ("I've always wanted to...", 一直想学...), kept; one
 with a date or a goal is a plan, and a wish for a pronoun or for sleep names nothing. A class signed up for is no
-subscription, and therapy as a figure of speech no health matter."""
+subscription; therapy as a figure of speech and 不感冒 ("not into") are no health matter."""
 
 from __future__ import annotations
 
@@ -103,7 +103,10 @@ def test_a_wish_of_ones_own_is_a_preference(text: str, expected: str) -> None:
         # Therapy as a figure of speech is no health matter; therapy itself is.
         ("Gardening is a kind of therapy for me.", "drop"),
         ("I've been in therapy for panic attacks since January.", "health"),
+        # 不感冒 is "not into", no cold; a cold is health.
+        ("我对广场舞真的不怎么感冒", "preference"),
+        ("这两天感冒了，鼻子堵得厉害", "health"),
     ],
 )
-def test_a_class_signed_up_for_and_therapy_as_a_figure(text: str, expected: str) -> None:
+def test_words_in_other_senses(text: str, expected: str) -> None:
     assert _first_type(text).split(":")[0] == expected
