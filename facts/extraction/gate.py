@@ -341,8 +341,9 @@ def _resolve_only(text: str) -> bool:
 # the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
 # speaker. Read from the start of a bounded head only.
 _LISTENER_RE = re.compile(
-    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得)|i (?:know|knew|think|thought|bet|guess|"
-    r"remember)(?: that)?)\s*)?(?:你|您|(?:you|you're|your)\b)",
+    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望)|i (?:know|knew|think|thought|bet|guess|"
+    r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about)\s*)?"
+    r"(?:你|您|(?:you|you're|your)\b)",
     re.I,
 )
 _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)

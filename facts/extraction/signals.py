@@ -166,7 +166,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         "health",
         re.compile(
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
-            r"pressure|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
+            r"pressure|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
@@ -207,7 +207,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "legal",
         re.compile(
-            r"\b(mortgage|lease|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
+            r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
             # A licence's term ("my licence expires next month", "驾照下个月到期").
             r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
@@ -222,7 +222,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "complaint",
         re.compile(
-            r"\b(broken|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
+            r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| (?:my|his|her|their|our|your) hearts?)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"

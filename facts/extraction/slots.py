@@ -164,7 +164,7 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
     (
         "legal",
         re.compile(
-            r"\b(lawyer|attorney|court|contract|lawsuit|sued|divorce|visa|lease|custody|legal)\b"
+            r"\b(lawyer|attorney|court|contract|lawsuit|sued|divorce|visa|lease(?! of life)|custody|legal)\b"
             r"|律师|法院|合同|起诉|离婚|签证|法律|租约",
             re.I,
         ),

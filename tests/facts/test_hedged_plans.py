@@ -3,7 +3,8 @@ time ("if I get a minute", 有时间的话) and for the next few days, it is dro
 hedged and further off, or with weight (a move, a health matter), it is kept. A choice hedged is no decision. A wish of
 the speaker's own for what they would do or have is a preference ("I've always wanted to...", 一直想学...), kept; one
 with a date or a goal is a plan, and a wish for a pronoun or for sleep names nothing. A class signed up for is no
-subscription; therapy as a figure of speech and 不感冒 ("not into") are no health matter."""
+subscription; therapy as a figure of speech and 不感冒 ("not into") are no health matter, a broken heart no broken thing,
+"a new lease of life" no lease; hoping the listener's operation goes well is about the listener."""
 
 from __future__ import annotations
 
@@ -106,7 +107,20 @@ def test_a_wish_of_ones_own_is_a_preference(text: str, expected: str) -> None:
         # 不感冒 is "not into", no cold; a cold is health.
         ("我对广场舞真的不怎么感冒", "preference"),
         ("这两天感冒了，鼻子堵得厉害", "health"),
+        # A heart broken is no broken thing, "a new lease of life" no lease, "is therapy" a figure too.
+        ("That documentary about the orangutans broke my heart.", "drop"),
+        ("Our lease on the shop runs out in September.", "legal"),
+        ("Baking on a Sunday is therapy for me.", "drop"),
+        # Wishing the listener well is about the listener, not the speaker's health.
+        ("I really hope your shoulder op goes smoothly!", "drop"),
+        ("So sorry about your ankle, that sounds grim.", "drop"),
+        ("我希望你的手术一切顺利", "drop"),
+        ("I hope to have my hip replacement before Christmas.", "health"),
     ],
 )
 def test_words_in_other_senses(text: str, expected: str) -> None:
     assert _first_type(text).split(":")[0] == expected
+
+
+def test_a_new_lease_of_life_is_no_lease() -> None:
+    assert _first_type("Retiring early gave me a new lease of life.") != "legal"
