@@ -224,10 +224,11 @@ def without_vague(sentence: str) -> str | None:
 # Effort promised with nothing to do it on ("I'll keep going!", "we'll make it happen", "我会继续努力的"):
 # self-encouragement, the speaker's own "加油". A plan names what: "I'll keep training for the marathon" stays.
 _EFFORT = (
-    r"keep (?:going|pushing|trying|working(?: hard)?|at it|moving forward|it up|on keeping on)(?: and working)?|"
+    r"keep (?:on )?(?:going|pushing|trying|working(?: hard)?|at it|grinding|hustling|moving (?:forward|ahead|on)|"
+    r"it up|on keeping on)(?: and working)?(?: (?:on|at|with) (?:it|that|this))?|"
     r"never give up|not give up|do (?:my|our) best|stay (?:positive|motivated|focused|strong|determined)|"
     r"make (?:my|our) dreams? (?:come true|happen)|(?:reach|chase|follow|achieve) (?:my|our) dreams?|"
-    r"make (?:it|things) (?:work|happen)|make it|work hard(?:er)?"
+    r"make (?:it|things) (?:work|happen)|make it|work hard(?:er)?|(?:moving|pushing) (?:forward|ahead|on)"
 )
 # "the move was rough, but we'll make it happen": a hardship named only to say the effort goes on.
 _HARD_BUT = r"(?:[^,.!?]{0,50}?(?:tough|hard|rough|bumpy|a struggle|a roller ?coaster),? but\s{1,3})?"
@@ -235,7 +236,7 @@ _SELF_PEP_RE = re.compile(
     _HARD_BUT
     + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to)?\s{1,3})?"
     r"(?:just |definitely |totally |always |really |still )?(?:" + _EFFORT + r")"
-    r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?: no matter what| for sure)?[\s.!~]*|"
+    r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?:,? no matter what|,? for sure)?[\s.!~]*|"
     r"我(?:会|要|一定会|一定要|还会|还要)?(?:继续)?(?:努力|加油|坚持(?:下去)?)(?:的)?[\s！!。~～]*",
     re.I,
 )

@@ -124,3 +124,18 @@ def test_words_in_other_senses(text: str, expected: str) -> None:
 
 def test_a_new_lease_of_life_is_no_lease() -> None:
     assert _first_type("Retiring early gave me a new lease of life.") != "legal"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Effort promised on nothing named, in more words: dropped.
+        ("I'm going to keep at it with that, no matter what.", "drop"),
+        ("I'll keep on pushing and moving forward!", "drop"),
+        ("We'll keep hustling on it.", "drop"),
+        # ... and on something named, a plan.
+        ("I'll keep working on my dissertation over the summer.", "commitment"),
+    ],
+)
+def test_effort_on_nothing_named_is_dropped(text: str, expected: str) -> None:
+    assert _first_type(text).split(":")[0] == expected
