@@ -289,7 +289,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
-    listener = second and not first or _about_listener(strip_chatter(bare))
+    listener = second and not first or _about_listener(strip_chatter(bare)) or bool(_SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
@@ -344,6 +344,15 @@ _LISTENER_RE = re.compile(
     r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望)|i (?:know|knew|think|thought|bet|guess|"
     r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about)\s*)?"
     r"(?:你|您|(?:you|you're|your)\b)",
+    re.I,
+)
+# Support for the listener, whatever else the sentence says ("I'm right behind you", "I'll check out your podcast",
+# "your revision will pay off", 我支持你): about the listener's affairs, nothing of the speaker's to keep.
+_SUPPORT_RE = re.compile(
+    r"\b(?:i'?m|i am) (?:\d+ ?% |totally |always |right |all |so )*(?:behind|rooting for|proud of|here for) you\b|"
+    r"\bcheer(?:ing)? you on\b|\bi'?ll (?:definitely |be sure to |make sure to )?(?:watch|check out|read|listen to) your\b|"
+    r"^(?:\W*\w+,\s)?your [\w ]{1,30}? (?:will|is going to|'ll) (?:pay off|be (?:fine|great|amazing|worth it))\b|"
+    r"我(?:永远|一直|都|会)?(?:支持|挺)你",
     re.I,
 )
 _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)

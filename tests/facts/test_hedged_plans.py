@@ -139,3 +139,19 @@ def test_a_new_lease_of_life_is_no_lease() -> None:
 )
 def test_effort_on_nothing_named_is_dropped(text: str, expected: str) -> None:
     assert _first_type(text).split(":")[0] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # Support for the listener is about the listener's affairs.
+        ("Go for the promotion, I'm right behind you!", "drop"),
+        ("Priya, I'll check out your podcast tonight!", "drop"),
+        ("Your revision will pay off, trust me.", "drop"),
+        ("你放心去考，我一直支持你", "drop"),
+        # ... while the speaker's own news beside pride stays.
+        ("I finally passed my citizenship test and I'm so proud of myself.", "event"),
+    ],
+)
+def test_support_for_the_listener_is_dropped(text: str, expected: str) -> None:
+    assert _first_type(text).split(":")[0] == expected
