@@ -312,7 +312,7 @@ UNDECIDED_RE = re.compile(
 )
 _FREE_TIME_RE = re.compile(
     r"\bif (?:i'?m|i am|we'?re|i get|i have|i find|there'?s) (?:free|off|a (?:chance|minute|moment|sec)|"
-    r"(?:the |some )?time|up to it|the energy)\b|\bweather permitting\b|(?<!没)有(?:空|时间)(?:的话|再)|看情况|看心情",
+    r"(?:the |some )?time|up to it|the energy)\b|\bweather permitting\b|(?<!没)有(?:空|时间)(?:的话|再)",
     re.I,
 )
 _WISH_RE = re.compile(

@@ -50,6 +50,7 @@ def test_a_hedged_plan_for_the_next_days_is_dropped(text: str) -> None:
         "Might need a root canal on Thursday, the dentist wasn't sure.",
         "我下个月可能要调去成都分公司",
         "医生说我周五可能要做个胃镜",
+        "下个月可能调去深圳，看情况吧",
         # A wish is the speaker's own, free time or not.
         "I'd love to learn Spanish if I ever get the time.",
         "我有空的话想学吉他",
