@@ -113,13 +113,14 @@ def decided(sentence: str) -> bool:
 
 # A wish of the speaker's own for the real future, with what it is for ("I've long wanted to learn the cello",
 # "我特别想去冰岛看极光"): a preference, as the corpus README has it. A craving of the moment ("I want to go to bed",
-# 想睡觉) or a wish for the listener's news ("I'd love to see the pics") names no activity here.
+# 想睡觉) or a wish for the listener's news ("I'd love to see the pics") names no activity here, and "I'd like to get
+# a..." asks a business for something (a request, not a wish).
 _WISH_RE = re.compile(
-    r"\b(?:i'?d (?:really |so )?(?:love|like) to|i (?:really |so )?want to|i'?ve (?:always|long) wanted to|i (?:have )?"
+    r"\b(?:i'?d (?:really |so )?love to|i (?:really |so )?want to|i'?ve (?:always|long) wanted to|i (?:have )?"
     r"always wanted to|i'?ve been (?:wanting|dying|itching|meaning) to|i'?m (?:dying|itching|keen) to|my (?:big )?dream "
     r"is to|i dream of|i'?m hoping to|i hope to)\s{1,3}(?:(?:finally|really|one day|someday|eventually|properly|"
     r"actually) )?(?:learn|try|visit|travel|get into|take up|open|own|adopt|climb|hike|live in|move to|study|become|"
-    r"(?:start|run|have|get|buy|do|write|build) (?:a|an|my own)\b)(?!\w| (?:it|them|that|this|there|those|these)\b)|"
+    r"(?:start|run|write|build) (?:a|an|my own)\b)(?!\w| (?:it|them|that|this|there|those|these)\b)|"
     r"(?:特别|一直|好|很|真|超|最近|一直都|挺|蛮|非常|真的)想(?:去|学|试|养|买|开|考|搬|住|当|读)(?!觉|厕所|洗手间|那|这|它)|梦想(?:是|着|就是)",
     re.I,
 )

@@ -156,3 +156,9 @@ def test_effort_on_nothing_named_is_dropped(text: str, expected: str) -> None:
 )
 def test_support_for_the_listener_is_dropped(text: str, expected: str) -> None:
     assert _first_type(text).split(":")[0] == expected
+
+
+def test_a_request_to_a_business_is_no_wish() -> None:
+    # "I'd like to ..." asks a business for something; it says nothing of what the speaker likes.
+    assert _first_type("Hi, I'd like to buy a voucher for £40 please.") != "preference"
+    assert _first_type("I'd like to get a new charger sent out.") != "preference"
