@@ -315,7 +315,7 @@ _FREE_TIME_RE = re.compile(
     r"(?:the |some )?time|up to it|the energy)\b|\bweather permitting\b|(?<!没)有(?:空|时间)(?:的话|再)",
     re.I,
 )
-_WISH_RE = re.compile(
+_WISH_WORD_RE = re.compile(
     r"\b(?:want(?:ed)? to|wanna|'d love to|would love to|'d like to|would like to|hope to)\b|想|希望", re.I
 )
 _SOON_RE = re.compile(
@@ -331,6 +331,6 @@ _SOON_RE = re.compile(
 def hedged_outing(sentence: str) -> bool:
     """Whether the sentence is a plan left to free time, or a hedged one for the next few days."""
     head = sentence[:200]
-    if _FREE_TIME_RE.search(head) and not _WISH_RE.search(head):
+    if _FREE_TIME_RE.search(head) and not _WISH_WORD_RE.search(head):
         return True  # "I'll come along if I'm free": a wish the speaker has is theirs ("有空的话想学吉他")
     return bool(UNDECIDED_RE.search(head) and _SOON_RE.search(head))

@@ -269,10 +269,11 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
-    first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(strip_chatter(bare)))
+    plain, plain_bare = strip_chatter(text), strip_chatter(bare)  # (read by most checks below)
+    first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(plain_bare))
     signal = strong_signal(text)
     # (before the question: "我还以为周日也营业呢" asks nothing)
-    if _MISTAKEN_RE.match(strip_chatter(text)) and not signal and not has_slot:
+    if _MISTAKEN_RE.match(plain) and not signal and not has_slot:
         return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if is_question(text) and not has_slot:
         if REMIND_RE.search(text):
@@ -281,7 +282,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
-        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(strip_chatter(bare)):
+        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
             return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
         if first and not signal and statement_before_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
@@ -289,7 +290,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
-    listener = second and not first or _about_listener(strip_chatter(bare)) or bool(_SUPPORT_RE.search(text[:200]))
+    listener = second and not first or _about_listener(plain_bare) or bool(_SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
@@ -297,22 +298,22 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     vague = without_vague(text)
     if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
         return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
-    if not has_slot and not signal and hedged_outing(strip_chatter(text)):
+    if not has_slot and not signal and hedged_outing(plain):
         return Verdict(False, "vague")  # "Might pop over to the market on Saturday if I'm free", "周末可能去爬个山"
-    if not has_slot and not signal and handover_only(strip_chatter(text)):
+    if not has_slot and not signal and handover_only(plain):
         return Verdict(
             False, "vague"
         )  # "I'll send you the pics tonight", "回头把照片发你看看": the talk's own business
-    if not has_slot and not signal and thanks_in_words(strip_chatter(text)):
+    if not has_slot and not signal and thanks_in_words(plain):
         return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
-    if not has_slot and not signal and says_only_effect(strip_chatter(text)):
-        return Verdict(False, says_only_effect(strip_chatter(text)))  # "It really reminds me why...", "这让我想起..."
-    if not has_slot and not signal and _request_only(strip_chatter(text)):
+    if not has_slot and not signal and (effect := says_only_effect(plain)):
+        return Verdict(False, effect)  # "It really reminds me why...", "这让我想起..."
+    if not has_slot and not signal and _request_only(plain):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
         return Verdict(False, "vague")  # "tell her congrats from me", "make me a mug", "替我祝奶奶生日快乐"
     if not has_slot and not signal:
-        said = _says_nothing_yet(strip_chatter(bare), first, bare)
+        said = _says_nothing_yet(plain_bare, first, bare)
         if said:
             return Verdict(False, said)
     if has_slot:

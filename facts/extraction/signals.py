@@ -398,9 +398,10 @@ def names_a_fault(sentence: str) -> bool:
 
 # Classes, clubs and courses the speaker attends, joined or taken up: how they live (the corpus README's profile:
 # "routines (commute, schedule, classes they attend)"), dated or not ("joined a climbing club in May", "报了个陶艺班").
+CLASS_WORDS = r"class|classes|course|club|choir|league|lessons|evening class"
 ATTENDS_RE = re.compile(
     r"\b(?:joined|signed up (?:for|to)|enrolled (?:in|on)|started (?:going to|attending|taking)|taking|take|go to|attend)"
-    r" (?:a |an |the |my |some )?(?:[\w-]+ ){0,3}(?:class|classes|course|club|choir|league|lessons|evening class)\b|"
+    r" (?:a |an |the |my |some )?(?:[\w-]+ ){0,3}(?:" + CLASS_WORDS + r")\b|"
     r"\btook up (?!the |a |an |my )\w+|报了(?:个|一个)?\S{0,6}(?:班|课)|每周\S{0,6}(?:上课|去上)|加入了\S{0,8}(?:俱乐部|合唱团|队|社团|协会)",
     re.I,
 )

@@ -6,6 +6,7 @@ import re
 from dataclasses import dataclass
 
 from facts.extraction.families import family_of
+from facts.extraction.signals import CLASS_WORDS
 from facts.text import has_cjk, keywords
 
 # Predicates with one current value: a new value supersedes the old one.
@@ -42,7 +43,7 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (
         re.compile(
             r"\bi (?:just )?(ordered|subscribed|signed up|renewed)\b(?! (?:for|to) (?:a |an |the |my |some )?[\w'-]{0,20}"
-            r"(?: [\w'-]{1,20}){0,3}? ?(?:class(?:es)?|course|lessons?|workshop|club|choir|league|team|marathon|race|"
+            r"(?: [\w'-]{1,20}){0,3}? ?(?:" + CLASS_WORDS + r"|lesson|workshop|team|marathon|race|"
             r"10k|5k|half|triathlon|exam|test|trip|tour|retreat|camp)\b)",
             re.I,
         ),

@@ -413,8 +413,8 @@ def cue_type(sentence: str) -> str:
         return "event"  # a memory vowed ("I'll always remember that summer"), not a plan: what it keeps happened
     if _FUTURE_RE.search(sentence):
         return "commitment"
-    if wish(sentence):
-        return wish(sentence)  # "一直想学钢琴" a preference; "I want to reach B2 by May" a plan
+    if wished := wish(sentence):
+        return wished  # "一直想学钢琴" a preference; "I want to reach B2 by May" a plan
     hint = keep_hint(sentence)
     if hint in {"decision", "commitment", "preference"}:
         return hint
