@@ -221,23 +221,33 @@ def without_vague(sentence: str) -> str | None:
     return re.sub(r"[\s,，.。!！~～、…;；:：]+", " ", rest).strip() if n else None
 
 
-# Effort promised with nothing to do it on ("I'll keep going!", "we'll make it happen", "我会继续努力的"):
-# self-encouragement, the speaker's own "加油". A plan names what: "I'll keep training for the marathon" stays.
+# Effort promised with nothing to do it on ("I'll keep going!", "we'll make it happen", "我会继续努力的"), or a
+# reminder kept of a pronoun ("I'll bear it in mind", "我会记住的"): self-encouragement, the speaker's own "加油".
+# A plan names what: "I'll keep training for the marathon" stays.
 _EFFORT = (
     r"keep (?:on )?(?:going|pushing|trying|working(?: hard)?|at it|grinding|hustling|moving (?:forward|ahead|on)|"
     r"it up|on keeping on)(?: and working)?(?: (?:on|at|with) (?:it|that|this))?|"
-    r"never give up|not give up|do (?:my|our) best|stay (?:positive|motivated|focused|strong|determined)|"
-    r"make (?:my|our) dreams? (?:come true|happen)|(?:reach|chase|follow|achieve) (?:my|our) dreams?|"
-    r"make (?:it|things) (?:work|happen)|make it|work hard(?:er)?|(?:moving|pushing) (?:forward|ahead|on)"
+    r"never give up|not give up|never (?:quit|stop)|not (?:quit|stop)|do (?:my|our) best|"
+    r"stay (?:positive|motivated|focused|strong|determined)|make (?:my|our) dreams? (?:come true|happen)|"
+    r"(?:keep )?(?:reach(?:ing)?(?: for)?|chas(?:e|ing)|follow(?:ing)?|achiev(?:e|ing)|pursu(?:e|ing)|pushing for) "
+    r"(?:my |our |those |these |the |new |big |bigger )*(?:dreams?|goals?)|"
+    r"make (?:it|things) (?:work|happen)|make it|work hard(?:er)?|(?:moving|pushing) (?:forward|ahead|on)|"
+    r"give it a (?:shot|go|try|whirl)|(?:keep|bear) (?:that|this|it|those|these) in mind|"
+    r"(?:make sure to )?remember (?:that|this|it)"
 )
 # "the move was rough, but we'll make it happen": a hardship named only to say the effort goes on.
 _HARD_BUT = r"(?:[^,.!?]{0,50}?(?:tough|hard|rough|bumpy|a struggle|a roller ?coaster),? but\s{1,3})?"
 _SELF_PEP_RE = re.compile(
-    _HARD_BUT
-    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to)?\s{1,3})?"
+    r"(?:(?:i (?:totally |completely |fully )?agree|you'?re right|true|exactly|for sure|(?:good|fair) point|noted|that'?s (?:cool|great|fair|"
+    r"true)),?\s{1,3})?(?:so |and |then )?"
+    + _HARD_BUT
+    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to| want to|"
+    r"(?:'m| am)(?: feeling)?(?: motivated| pumped| determined)?(?: and)? ready to)?\s{1,3})?"
     r"(?:just |definitely |totally |always |really |still )?(?:" + _EFFORT + r")"
-    r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?:,? no matter what|,? for sure)?[\s.!~]*|"
-    r"我(?:会|要|一定会|一定要|还会|还要)?(?:继续)?(?:努力|加油|坚持(?:下去)?)(?:的)?[\s！!。~～]*",
+    r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?:,? no matter what|,? for sure|,? and see (?:what happens|how it "
+    r"goes)| (?:next time|when(?:ever)? i need|as i (?:continue|go on))(?: [^.!?]{0,60})?)?[\s.!~]*|"
+    r"我(?:会|要|一定会|一定要|还会|还要)?(?:继续)?(?:努力|加油|坚持(?:下去)?|追梦|追逐梦想|记住|记着)(?:的|了)?"
+    r"(?:[，,]\s*(?:永不|绝不|不会)放弃)?[\s！!。~～]*|我?(?:永不|绝不|不会)放弃[\s！!。~～]*",
     re.I,
 )
 

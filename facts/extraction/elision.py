@@ -54,7 +54,10 @@ _BASE_VERB_RE = re.compile(
 )
 _POINTER_RE = re.compile(
     r"(?:here'?s|here is|here are|this is|these are|check out|look at)\b.{0,60}?"
-    r"\b(?:pics?|pictures?|photos?|shots?|snaps?|screenshots?|videos?|clips?|links?|selfies?)\b",
+    r"\b(?:pics?|pictures?|photos?|shots?|snaps?|screenshots?|videos?|clips?|links?|selfies?)\b|"
+    # "Here's our latest work": a thing held up to the listener's eyes.
+    r"(?:here'?s|here is|here are) (?:my|our) (?:latest |newest |new |recent |last |first )?"
+    r"(?:work|one|ones|creation|creations|piece|attempt|effort|project|painting|drawing|bake|batch)\b",
     re.I,
 )
 # A general truth about nobody in particular: a gerund phrase, a bare plural or "nothing/life/people" as subject,
@@ -187,9 +190,60 @@ _EMPTY_LIKING_RE = re.compile(
 )
 
 
+# Liking, or keeping in mind, a thing pointed at and not named ("We're obsessed with that show", "I love how cosy it
+# looks", "I like holding them", "I'll never forget that", "我超爱这个系列"): what it is was shown or said in another
+# turn, and the sentence alone says nothing a month later. The speaker's own job, home or town is named enough.
+_LIKING_HEAD_RE = re.compile(
+    r"(?:(?:aw+|oh+|wow|yes|yeah|haha+|omg|honestly|seriously|man|gosh)[\s,!.]+)*"
+    r"(?:(?:i|we)(?:'d| would| really| just| totally| absolutely| so| also| still| do| already| kinda| truly)* "
+    r"(?:love|like|enjoy|adore|hate|dig|appreciate)s?|(?:i'?m|i am|we'?re|we are)(?: (?:so|such|really|totally|just|also|"
+    r"already|kinda|a bit))* (?:a (?:huge |big |massive |real )?fan of|obsessed with|into|crazy about|in love with|"
+    r"hooked on)|(?:i|we)(?:'ll| will) (?:never forget|always remember|always cherish|cherish|treasure))\s+",
+    re.I,
+)
+_POINTED_RE = re.compile(
+    r"(?:it|that|this|them|those|these|him|her)|(?:this|that|these|those)(?: [a-z]{1,20}){1,2}|"
+    r"(?:how|the way|that)\b[^,.!?;]{0,40}?\b(?:it|this|that|they|these|those)\b[^,.!?;]{0,30}|"
+    r"[a-z]{1,20}ing (?:it|that|this|them|those|these)",
+    re.I,
+)
+_POINTED_TAIL_RE = re.compile(r",? (?:so much|a lot|too|as well|already|now|lately|so far|forever)$", re.I)
+_FRAME_WORDS_RE = re.compile(
+    r"^(?:how|the way|that)\b|\b(?:looks?|looked|seems?|feels?|sounds?|turned out|came out|works?|worked)\b", re.I
+)
+_OWN_LIFE_RE = re.compile(
+    r"\b(?:job|work|career|city|town|village|neighbou?rhood|area|country|house|home|flat|apartment|place|school|"
+    r"class|course|team|company|office|life|family|kids|husband|wife|partner)\b|城市|工作|房子|小区|学校|公司|地方|生活|"
+    r"家|国家|专业|行业|老公|老婆|孩子",
+    re.I,
+)
+# "It was a night we'll always remember", "这是我永远不会忘记的一天": the thing kept in mind is only "that".
+_POINTED_MEMORY_RE = re.compile(
+    r"(?:that|this|it)(?:'s| is| was) (?:a|one|the)(?: [a-z]+)? (?:memory|moment|day|night|time|experience|trip) "
+    r"(?:i|we)(?:'ll| will) (?:never forget|always remember|always cherish|cherish|treasure)(?: forever)?[\s!.~]*|"
+    r"(?:那|这)(?:是|真是)我(?:们)?(?:永远|一辈子)(?:都)?(?:不会|忘不了|难忘)[^，。！？]{0,8}?[\s!！。~～]*",
+    re.I,
+)
+_ZH_POINTED_LIKING_RE = re.compile(
+    r"我?(?:也|真的|超|好|特别|很|就|太|超级|非常|挺|还挺)*(?:喜欢|爱|迷|讨厌)(?:上了?|死了?)?(?:这|那)"
+    r"(?:个|部|首|本|种|张|幅|款|道|些|件|套|组|条|只)?[\u4e00-\u9fff]{0,5}?(?:了|啊|呀|哦|的)?[\s!！。~～]*"
+)
+
+
 def empty_liking(sentence: str) -> bool:
-    """A preference whose object is only a pronoun: nothing to remember on its own."""
-    return bool(_EMPTY_LIKING_RE.fullmatch(sentence[:_HEAD].strip()))
+    """A preference whose object is only a pronoun, or a thing pointed at and not named: nothing on its own."""
+    text = sentence[:_HEAD].strip()
+    if _EMPTY_LIKING_RE.fullmatch(text) or _POINTED_MEMORY_RE.fullmatch(text):
+        return True
+    if _OWN_LIFE_RE.search(text):
+        return False
+    head = _LIKING_HEAD_RE.match(text)
+    if head is None:
+        return bool(_ZH_POINTED_LIKING_RE.fullmatch(text))
+    rest = _POINTED_TAIL_RE.sub("", text[head.end() :].rstrip(" \t\n!.~"))
+    if not _POINTED_RE.fullmatch(rest):
+        return False
+    return len(keywords(_FRAME_WORDS_RE.sub("", rest))) < 2
 
 
 # A plan whose object is a pronoun alone: what it is about was said in another turn ("I'll give that a look",

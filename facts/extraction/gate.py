@@ -353,7 +353,9 @@ _SUPPORT_RE = re.compile(
     r"\b(?:i'?m|i am) (?:\d+ ?% |totally |always |right |all |so )*(?:behind|rooting for|proud of|here for) you\b|"
     r"\bcheer(?:ing)? you on\b|\bi'?ll (?:definitely |be sure to |make sure to )?(?:watch|check out|read|listen to) your\b|"
     r"^(?:\W*\w+,\s)?your [\w ]{1,30}? (?:will|is going to|'ll) (?:pay off|be (?:fine|great|amazing|worth it))\b|"
-    r"我(?:永远|一直|都|会)?(?:支持|挺)你",
+    r"\bi'?ll (?:definitely |be sure to |make sure to |totally )?(?:be )?(?:tun(?:e|ing) in|watching|following along)"
+    r"(?: to (?:it|that|your\b[^.!?]{0,30}))?[\s!.~]*$|"  # to the listener's show: "Congrats..., I'll be tuning in!"
+    r"我(?:永远|一直|都|会)?(?:支持|挺)你|恭喜你[^。！？]{0,20}我(?:一定|肯定|也)?(?:会)?去?(?:追|捧场|看|听)",
     re.I,
 )
 _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)

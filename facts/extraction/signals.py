@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction.chatter import UNDECIDED_RE
+from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
 
 # Words of the law itself (a court case, suing, arbitration): with one of them a sentence is legal, also when it
@@ -422,3 +423,29 @@ BOOKED_RE = re.compile(
     r"\b(?:i|we)(?:'ve| have)? (?:booked|reserved)\b|(?:我|我们)?(?:已经)?(?:订了|预订了|预定了|约了)(?!\S{0,3}(?:号|单))",
     re.I,
 )
+
+
+# Told in the past: the speaker's first verb is a past form ("I shot this by the weir", "We got a good deal on the
+# venue", "I sat my viva on Monday and it went badly") or a past day is named (上周考了试), with nothing ahead of them: no future
+# word and no plan made in the past ("I signed up for...", "I booked...", "我报了名"). What it tells happened: an
+# event, never a commitment, whatever a future-looking word ("exam", "on the 15th") or nearness says.
+_SPEAKER_VERB_RE = re.compile(
+    r"\b(?:i|we)\s+(?:(?:just|finally|actually|really|also|even|then|already|recently|totally|once)\s+)*([a-z]{1,20})\b",
+    re.I,
+)
+_AHEAD_RE = re.compile(
+    r"\b(?:will|gonna|going to|plan|plans|planning|next|tomorrow|tonight|upcoming|soon|later|this (?:week|weekend|"
+    r"month|year|summer|autumn|fall|winter|spring)|signed up|booked|promised|registered|enrolled|scheduled|agreed to|"
+    r"committed|reserved|ordered|arranged|applied|can'?t wait|looking forward)\b|'ll\b|'d\b|"
+    r"要|会|打算|准备|计划|将|明天|后天|下周|下个|明年|下次|以后|回头|报名|报了|订了|约了|预约",
+    re.I,
+)
+_ZH_PAST_DAY_RE = re.compile(r"(?:昨天|前天|上周|上个?星期|上个?月|去年|前几天|那天|刚才)\S{0,12}?(?:了|过)")
+
+
+def told_as_past(sentence: str) -> bool:
+    """Whether the sentence tells something that already happened, with nothing of it still ahead."""
+    if _AHEAD_RE.search(sentence):
+        return False
+    verb = _SPEAKER_VERB_RE.search(sentence)
+    return bool(verb and is_past_form(verb.group(1))) or bool(_ZH_PAST_DAY_RE.search(sentence))

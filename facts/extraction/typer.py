@@ -46,6 +46,7 @@ from facts.extraction.signals import (
     legal_words,
     names_a_fault,
     strong_signal,
+    told_as_past,
     wish,
 )
 from facts.extraction.slots import Slot
@@ -468,12 +469,10 @@ def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tup
     Where no rule is sure, the classifier's type head (fitted on train turns) generalises poorly to phrasings and
     registers it never saw; the exemplars of each type's definition are nearer the type than the train turns'
     topics are (facts/extraction/type_definitions.py). The head stays for an embedder the exemplars cannot use."""
-    sure = rule_type(sentence, slot, family)
-    if sure:
-        return sure
-    if predicted is not None and nearness_speaks(sentence):
-        return _standing(nearest_type(sentence) or predicted[0], sentence)
-    return fallback_type(sentence)
+    near = predicted[0] if predicted is not None and nearness_speaks(sentence) else None
+    found = rule_type(sentence, slot, family) or (
+        _standing(nearest_type(sentence) or near, sentence) if near else fallback_type(sentence))  # fmt: skip
+    return "event" if found == "commitment" and told_as_past(sentence) else found  # what it tells happened
 
 
 def _standing(type_: str, sentence: str) -> str:
