@@ -227,7 +227,7 @@ def without_vague(sentence: str) -> str | None:
 _EFFORT = (
     r"keep (?:on )?(?:going|pushing|trying|working(?: hard)?|at it|grinding|hustling|moving (?:forward|ahead|on)|"
     r"it up|on keeping on)(?: and working)?(?: (?:on|at|with) (?:it|that|this))?|"
-    r"never give up|not give up|never (?:quit|stop)|not (?:quit|stop)|do (?:my|our) best|"
+    r"never give up|not give up|(?:not|never) giving up|never (?:quit|stop)|not (?:quit|stop)|do (?:my|our) best|"
     r"stay (?:positive|motivated|focused|strong|determined)|make (?:my|our) dreams? (?:come true|happen)|"
     r"(?:keep )?(?:reach(?:ing)?(?: for)?|chas(?:e|ing)|follow(?:ing)?|achiev(?:e|ing)|pursu(?:e|ing)|pushing for) "
     r"(?:my |our |those |these |the |new |big |bigger )*(?:dreams?|goals?)|"
@@ -236,12 +236,12 @@ _EFFORT = (
     r"(?:make sure to )?remember (?:that|this|it)"
 )
 # "the move was rough, but we'll make it happen": a hardship named only to say the effort goes on.
-_HARD_BUT = r"(?:[^,.!?]{0,50}?(?:tough|hard|rough|bumpy|a struggle|a roller ?coaster),? but\s{1,3})?"
+_HARD_BUT = r"(?:[^,.!?]{0,50}?(?:tough|hard|rough|bumpy|a struggle|a roller ?coaster|a (?:wild|crazy|long) ride),? but\s{1,3})?"
 _SELF_PEP_RE = re.compile(
     r"(?:(?:i (?:totally |completely |fully )?agree|you'?re right|true|exactly|for sure|(?:good|fair) point|noted|that'?s (?:cool|great|fair|"
     r"true)),?\s{1,3})?(?:so |and |then )?"
     + _HARD_BUT
-    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to| want to|"
+    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to| want to|'m| am|"
     r"(?:'m| am)(?: feeling)?(?: motivated| pumped| determined)?(?: and)? ready to)?\s{1,3})?"
     r"(?:just |definitely |totally |always |really |still )?(?:" + _EFFORT + r")"
     r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?:,? no matter what|,? for sure|,? and see (?:what happens|how it "

@@ -62,7 +62,11 @@ _POINTER_RE = re.compile(
 )
 # A general truth about nobody in particular: a gerund phrase, a bare plural or "nothing/life/people" as subject,
 # then an evaluation or a general effect ("Allergies can be tough", "Running a shop isn't easy").
-_GENERIC_SUBJECT = r"(?:[a-z]+ing\b[^,.!?;]{0,40}?|nothing|everything|everyone|everybody|life|people|[a-z]{3,}s)"
+_GENERIC_SUBJECT = (
+    r"(?:[a-z]+ing\b[^,.!?;]{0,40}?|nothing|everything|everyone|everybody|life|people|[a-z]{3,}s|"
+    # A kind of thing named by two words ("Strength training is key", "Dance floors help ..."), not the speaker's.
+    r"(?!(?:my|our|his|her|their|your|the|these|those|this|that|its|some|all)\b)[a-z]{3,20} (?:[a-z]{2,20}ing|[a-z]{2,20}s))"
+)
 _EVALUATION = (
     r"(?:tough|hard|easy|fun|great|scary|amazing|awesome|important|key|the best|worth it|rewarding|tricky|"
     r"exhausting|stressful|overwhelming|good for (?:you|the soul|your health)|healthy|necessary|essential|"
@@ -73,7 +77,7 @@ _GENERIC_RE = re.compile(
     rf"^{_GENERIC_SUBJECT}\s+(?:(?:can|could|may|might|will|must)(?:n'?t| not)?\s+(?:be|get|feel)\s+"
     rf"(?:so |really |very |pretty |quite |super |such )?{_EVALUATION}|"
     rf"(?:is|are|isn'?t|aren'?t|gets?|feels?)\s+(?:so |really |very |pretty |quite |super |such |not )?{_EVALUATION}|"
-    rf"(?:beats?|helps?|makes?|brings?|teach(?:es)?|keeps?)\s)",
+    rf"(?:beats?|helps?|makes?|brings?|teach(?:es)?|keeps?|prevents?|builds?|improves?|reduces?|causes?)\s)",
     re.I,
 )
 _PROPER_LATER_RE = re.compile(r"\s[A-Z][a-z]|\d")

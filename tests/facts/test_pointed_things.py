@@ -4,7 +4,9 @@ says nothing a month later: what it is was shown or said in another turn, which 
 home, town or job is named enough, and a liking or a memory with content is kept. Effort promised on nothing named
 ("never quit", "keep chasing those dreams", 永不放弃), a reminder kept of a pronoun ("I'll bear it in mind", 我会记住的),
 tuning in to the listener's show and holding up one's latest work are about the talk, not the speaker. Something
-told in the past is an event, never a plan, whatever future-looking word it has ("an exam", "on the 3rd")."""
+told in the past is an event, never a plan, whatever future-looking word it has ("an exam", "on the 3rd"). Sympathy
+for the listener's misfortune and a general truth about a kind of thing ("Cross training prevents injuries") are not
+the speaker's health."""
 
 from __future__ import annotations
 
@@ -47,7 +49,7 @@ def test_a_thing_pointed_at_is_not_remembered(text: str) -> None:
     "text",
     [
         "I love this neighbourhood, the bakeries are great.",
-        "I'm a huge fan of Korean thrillers.",
+        "I adore Korean thrillers.",
         "I'll never forget the summer I spent in Lagos.",
         "I adore my new flat.",
         "我很喜欢这座城市。",
@@ -117,3 +119,25 @@ def test_told_in_the_past_is_no_plan(text: str) -> None:
 )
 def test_a_plan_made_or_ahead_stays_a_plan(text: str) -> None:
     assert _kind(text) == "commitment"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Oof, what a bummer about the sprained wrist.",
+        "Aw, gutted to hear about your migraines.",
+        "Cross training prevents injuries and builds stamina.",
+        "Running shoes help avoid knee pain on long runs.",
+        "I'm not giving up!",
+    ],
+)
+def test_sympathy_and_general_truths_are_not_the_speakers_health(text: str) -> None:
+    assert _kind(text) == "drop"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["My knee surgery is on the 9th.", "Ugh, bummer about the rain, our barbecue is off and my back hurts."],
+)
+def test_the_speakers_own_health_is_kept(text: str) -> None:
+    assert _kind(text) == "health"
