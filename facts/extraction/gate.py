@@ -151,7 +151,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "preference",
         re.compile(
-            r"\b(i (really )?(love|like|enjoy|prefer|hate|dislike|adore)|i'?m (obsessed with|into|a fan of)|"
+            r"\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we) (?:really |just |totally |absolutely |also |still |do )?(love|like|enjoy|prefer|hate|dislike|adore)|"
+            r"i'?m (obsessed with|into|a fan of)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "

@@ -6,7 +6,7 @@ home, town or job is named enough, and a liking or a memory with content is kept
 tuning in to the listener's show and holding up one's latest work are about the talk, not the speaker. Something
 told in the past is an event, never a plan, whatever future-looking word it has ("an exam", "on the 3rd"). Sympathy
 for the listener's misfortune and a general truth about a kind of thing ("Cross training prevents injuries") are not
-the speaker's health."""
+the speaker's health. A liking said for "we" ("We adore hiking in the fells") or as "X is my thing" is a preference."""
 
 from __future__ import annotations
 
@@ -141,3 +141,12 @@ def test_sympathy_and_general_truths_are_not_the_speakers_health(text: str) -> N
 )
 def test_the_speakers_own_health_is_kept(text: str) -> None:
     assert _kind(text) == "health"
+
+
+@pytest.mark.parametrize("text", ["We adore hiking in the fells.", "Jigsaw puzzles are totally my thing."])
+def test_a_liking_of_ours_is_a_preference(text: str) -> None:
+    assert _kind(text) == "preference"
+
+
+def test_everyone_we_love_is_no_liking() -> None:
+    assert _kind("Everyone we love came to the wedding.") != "preference"
