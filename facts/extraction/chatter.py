@@ -61,9 +61,13 @@ _ADVICE_OPENER_RE = re.compile(
 )
 
 
+# Whoever the speaker calls before their own 我 ("姐妹我跟他分了": "Sis, I ...", "妈妈我搬到杭州了").
+_CALLED_RE = re.compile(r"^(?:姐妹们?|家人们|亲爱的|亲|宝子|哥们|妈妈?|爸爸?|老公|老婆)[，,\s]*(?=我)")
+
+
 def strip_chatter(sentence: str) -> str:
     """The sentence without leading interjections, discourse words and advice openers ("Oh and I'm..." -> "I'm...")."""
-    rest = sentence.strip()
+    rest = _CALLED_RE.sub("", sentence.strip(), count=1)
     for _ in range(4):
         m = _LEAD_RE.match(rest) or _ADVICE_OPENER_RE.match(rest)
         if not m or not m.group(0) or m.end() >= len(rest):
@@ -344,3 +348,16 @@ def hedged_outing(sentence: str) -> bool:
     if _FREE_TIME_RE.search(head) and not _WISH_WORD_RE.search(head):
         return True  # "I'll come along if I'm free": a wish the speaker has is theirs ("有空的话想学吉他")
     return bool(UNDECIDED_RE.search(head) and _SOON_RE.search(head))
+
+
+# Something that has not happened, or would follow one ("if I won the lottery I'd...", "要是明年又降息了呢").
+HYPOTHETICAL_RE = re.compile(
+    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (?:ever )?(were|was|had|won)\b|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
+    r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
+    r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
+    r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"
+    # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
+    r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
+    re.I,
+)

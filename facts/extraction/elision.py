@@ -29,8 +29,10 @@ _IMPERATIVE_RE = re.compile(
     re.I,
 )
 _REACTION_RE = re.compile(
-    r"(?:(?:wow|whoa|oh|aw+|omg|ooh|yay|haha+|lol)[\s,!.]+)*(?:(?:(?:that|it|this)(?:'s| is)?\s+)?"
-    r"(?:sounds?|looks?|seems?)|congrats|congratulations|good luck|well done|happy birthday|best of luck)\b",
+    r"(?:(?:wow|whoa|oh|aw+|omg|ooh|yay|haha+|lol|ugh|oof|yikes|damn|dang)[\s,!.]+)*(?:(?:(?:that|it|this)(?:'s| is)?\s+)?"
+    r"(?:sounds?|looks?|seems?)|congrats|congratulations|good luck|well done|happy birthday|best of luck|"
+    # Said of what the listener just told ("ugh that's rough, ...", "oof, that's brutal").
+    r"that(?:'s| is) (?:so |really |pretty |just )?(?:rough|tough|awful|brutal|harsh|gutting|the worst|unfair|rubbish))\b",
     re.I,
 )
 _ELIDED_RE = re.compile(rf"(?:{_ADVERB}\s+)?([A-Za-z]+)\b(?:\s+([A-Za-z']+))?", re.I)
@@ -162,14 +164,14 @@ _TALK_RE = re.compile(
     r"reach out|hit (?:me|you) up|tell me (?:more|all)|text (?:me|you)|call (?:me|you)|give (?:me|you) a shout|"
     r"ping (?:me|you)|message (?:me|you)|drop (?:me|you) a line|"
     r"send (?:it|them|that|those) (?:to you|over|your way))\b|(?:跟|和|给)?(?:我|你)(?:说|讲)一声|告诉(?:我|你)|"
-    r"通知(?:我|你)|联系(?:我|你)|找我|跟我说|保持联系",
+    r"通知(?:我|你)|联系(?:我|你)|找我|叫我|跟我说|保持联系",
     re.I,
 )
 _TALK_FILLER_RE = re.compile(
     r"\b(?:if (?:i|you) (?:need|want) (?:anything|any help|help|more|some)(?: \w+)?|if there'?s anything(?: else)?"
     r"(?: i can do)?(?: to help)?|whenever you (?:need|want)(?: help| anything)?|any ?time|definitely|sure|just|"
     r"(?:i'?ll|i will|i'?m gonna|i am going to|i can|i'?d|will|would|be)|help(?: you)?(?: out)?|later|soon|more)\b|"
-    r"有(?:什么)?(?:需要|问题|事)(?:的话)?|随时|到时候?|回头|一定|再|就|的话|[会我你吧啊哈呀啦]",
+    r"有(?:什么)?(?:需要|问题|事)(?:的话)?|需要[^，。！？]{0,20}?的话|随时|到时候?|回头|一定|再|就|的话|[会我你吧啊哈呀啦]",
     re.I,
 )
 

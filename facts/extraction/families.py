@@ -60,7 +60,9 @@ def _zh_clause_before(text: str, pos: int) -> str:
 
 def _zh_speaker_is_subject(text: str, pos: int) -> bool:
     before = _zh_clause_before(text, pos)
-    return not _ZH_OTHER_SUBJECT.search(before.replace("我们", "").replace("我", "")) and not _ZH_NEGATED.search(before)
+    # Whoever is named before the speaker's own 我 is called, not spoken of ("姐妹我跟他分了": "Sis, I ...").
+    tail = re.split(r"我们?", before)[-1] if "我" in before else before
+    return not _ZH_OTHER_SUBJECT.search(tail) and not _ZH_NEGATED.search(before)
 
 
 def _en_clean(value: str) -> str:

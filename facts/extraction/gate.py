@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
 from facts.extraction.chatter import (
+    HYPOTHETICAL_RE,
     UNDECIDED_RE,
     asks_after_listener,
     handover_only,
@@ -27,7 +28,16 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
-from facts.extraction.signals import LAW_RE, REMIND_RE, asks_terms, decided, strong_signal, wish
+from facts.extraction.signals import (
+    ACHIEVED_RE,
+    DIET_CHANGE_RE,
+    LAW_RE,
+    REMIND_RE,
+    asks_terms,
+    decided,
+    strong_signal,
+    wish,
+)
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -84,7 +94,7 @@ _QUESTION_RE = re.compile(
     # 呢 asks only with a question word or after a bare topic ("怎么办呢", "那你呢"); "还打着石膏呢" states.
     r"|(?:什么|啥|怎么|咋|哪|谁|为什么|为啥|几|多少|多久|要不要|是不是)[^，,。.!！]{0,30}呢\s*[~～]?\s*$|(?:^|[，,])[^，,]{0,4}呢\s*[~～]?\s*$"
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
-    r"|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
+    r"|(?:会不会|能不能|可不可以|要不要|好不好|行不行)(?:好点|更好|有用|管用|可以|合适|划算)?(?:呢|啊|呀)?\s*$|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
     # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
     r"|有没有[^，,。.!！]{1,12}\s*$|有[^，,。.!！不]{1,10}不\s*$"
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
@@ -94,15 +104,6 @@ _QUESTION_RE = re.compile(
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b",
-    re.I,
-)
-_HYPOTHETICAL_RE = re.compile(
-    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (?:ever )?(were|was|had|won)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|"
-    # What the speaker would have done, in a past that did not happen ("I'd have done the same").
-    r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"
-    # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
-    r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
     re.I,
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
@@ -122,7 +123,8 @@ _SERVICE_RE = re.compile(
     r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry)\b|"
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
-    r"\b(?:appointments?|slots?) (?:available|free|left)\b",
+    r"\b(?:appointments?|slots?) (?:available|free|left)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
+    r"有(?:的)?卖吗|有得卖|有没有卖",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
     re.I,
 )
 
@@ -143,7 +145,9 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|pls|go ahead and) cancel)\b|"
             # Cancelling something of the speaker's, told to the business ("Cancel my membership pls", "把会员取消掉").
             r"^\W*cancel (?:my|our) \w+|\b(?:need|want) to cancel (?:my|our) \w+|(?:取消|退掉|停掉)(?:我的|我们的)|把\S{1,8}?(?:取消|退掉|停掉)|"
-            r"决定|选了|换成|改到|改成|取消了|换个新的|"
+            r"决定|选了|换成|改到|改成|取消了|换个新的|(?:^|我|那我|就这么)定了|不续(?:费|约)?了|就(?:改|换|选|要|订)(?:这|那)(?:个|班|款|家|件|趟)|"
+            r"\b(?:go on then|go ahead|ok(?:ay)?|fine|yes(?: please| pls)?|yeah),? (?:just |please |pls )?(?:refund|reship|replace|"
+            r"rebook|resend) (?:it|them|that|the order|please)\b|^\W*yes,? (?:please|pls) (?:refund|reship|replace|rebook|resend)\b|"
             r"我要(?:那|这)(?:个|款|件)",
             re.I,
         ),
@@ -151,7 +155,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "preference",
         re.compile(
-            r"\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we) (?:really |just |totally |absolutely |also |still |do )?(love|like|enjoy|prefer|hate|dislike|adore)|"
+            r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we) (?:really |just |totally |absolutely |also |still |do )?(love|like|enjoy|prefer|hate|dislike|adore)|"
             r"i'?m (obsessed with|into|a fan of)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
@@ -161,15 +165,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             re.I,
         ),
     ),
+    ("preference", DIET_CHANGE_RE),  # a diet taken up or given up ("戒夜宵了", "cut out dairy")
 ]
-# An achievement of the speaker's: a test passed, a belt or a licence won ("passed my theory test", "考过了科目二").
-ACHIEVED_RE = re.compile(
-    r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,4}(?:test|exam|interview|assessment|audition|"
-    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
-    r"跑了\S{0,6}(?:半马|全马|马拉松)|"
-    r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|拿到了?\S{0,6}(?:驾照|执照|黑带)",
-    re.I,
-)
 
 
 @dataclass(frozen=True)
@@ -267,7 +264,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
     if not has_slot and (_resolve_only(text) or self_pep_only(text) or worth_only(text)):
         return Verdict(False, "reaction")
-    if _HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
+    if HYPOTHETICAL_RE.search(text) and not LAW_RE.search(text):  # a threat to sue is worth keeping
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
     plain, plain_bare = strip_chatter(text), strip_chatter(bare)  # (read by most checks below)
@@ -343,7 +340,7 @@ def _resolve_only(text: str) -> bool:
 # the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
 # speaker. Read from the start of a bounded head only.
 _LISTENER_RE = re.compile(
-    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望)|i (?:know|knew|think|thought|bet|guess|"
+    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望|赌|打赌)|i (?:know|knew|think|thought|bet|guess|"
     r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about)\s*)?"
     r"(?:你|您|(?:you|you're|your)\b)",
     re.I,

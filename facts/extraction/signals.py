@@ -169,9 +169,9 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
             r"pressure|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
-            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
+            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
-            r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
+            r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
             r"医生说|医生让|挂号|复查|(?<![肉心])疼|(?<!心)痛(?!快)|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
             r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
@@ -377,7 +377,7 @@ HOME_RE = re.compile(
 )
 INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
 DIET_CHANGE_RE = re.compile(
-    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
+    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食|甜食|可乐|饮料|夜宵)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
     r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\b(?:gone|went|going|been) (?:[\w]{1,12}-free|"
     r"vegan|vegetarian|veggie|plant-based|pescatarian|teetotal|keto)\b|吃素|\bfell off the wagon\b",
     re.I,
@@ -449,3 +449,14 @@ def told_as_past(sentence: str) -> bool:
         return False
     verb = _SPEAKER_VERB_RE.search(sentence)
     return bool(verb and is_past_form(verb.group(1))) or bool(_ZH_PAST_DAY_RE.search(sentence))
+
+
+# An achievement of the speaker's: a test passed, a belt or a licence won ("passed my theory test", "考过了科目二").
+ACHIEVED_RE = re.compile(
+    r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,4}(?:test|exam|interview|assessment|audition|"
+    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
+    r"跑了\S{0,6}(?:半马|全马|马拉松)|"
+    r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
+    r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了",
+    re.I,
+)

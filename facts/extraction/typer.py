@@ -12,7 +12,6 @@ import re
 from facts.extraction import classifier
 from facts.extraction.gate import (
     _SERVICE_RE,
-    ACHIEVED_RE,
     has_first_person,
     is_question,
     keep_hint,
@@ -23,6 +22,7 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
     _STRONG,
+    ACHIEVED_RE,
     ASKS_ABOUT_RE,
     ATTENDS_RE,
     BACK_FROM_RE,

@@ -1,0 +1,75 @@
+"""Chat shorthand, in English and Chinese. What would follow a thing that has not happened ("my landlord would freak
+out if I painted the walls", 要是下个月又涨价了呢) and a question asked without its mark by its verb said twice
+(会不会好点) are no facts; a bet on the listener (我赌你...) is about them, a reaction to their news ("oof that's brutal")
+and an offer to be called (...的话叫我) about the talk. Whoever the speaker calls before their own 我 (姐妹们, 妈) is not the
+subject, and is left out of the fact; an exam passed, a diet given up, travel sickness, a product's variant asked of
+the business, "rather ..." and a refund or a rebooking accepted are kept as what they are."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+
+WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
+
+
+def _facts(text: str) -> list[tuple[str, str]]:
+    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
+    return [(c.type, c.text) for c in out.candidates]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my landlord would freak out if I painted the walls",
+        "要是下个月又涨价了呢",
+        "那我要是改成周末班会不会好点",
+        "我赌你撑不过一周",
+        "要人帮忙的话叫我啊",
+        "oof that's brutal",
+    ],
+)
+def test_nothing_that_happened_or_lasts_is_kept(text: str) -> None:
+    assert _facts(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "called"),
+    [("姐妹们我跟男朋友分了", "relationship", "姐妹"), ("妈我搬到成都了", "profile", "妈")],
+)
+def test_whoever_the_speaker_calls_is_not_the_subject(text: str, kind: str, called: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0][0] == kind and called not in facts[0][1] and facts[0][1].startswith("用户")
+
+
+def test_a_relative_before_my_own_is_still_the_subject() -> None:
+    assert _facts("我姐跟他分了")[0][1].startswith("用户姐")
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("雅思终于过了，总分7分！", "event"),
+        ("科目三总算过了", "event"),
+        ("今天开始戒夜宵，说到做到", "preference"),
+        ("fyi I get seasick on ferries", "health"),
+        ("我一坐飞机就晕机", "health"),
+        ("do you do the desk in walnut?", "inquiry"),
+        ("这款电动牙刷你们有卖吗", "inquiry"),
+        ("yes please rebook it", "decision"),
+    ],
+)
+def test_said_in_shorthand_is_kept_as_what_it_is(text: str, kind: str) -> None:
+    facts = _facts(text)
+    assert facts and facts[0][0] == kind
+
+
+@pytest.mark.parametrize(
+    "text", ["I would love to live by the sea if we can afford it.", "我下个月会不会被调岗还不知道。"]
+)
+def test_a_wish_with_a_condition_and_an_open_question_about_oneself_are_kept(text: str) -> None:
+    assert _facts(text)
