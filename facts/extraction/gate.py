@@ -132,7 +132,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "commitment",
         re.compile(
-            r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|"
+            r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
+            r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|"
             r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|"
             r"我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
@@ -161,7 +162,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
             r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
-            r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
+            r"习惯(?:喝|吃|听|看)|平时(?:爱|喝|吃)|(?:平时|一般|向来|从来)?只(?:用|喝|认|买|穿)(?!了)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),
     ),

@@ -143,9 +143,8 @@ def _conjugate(verb: str) -> str:
     if (
         not low.isalpha()
         or low in _NO_CONJUGATE
-        or low in _IRREGULAR_PAST
-        or low.endswith("ed")
-        and low not in _PRESENT_IN_ED
+        or low in _IRREGULAR_PAST  # "read", "put": the past said as the present is left as it is
+        or is_past_form(low)
         or low.endswith("s")
         and not low.endswith("ss")
         or len(low) < 2
@@ -163,8 +162,8 @@ _SAME_AS_PRESENT = frozenset(["read", "set", "put", "cut", "let", "hit", "quit",
 
 
 def is_past_form(word: str) -> bool:
-    """A simple past by its form: an irregular past, or a verb in -ed (not "need", "speed")."""
-    low = word.lower()
+    """A simple past by its form: an irregular past, also with a prefix ("rebuilt", "overpaid"), or a verb in -ed."""
+    low = re.sub(r"^(?:re|over|under|out|mis|with)(?=[a-z]{3})", "", word.lower())
     if low in _SAME_AS_PRESENT:
         return False
     return low in _IRREGULAR_PAST or len(low) > 3 and low.endswith("ed") and low not in _PRESENT_IN_ED

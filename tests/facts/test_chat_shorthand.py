@@ -3,7 +3,10 @@ out if I painted the walls", 要是下个月又涨价了呢) and a question aske
 (会不会好点) are no facts; a bet on the listener (我赌你...) is about them, a reaction to their news ("oof that's brutal")
 and an offer to be called (...的话叫我) about the talk. Whoever the speaker calls before their own 我 (姐妹们, 妈) is not the
 subject, and is left out of the fact; an exam passed, a diet given up, travel sickness, a product's variant asked of
-the business, "rather ..." and a refund or a rebooking accepted are kept as what they are."""
+the business, "rather ..." and a refund or a rebooking accepted are kept as what they are; so are a connection that
+keeps dropping and 凭什么 (complaints), 定了 (a decision), 只喝 (a preference) and a deposit paid (a plan), and a plan
+still ahead stays a plan beside a past verb ("I upped my mileage because I'm doing ..."). A past with a prefix
+("overpaid", "retook") is said as a past."""
 
 from __future__ import annotations
 
@@ -61,6 +64,12 @@ def test_a_relative_before_my_own_is_still_the_subject() -> None:
         ("do you do the desk in walnut?", "inquiry"),
         ("这款电动牙刷你们有卖吗", "inquiry"),
         ("yes please rebook it", "decision"),
+        ("my broadband keeps dropping every night", "complaint"),
+        ("凭什么扣我违约金", "complaint"),
+        ("好，那我定了，下周就去签约", "decision"),
+        ("我平时只喝燕麦奶", "preference"),
+        ("already paid the deposit for the cabin, no backing out now", "commitment"),
+        ("I upped my mileage because I'm doing the Dublin marathon in October.", "commitment"),
     ],
 )
 def test_said_in_shorthand_is_kept_as_what_it_is(text: str, kind: str) -> None:
@@ -73,3 +82,14 @@ def test_said_in_shorthand_is_kept_as_what_it_is(text: str, kind: str) -> None:
 )
 def test_a_wish_with_a_condition_and_an_open_question_about_oneself_are_kept(text: str) -> None:
     assert _facts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("I overpaid my council tax by 200 quid.", "User overpaid"),
+        ("I rewrote my CV over the weekend.", "User rewrote"),
+    ],
+)
+def test_a_past_with_a_prefix_stays_a_past(text: str, said: str) -> None:
+    assert _facts(text)[0][1].startswith(said)
