@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.person import UNNAMED, third_person_en, third_person_zh
+from facts.extraction.person import UNNAMED, third_person_en
+from facts.extraction.person_zh import third_person_zh
 from facts.extraction.signals import DECISION_RE
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family

@@ -344,37 +344,6 @@ def _name_marks(out: str, name: str) -> str:
     return out.replace(_MARK, "they")
 
 
-_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
-
-
-_ASKED_TO_ZH_RE = re.compile(r"^(?:请|麻烦|帮我)?(取消|停掉|退掉|暂停|冻结)(?:我的|我们的)")
-
-
-def third_person_zh(sentence: str, name: str) -> str:
-    """我 -> the speaker's name at its first mention (用户 for an unnamed user: "我对花生过敏" -> "用户对花生过敏"),
-    later 我的 -> 自己的; a sentence without 我 is returned as it is."""
-    if "我" not in sentence:
-        return sentence
-    sentence = _ASKED_TO_ZH_RE.sub(r"我要求\1", sentence)  # "取消我的会员": the speaker asks it
-    unnamed = name in UNNAMED
-    out = sentence.replace("我们", f"{_MARK}们")
-    out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)
-    first = out.index(_MARK)
-    head, tail = out[:first], out[first + 1 :]
-    if tail.startswith("们家"):  # 我们家 is the speaker's household: 用户家, not 用户和家人家
-        tail = ("用户" if unnamed else name) + tail[1:]
-    elif tail.startswith("们"):
-        tail = ("用户和家人" if unnamed else f"{name}他们") + tail[1:]
-    else:
-        tail = ("用户" if unnamed else name) + tail
-    tail = tail.replace(f"{_MARK}们", "他们").replace(f"{_MARK}的", "自己的")
-    tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
-    # The speaker is named once: a later 我 opening a clause is dropped, as Chinese drops a known subject ("，每天…"),
-    # unless "和/跟" follows; elsewhere it is 自己 ("公司把自己调过去", "他们欠自己两个月工资").
-    tail = re.sub(rf"(?<=[，,；;])\s*{_MARK}(?![和跟与])", "", tail)
-    return head + tail.replace(_MARK, "自己")
-
-
 _LISTENER_CONTRACTED_RE = re.compile(r"\byou(?='(?:re|ve|ll|d)\b)", re.I)
 _LISTENER_SUBJECT_RE = re.compile(
     r"^you\b|\b(do|does|did|can|could|will|would|are|were|have|should|shall|that|if|whether)\s+you\b(?!\s+(?:to|for)\b)",

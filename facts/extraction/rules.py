@@ -34,7 +34,8 @@ from facts.extraction.gate import (
     statement_before_question,
     strip_chatter,
 )
-from facts.extraction.person import business_named, third_person_en, third_person_zh
+from facts.extraction.person import business_named, third_person_en
+from facts.extraction.person_zh import third_person_zh
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
 from facts.extraction.typer import slot_family, type_of

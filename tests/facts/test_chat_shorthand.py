@@ -6,7 +6,8 @@ subject, and is left out of the fact; an exam passed, a diet given up, travel si
 the business, "rather ..." and a refund or a rebooking accepted are kept as what they are; so are a connection that
 keeps dropping and 凭什么 (complaints), 定了 (a decision), 只喝 (a preference) and a deposit paid (a plan), and a plan
 still ahead stays a plan beside a past verb ("I upped my mileage because I'm doing ..."). A past with a prefix
-("overpaid", "retook") is said as a past."""
+("overpaid", "retook") is said as a past. 我们 before a group or a place of the speaker's (我们公司, 我们小区) is theirs
+(用户的公司), 我们俩 is the speaker and the other one, and 我们 alone the speaker's people."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import datetime as dt
 import pytest
 
 from facts.extraction.base import MessageView
+from facts.extraction.person_zh import third_person_zh
 from facts.extraction.rules import RuleExtractor
 
 WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
@@ -93,3 +95,18 @@ def test_a_wish_with_a_condition_and_an_open_question_about_oneself_are_kept(tex
 )
 def test_a_past_with_a_prefix_stays_a_past(text: str, said: str) -> None:
     assert _facts(text)[0][1].startswith(said)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "said"),
+    [
+        ("我们公司下个月搬到浦东。", "用户的公司下个月搬到浦东。"),
+        ("我们小区又停水了。", "用户的小区又停水了。"),
+        ("我们俩十月领证。", "用户和对方十月领证。"),
+        ("我们组织了一次义卖。", "用户和家人组织了一次义卖。"),
+        ("我们两个月没见了。", "用户和家人两个月没见了。"),
+        ("我们家的狗叫豆豆。", "用户家的狗叫豆豆。"),
+    ],
+)
+def test_our_group_is_the_speakers(sentence: str, said: str) -> None:
+    assert third_person_zh(sentence, "用户") == said

@@ -10,7 +10,8 @@ import datetime as dt
 import pytest
 
 from facts.extraction.base import MessageView
-from facts.extraction.person import third_person_en, third_person_zh
+from facts.extraction.person import third_person_en
+from facts.extraction.person_zh import third_person_zh
 from facts.extraction.rules import RuleExtractor
 
 WHEN = dt.datetime(2026, 5, 20, 9, 30, tzinfo=dt.UTC)
