@@ -62,7 +62,7 @@ _ADVICE_OPENER_RE = re.compile(
 
 
 # Whoever the speaker calls before their own 我 ("姐妹我跟他分了": "Sis, I ...", "妈妈我搬到杭州了").
-_CALLED_RE = re.compile(r"^(?:姐妹们?|家人们|亲爱的|亲|宝子|哥们|妈妈?|爸爸?|老公|老婆)[，,\s]*(?=我)")
+_CALLED_RE = re.compile(r"^(?:(?:姐妹们?|家人们|亲爱的|宝子|哥们|妈妈?|爸爸?|老公|老婆)[，,\s]*|亲[，,\s]+)(?=我)")
 
 
 def strip_chatter(sentence: str) -> str:
