@@ -361,3 +361,19 @@ HYPOTHETICAL_RE = re.compile(
     r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
     re.I,
 )
+
+
+# Support for the listener, whatever else the sentence says ("I'm right behind you", "I'll check out your podcast",
+# "your revision will pay off", 我支持你): about the listener's affairs, nothing of the speaker's to keep.
+SUPPORT_RE = re.compile(
+    r"\b(?:i'?m|i am) (?:\d+ ?% |totally |always |right |all |so )*(?:behind|rooting for|proud of|here for) you\b|"
+    r"\bcheer(?:ing)? you on\b|\bi'?ll (?:definitely |be sure to |make sure to )?(?:watch|check out|read|listen to) your\b|"
+    r"^(?:\W*\w+,\s)?your [\w ]{1,30}? (?:will|is going to|'ll) (?:pay off|be (?:fine|great|amazing|worth it))\b|"
+    r"\bi'?ll (?:definitely |be sure to |make sure to |totally )?(?:be )?(?:tun(?:e|ing) in|watching|following along)"
+    r"(?: to (?:it|that|your\b[^.!?]{0,30}))?[\s!.~]*$|"  # to the listener's show: "Congrats..., I'll be tuning in!"
+    # Sympathy for the listener's misfortune, named as theirs or "the" one just told ("Ouch, bummer about the knee").
+    r"^(?![^.!?]{0,200}\b(?:i|i'm|i've|we|we're|our|my|me|us)\b)(?:(?:ouch|oof|oh no|oh man|aw+|ugh|yikes|dang)[,!.\s]+)?(?:what a |such a |total )?(?:bummer|that sucks|too bad|"
+    r"what a shame|so sorry|sorry to hear|gutted to hear)(?: about| for| to hear about)? (?:the|your|that)\b|"
+    r"我(?:永远|一直|都|会)?(?:支持|挺)你|恭喜你[^。！？]{0,20}我(?:一定|肯定|也)?(?:会)?去?(?:追|捧场|看|听)",
+    re.I,
+)

@@ -161,7 +161,7 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
 # Talking later, and the clauses that only condition it ("if you need anything", "whenever you need help").
 _TALK_RE = re.compile(
     r"\b(?:let (?:me|you|us) know|lemme know|keep (?:you|me) (?:posted|updated|in the loop)|get back to (?:you|me)|"
-    r"reach out|hit (?:me|you) up|tell me (?:more|all)|text (?:me|you)|call (?:me|you)|give (?:me|you) a shout|"
+    r"reach out|hit (?:me|you) up|tell me (?:more|all)|text (?:me|you)|call (?:me|you)|ring (?:me|you)|give (?:me|you) a shout|"
     r"ping (?:me|you)|message (?:me|you)|drop (?:me|you) a line|"
     r"send (?:it|them|that|those) (?:to you|over|your way))\b|(?:跟|和|给)?(?:我|你)(?:说|讲)一声|告诉(?:我|你)|"
     r"通知(?:我|你)|联系(?:我|你)|找我|叫我|跟我说|保持联系",
@@ -170,7 +170,8 @@ _TALK_RE = re.compile(
 _TALK_FILLER_RE = re.compile(
     r"\b(?:if (?:i|you) (?:need|want) (?:anything|any help|help|more|some)(?: \w+)?|if there'?s anything(?: else)?"
     r"(?: i can do)?(?: to help)?|whenever you (?:need|want)(?: help| anything)?|any ?time|definitely|sure|just|"
-    r"(?:i'?ll|i will|i'?m gonna|i am going to|i can|i'?d|will|would|be)|help(?: you)?(?: out)?|later|soon|more)\b|"
+    r"(?:i'?ll|i will|i'?m gonna|i am going to|i can|i'?d|will|would|be)|help(?: you)?(?: out)?|later|soon|more|chalo|"
+    r"(?:on )?(?:mon|tues|wednes|thurs|fri|satur|sun)day|tomorrow|tonight|this (?:evening|afternoon|weekend))\b|"
     r"有(?:什么)?(?:需要|问题|事)(?:的话)?|需要[^，。！？]{0,20}?的话|随时|到时候?|回头|一定|再|就|的话|[会我你吧啊哈呀啦]",
     re.I,
 )

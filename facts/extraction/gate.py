@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from facts.extraction.base import GateDecision
 from facts.extraction.chatter import (
     HYPOTHETICAL_RE,
+    SUPPORT_RE,
     UNDECIDED_RE,
     asks_after_listener,
     handover_only,
@@ -53,6 +54,7 @@ _PIECES: dict[str, str] = {
     r"( for (your|the|all|sorting|helping)( \w+){0,4})?|thx|ty|cheers|(i )?(really )?appreciate (it|that|you)|"
     r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
     "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
+    r"(?:i'?m|i am) (?:away|off) (?:to|tae) (?:get|make|start|put|cook) (?:the |my )?(?:dinner|tea|lunch)(?: on)?|"
     r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
     r"weekend)|catch you later|ttyl|later|laters|(?:duty|work|bed|(?:\w{1,20} ){0,2}homework) calls|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
     r"all|it all) (?:sorted|done|set)|all sorted|再见|拜拜|晚安|回头聊|下次聊|"
@@ -103,7 +105,8 @@ _QUESTION_RE = re.compile(
     r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
-    r"would|is|are|was|were) (?:i|we|you)\b",
+    r"would|is|are|was|were) (?:i|we|you)\b|^(?:(?:mate|hey|hiya|so|and|ok|okay|also)[,\s]+)?(?:what'?s|which is) (?:a|an|the) "
+    r"(?:good|best|decent|cheap)\b",
     re.I,
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
@@ -124,7 +127,8 @@ _SERVICE_RE = re.compile(
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
     r"\b(?:appointments?|slots?) (?:available|free|left)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
-    r"有(?:的)?卖吗|有得卖|有没有卖",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
+    r"有(?:的)?卖吗|有得卖|有没有卖|\brestock\w*|\bback in stock\b|\baccept [\w ]{0,20}insurance\b|能退吗|可以退吗|能不能退|"
+    r"怎么收费|收费标准",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
     re.I,
 )
 
@@ -133,7 +137,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "commitment",
         re.compile(
             r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
-            r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|"
+            r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|^\W*(?:just |already )?(?:booked|signed up)|"
+            r"i'?m (?:flying|driving|heading|travell?ing) (?:over|out|up|down|back|home|to)|"
             r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|"
             r"我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
@@ -148,7 +153,8 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"^\W*cancel (?:my|our) \w+|\b(?:need|want) to cancel (?:my|our) \w+|(?:取消|退掉|停掉)(?:我的|我们的)|把\S{1,8}?(?:取消|退掉|停掉)|"
             r"决定|选了|换成|改到|改成|取消了|换个新的|(?:^|我|那我|就这么)定了|不续(?:费|约)?了|就(?:改|换|选|要|订)(?:这|那)(?:个|班|款|家|件|趟)|"
             r"\b(?:go on then|go ahead|ok(?:ay)?|fine|yes(?: please| pls)?|yeah),? (?:just |please |pls )?(?:refund|reship|replace|"
-            r"rebook|resend) (?:it|them|that|the order|please)\b|^\W*yes,? (?:please|pls) (?:refund|reship|replace|rebook|resend)\b|"
+            r"rebook|resend) (?:it|them|that|the order|please)\b|^\W*yes,? (?:please|pls),? (?:book|refund|reship|replace|rebook|resend)\b|"
+            r"\b(?:yeah|yes|ok(?:ay)?|fine),? go ahead\b|(?:补发|重发|冻结|暂停|注销)吧|"
             r"我要(?:那|这)(?:个|款|件)",
             re.I,
         ),
@@ -157,7 +163,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         "preference",
         re.compile(
             r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we) (?:really |just |totally |absolutely |also |still |do )?(love|like|enjoy|prefer|hate|dislike|adore)|"
-            r"i'?m (obsessed with|into|a fan of)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
+            r"i'?m (obsessed with|into|a fan of)|(?:so |really )?(?:sick|tired) of (?!it\b|this\b|that\b|you\b)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
@@ -289,7 +295,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
-    listener = second and not first or _about_listener(plain_bare) or bool(_SUPPORT_RE.search(text[:200]))
+    listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
@@ -344,20 +350,6 @@ _LISTENER_RE = re.compile(
     r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望|赌|打赌)|i (?:know|knew|think|thought|bet|guess|"
     r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about)\s*)?"
     r"(?:你|您|(?:you|you're|your)\b)",
-    re.I,
-)
-# Support for the listener, whatever else the sentence says ("I'm right behind you", "I'll check out your podcast",
-# "your revision will pay off", 我支持你): about the listener's affairs, nothing of the speaker's to keep.
-_SUPPORT_RE = re.compile(
-    r"\b(?:i'?m|i am) (?:\d+ ?% |totally |always |right |all |so )*(?:behind|rooting for|proud of|here for) you\b|"
-    r"\bcheer(?:ing)? you on\b|\bi'?ll (?:definitely |be sure to |make sure to )?(?:watch|check out|read|listen to) your\b|"
-    r"^(?:\W*\w+,\s)?your [\w ]{1,30}? (?:will|is going to|'ll) (?:pay off|be (?:fine|great|amazing|worth it))\b|"
-    r"\bi'?ll (?:definitely |be sure to |make sure to |totally )?(?:be )?(?:tun(?:e|ing) in|watching|following along)"
-    r"(?: to (?:it|that|your\b[^.!?]{0,30}))?[\s!.~]*$|"  # to the listener's show: "Congrats..., I'll be tuning in!"
-    # Sympathy for the listener's misfortune, named as theirs or "the" one just told ("Ouch, bummer about the knee").
-    r"^(?![^.!?]{0,200}\b(?:i|i'm|i've|we|we're|our|my|me|us)\b)(?:(?:ouch|oof|oh no|oh man|aw+|ugh|yikes|dang)[,!.\s]+)?(?:what a |such a |total )?(?:bummer|that sucks|too bad|"
-    r"what a shame|so sorry|sorry to hear|gutted to hear)(?: about| for| to hear about)? (?:the|your|that)\b|"
-    r"我(?:永远|一直|都|会)?(?:支持|挺)你|恭喜你[^。！？]{0,20}我(?:一定|肯定|也)?(?:会)?去?(?:追|捧场|看|听)",
     re.I,
 )
 _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promise(?: nothing| you)?[ .!~x]{0,8}", re.I)

@@ -169,9 +169,9 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|asthma|inhaler|diabet\w*|cholesterol|blood "
             r"pressure|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
-            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
+            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|确诊|诊断|手术|怀孕|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
-            r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
+            r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|呕吐|吐了[一两三四五\d]+次|(?:每天|一天|每日)[一两三四\d]+(?:片|粒|颗)|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
             r"医生说|医生让|挂号|复查|(?<![肉心])疼|(?<!心)痛(?!快)|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
             r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
@@ -229,7 +229,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
-            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
+            r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
             r"connection|broadband|signal) (?:has |keeps |kept )?(?:dropp(?:ed|ing)|cut(?:ting)? out|going down|died)|"
             # A service late or not done by now, a bill for more than was had.
             r"delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
@@ -404,7 +404,7 @@ CLASS_WORDS = r"class|classes|course|club|choir|league|lessons|evening class"
 ATTENDS_RE = re.compile(
     r"\b(?:joined|signed up (?:for|to)|enrolled (?:in|on)|started (?:going to|attending|taking)|taking|take|go to|attend)"
     r" (?:a |an |the |my |some )?(?:[\w-]+ ){0,3}(?:" + CLASS_WORDS + r")\b|"
-    r"\btook up (?!the |a |an |my )\w+|报了(?:个|一个)?\S{0,6}(?:班|课)|每周\S{0,6}(?:上课|去上)|加入了\S{0,8}(?:俱乐部|合唱团|队|社团|协会)",
+    r"\btook up (?!the |a |an |my )\w+|报了(?:个|一个)?\S{0,6}(?:班|课|私教)|每周\S{0,6}(?:上课|去上)|加入了\S{0,8}(?:俱乐部|合唱团|队|社团|协会)",
     re.I,
 )
 
