@@ -151,7 +151,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"i'?ll have (?:that|this) one|(?:refund|replacement) please|(?:you can|please|pls|go ahead and) cancel)\b|"
             # Cancelling something of the speaker's, told to the business ("Cancel my membership pls", "把会员取消掉").
             r"^\W*cancel (?:my|our) \w+|\b(?:need|want) to cancel (?:my|our) \w+|(?:取消|退掉|停掉)(?:我的|我们的)|把\S{1,8}?(?:取消|退掉|停掉)|"
-            r"决定|选了|换成|改到|改成|取消了|换个新的|(?:^|我|那我|就这么)定了|不续(?:费|约)?了|就(?:改|换|选|要|订)(?:这|那)(?:个|班|款|家|件|趟)|"
+            r"决定|选了|换成|改到|改成|取消了|换个新的|不续(?:费|约)?了|就(?:改|换|选|要|订)(?:这|那)(?:个|班|款|家|件|趟)|"
             r"\b(?:go on then|go ahead|ok(?:ay)?|fine|yes(?: please| pls)?|yeah),? (?:just |please |pls )?(?:refund|reship|replace|"
             r"rebook|resend) (?:it|them|that|the order|please)\b|^\W*yes,? (?:please|pls),? (?:book|refund|reship|replace|rebook|resend)\b|"
             r"\b(?:yeah|yes|ok(?:ay)?|fine),? go ahead\b|(?:补发|重发|冻结|暂停|注销)吧|"

@@ -11,20 +11,10 @@ still ahead stays a plan beside a past verb ("I upped my mileage because I'm doi
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from facts.extraction.base import MessageView
 from facts.extraction.person_zh import third_person_zh
-from facts.extraction.rules import RuleExtractor
-
-WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
-
-
-def _facts(text: str) -> list[tuple[str, str]]:
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
-    return [(c.type, c.text) for c in out.candidates]
+from tests.facts.user_turn import facts_of
 
 
 @pytest.mark.parametrize(
@@ -39,7 +29,7 @@ def _facts(text: str) -> list[tuple[str, str]]:
     ],
 )
 def test_nothing_that_happened_or_lasts_is_kept(text: str) -> None:
-    assert _facts(text) == []
+    assert facts_of(text) == []
 
 
 @pytest.mark.parametrize(
@@ -47,12 +37,12 @@ def test_nothing_that_happened_or_lasts_is_kept(text: str) -> None:
     [("姐妹们我跟男朋友分了", "relationship", "姐妹"), ("妈我搬到成都了", "profile", "妈")],
 )
 def test_whoever_the_speaker_calls_is_not_the_subject(text: str, kind: str, called: str) -> None:
-    facts = _facts(text)
+    facts = facts_of(text)
     assert facts and facts[0][0] == kind and called not in facts[0][1] and facts[0][1].startswith("用户")
 
 
 def test_a_relative_before_my_own_is_still_the_subject() -> None:
-    assert _facts("我姐跟他分了")[0][1].startswith("用户姐")
+    assert facts_of("我姐跟他分了")[0][1].startswith("用户姐")
 
 
 @pytest.mark.parametrize(
@@ -75,7 +65,7 @@ def test_a_relative_before_my_own_is_still_the_subject() -> None:
     ],
 )
 def test_said_in_shorthand_is_kept_as_what_it_is(text: str, kind: str) -> None:
-    facts = _facts(text)
+    facts = facts_of(text)
     assert facts and facts[0][0] == kind
 
 
@@ -83,7 +73,7 @@ def test_said_in_shorthand_is_kept_as_what_it_is(text: str, kind: str) -> None:
     "text", ["I would love to live by the sea if we can afford it.", "我下个月会不会被调岗还不知道。"]
 )
 def test_a_wish_with_a_condition_and_an_open_question_about_oneself_are_kept(text: str) -> None:
-    assert _facts(text)
+    assert facts_of(text)
 
 
 @pytest.mark.parametrize(
@@ -94,7 +84,7 @@ def test_a_wish_with_a_condition_and_an_open_question_about_oneself_are_kept(tex
     ],
 )
 def test_a_past_with_a_prefix_stays_a_past(text: str, said: str) -> None:
-    assert _facts(text)[0][1].startswith(said)
+    assert facts_of(text)[0][1].startswith(said)
 
 
 @pytest.mark.parametrize(

@@ -10,20 +10,9 @@ the speaker's health. A liking said for "we" ("We adore hiking in the fells") or
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-
-WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
-
-
-def _kind(text: str) -> str:
-    """The first fact's type of a user's turn, or "drop"."""
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
-    return out.candidates[0].type if out.candidates else "drop"
+from tests.facts.user_turn import first_kind
 
 
 @pytest.mark.parametrize(
@@ -42,7 +31,7 @@ def _kind(text: str) -> str:
     ],
 )
 def test_a_thing_pointed_at_is_not_remembered(text: str) -> None:
-    assert _kind(text) == "drop"
+    assert first_kind(text) == "drop"
 
 
 @pytest.mark.parametrize(
@@ -58,7 +47,7 @@ def test_a_thing_pointed_at_is_not_remembered(text: str) -> None:
     ],
 )
 def test_a_liking_or_memory_with_content_is_kept(text: str) -> None:
-    assert _kind(text) != "drop"
+    assert first_kind(text) != "drop"
 
 
 @pytest.mark.parametrize(
@@ -77,11 +66,11 @@ def test_a_liking_or_memory_with_content_is_kept(text: str) -> None:
     ],
 )
 def test_talk_about_the_talk_is_dropped(text: str) -> None:
-    assert _kind(text) == "drop"
+    assert first_kind(text) == "drop"
 
 
 def test_tuning_in_to_something_named_is_a_plan() -> None:
-    assert _kind("I'll tune in to the cup final on Sunday.") == "commitment"
+    assert first_kind("I'll tune in to the cup final on Sunday.") == "commitment"
 
 
 @pytest.mark.parametrize(
@@ -93,7 +82,7 @@ def test_tuning_in_to_something_named_is_a_plan() -> None:
     ],
 )
 def test_effort_or_a_reminder_with_content_is_kept(text: str) -> None:
-    assert _kind(text) != "drop"
+    assert first_kind(text) != "drop"
 
 
 @pytest.mark.parametrize(
@@ -105,7 +94,7 @@ def test_effort_or_a_reminder_with_content_is_kept(text: str) -> None:
     ],
 )
 def test_told_in_the_past_is_no_plan(text: str) -> None:
-    assert _kind(text) == "event"
+    assert first_kind(text) == "event"
 
 
 @pytest.mark.parametrize(
@@ -118,7 +107,7 @@ def test_told_in_the_past_is_no_plan(text: str) -> None:
     ],
 )
 def test_a_plan_made_or_ahead_stays_a_plan(text: str) -> None:
-    assert _kind(text) == "commitment"
+    assert first_kind(text) == "commitment"
 
 
 @pytest.mark.parametrize(
@@ -132,7 +121,7 @@ def test_a_plan_made_or_ahead_stays_a_plan(text: str) -> None:
     ],
 )
 def test_sympathy_and_general_truths_are_not_the_speakers_health(text: str) -> None:
-    assert _kind(text) == "drop"
+    assert first_kind(text) == "drop"
 
 
 @pytest.mark.parametrize(
@@ -140,13 +129,13 @@ def test_sympathy_and_general_truths_are_not_the_speakers_health(text: str) -> N
     ["My knee surgery is on the 9th.", "Ugh, bummer about the rain, our barbecue is off and my back hurts."],
 )
 def test_the_speakers_own_health_is_kept(text: str) -> None:
-    assert _kind(text) == "health"
+    assert first_kind(text) == "health"
 
 
 @pytest.mark.parametrize("text", ["We adore hiking in the fells.", "Jigsaw puzzles are totally my thing."])
 def test_a_liking_of_ours_is_a_preference(text: str) -> None:
-    assert _kind(text) == "preference"
+    assert first_kind(text) == "preference"
 
 
 def test_everyone_we_love_is_no_liking() -> None:
-    assert _kind("Everyone we love came to the wedding.") != "preference"
+    assert first_kind("Everyone we love came to the wedding.") != "preference"

@@ -6,19 +6,9 @@ talk's own business dropped: a chore to leave for, a call promised for a day, a 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-
-WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
-
-
-def _kind(text: str) -> str:
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
-    return out.candidates[0].type if out.candidates else "drop"
+from tests.facts.user_turn import first_kind
 
 
 @pytest.mark.parametrize(
@@ -37,11 +27,11 @@ def _kind(text: str) -> str:
     ],
 )
 def test_what_the_speaker_does_has_or_wants_is_kept(text: str, kind: str) -> None:
-    assert _kind(text) == kind
+    assert first_kind(text) == kind
 
 
 @pytest.mark.parametrize(
     "text", ["Right, I'm off to put the tea on.", "hey what's a good budget tent", "Sure, I'll ring you on Tuesday."]
 )
 def test_the_talks_own_business_is_dropped(text: str) -> None:
-    assert _kind(text) == "drop"
+    assert first_kind(text) == "drop"

@@ -1,0 +1,22 @@
+"""One user's turn through the rules extractor, as the tests of what the gate keeps read it."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+
+WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
+
+
+def facts_of(text: str) -> list[tuple[str, str]]:
+    """(type, text) of every fact an unnamed user's turn yields at WHEN."""
+    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
+    return [(c.type, c.text) for c in out.candidates]
+
+
+def first_kind(text: str) -> str:
+    """The first fact's type, or "drop"."""
+    facts = facts_of(text)
+    return facts[0][0] if facts else "drop"
