@@ -113,7 +113,7 @@ def _timed(run: Callable[[], object]) -> float:
 
 def test_the_walk_finds_the_patterns_it_guards() -> None:
     names = {name for name, _ in PATTERNS}
-    assert "facts.extraction.rules._SENTENCE_RE" in names
+    assert "facts.extraction.sentences._SENTENCE_RE" in names
     assert any(name.startswith("conversations.summarization.entities._ORDER_RES") for name in names)
     assert len(PATTERNS) > 100
 

@@ -11,6 +11,7 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
+from facts.extraction.answer import answer_sentence, asked_thing
 from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, offer_made, readback, taken_offer
@@ -36,6 +37,7 @@ from facts.extraction.gate import (
 )
 from facts.extraction.person import business_named, third_person_en
 from facts.extraction.person_zh import third_person_zh
+from facts.extraction.sentences import sentences as _sentences
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
 from facts.extraction.typer import slot_family, type_of
@@ -66,86 +68,9 @@ _FORGET_RE = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 
-# A boundary candidate: a run of sentence marks, or a newline (linear: each decision reads a few characters).
-_SENTENCE_RE = re.compile(r"[.!?。！？;；]+|\n")
-# A word right before a "." that does not end a sentence, read from at most 8 characters back: a title before a
-# name ("Dr. Lee", "St. Mary's"), a Latin abbreviation ("e.g.", "i.e.", "vs."), a dotted one before a lower-case
-# word ("3 p.m. tomorrow", "the U.S. last year"), an initial ("J. K. Rowling"), "No." before a number.
-_TITLE_BEFORE = re.compile(r"(?:^|[^\w.])(?:Mr|Mrs|Ms|Mx|Dr|Prof|St|Mt|Jr|Sr|Sgt|Capt|Gen|Rev|Hon)$")
-_LATIN_BEFORE = re.compile(r"(?:^|[^\w.])(?:e\.g|i\.e|vs|cf|approx|incl|viz|a\.k\.a)$", re.I)
-_DOTTED_BEFORE = re.compile(r"(?:^|[^\w.])(?:[A-Za-z]\.)+[A-Za-z]$|(?:^|[^\w.])etc$", re.I)
-_INITIAL_BEFORE = re.compile(r"(?:^|[^\w.])[A-HJ-Z]$")
-_NUMBER_BEFORE = re.compile(r"(?:^|[^\w.])No$")
-_IN_TOKEN_AFTER = re.compile(r"[a-z0-9]")
-_LOOK_BACK = 8
-
-
-def _ends_sentence(text: str, start: int, end: int) -> bool:
-    """Whether the run of marks text[start:end] (or a newline) ends a sentence.
-
-    A single ASCII mark with a lower-case letter or a digit right after it is inside a token: an e-mail address
-    ("sam.okafor@fastmail.com"), a URL ("example.com/?q=1"), a decimal ("3.5 kg"), the inner dots of "e.g." (and
-    of "U.S.A" between capitals). A "." after a title or a Latin abbreviation does not end a sentence; after a
-    dotted abbreviation only before a capital ("at 3 p.m. tomorrow" / "at 3 p.m. Then ..."), after an initial
-    never before a word ("J. K. Rowling"). Chinese marks and newlines always end one."""
-    run = text[start:end]
-    if run == "\n" or any(ch in "。！？；" for ch in run):
-        return True
-    after = text[end : end + 1]
-    before = text[max(0, start - _LOOK_BACK) : start]
-    in_token = _IN_TOKEN_AFTER.match(after) or after.isupper() and after.isascii() and _INITIAL_BEFORE.search(before)
-    if len(run) == 1 and after and in_token:
-        return False
-    if run != ".":
-        return True
-    if _TITLE_BEFORE.search(before) or _LATIN_BEFORE.search(before):
-        return False
-    following = text[end : end + 4].lstrip(" ")[:1]
-    if _DOTTED_BEFORE.search(before):
-        return not (following.islower() or following.isdigit())
-    if _INITIAL_BEFORE.search(before):
-        return not following.isalpha()
-    if _NUMBER_BEFORE.search(before):
-        return not following.isdigit()
-    return True
-
-
-def split_sentences(text: str) -> list[tuple[str, int, int]]:
-    """The sentences of a text with their spans."""
-    return _sentences(text)
-
-
-# Chinese typed with a space where a comma goes ("少来 你才三十五", "话费扣了168 我套餐才58啊"): the space is a comma
-# (same length: spans stay those of the text).
-_ZH_SPACE_RE = re.compile(r"(?<=[\u4e00-\u9fff\d%！!？?])[ \u3000](?=[\u4e00-\u9fff])")
-
-
-def _sentences(text: str) -> list[tuple[str, int, int]]:
-    out: list[tuple[str, int, int]] = []
-    begin = 0
-    if has_cjk(text) and detect_language(text) == "zh":
-        text = _ZH_SPACE_RE.sub("，", text)
-
-    def close(end: int) -> None:
-        raw = text[begin:end]
-        sentence = raw.strip()
-        if sentence and not _ONLY_MARKS.fullmatch(sentence):
-            start = begin + (len(raw) - len(raw.lstrip()))
-            out.append((sentence, start, start + len(sentence)))
-
-    for m in _SENTENCE_RE.finditer(text):
-        if not _ends_sentence(text, m.start(), m.end()):
-            continue
-        close(m.start() if m.group(0) == "\n" else m.end())
-        begin = m.end()
-    close(len(text))
-    return out
-
-
 _REMIND_ME_RE = re.compile(
     r"^(?:(?:please|pls|can you|could you|and)\s+)*remind me to |^(?:请|记得|能|能不能|可以)?提醒我(?:一下)?", re.I
 )
-_ONLY_MARKS = re.compile(r"[\s.!?。！？;；]*")
 
 
 # From the start of a whitespace run only, and a caption of at most 500 characters (from every "[shares " of a
@@ -218,6 +143,11 @@ class RuleExtractor:
                 gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed]
             )
         candidates, reasons = self.gated_candidates(message, message.content, offset=0)
+        # A reply the gate keeps only as said ("07700 900123.") is better said with what it answers.
+        bare = len(candidates) == 1 and candidates[0].text.rstrip(".。") == message.content.strip().rstrip(".。")
+        answer = self._answer(message) if not candidates or bare else None
+        if answer is not None:
+            return ExtractionOutput(gate=GateDecision(True, f"keep: {answer.type} (answers)"), candidates=[answer])
         if not candidates:
             return ExtractionOutput(gate=GateDecision(False, _drop_reason(reasons)), candidates=[])
         kept = sorted(dict.fromkeys(c.type for c in candidates))
@@ -240,6 +170,26 @@ class RuleExtractor:
         candidate.type = confirmed_type(question)
         candidate.keywords = keywords(candidate.text)
         candidate.confidence = 0.8
+        return candidate
+
+    def _answer(self, message: MessageView) -> Candidate | None:
+        """The user's short reply to the assistant's question for a thing of theirs, said with what was asked."""
+        if message.role != "user" or not message.previous_assistant_content:
+            return None
+        speaker, content, offset = self._speaker(message, message.content, 0)
+        said = answer_sentence(content, asked_thing(message.previous_assistant_content))
+        if not said:
+            return None
+        slot = slot_of(said) or pet_slot(said) or slot_of(content)
+        score = classifier.score([said])
+        predicted = (score[0].type, score[0].type_confidence) if score else None
+        candidate = self._candidate(
+            message, said, offset, offset + len(content), speaker, slot, predicted, framed=False
+        )
+        if candidate is not None:
+            candidate.span_start, candidate.span_end = offset, offset + len(content)
+            if candidate.type == "event" and candidate.event_time is None:  # a thing of theirs, told with no when
+                candidate.type = "profile"
         return candidate
 
     def _command_output(self, message: MessageView, command: Command) -> ExtractionOutput:

@@ -103,7 +103,8 @@ _ZH_RE = re.compile(
     # Not after 每 or 逢 ("every"): 每周六 is every Saturday, no date.
     r"(?<!每)(?<!每个)(?<!逢)(?P<wdir>上上|上|下下|下|这|本)?(?:个)?(?:周|星期|礼拜)(?P<wd>[一二三四五六日天])|"
     r"(?P<dir>上上|上|下|这|本)(?:个)?(?P<unit>周末|周|星期|礼拜|月)|"
-    r"去年|前年|明年|今年|"
+    # 税前年收入 is income before tax, not the year before last.
+    r"去年|(?<!税)前年|明年|今年|"
     r"(?P<n>" + _ZH_N + r")(?:个)?(?P<unit2>周末|天|周|星期|月|年)(?P<dir2>前|以前|之前|后|以后|之后))"
 )
 

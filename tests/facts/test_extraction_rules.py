@@ -522,7 +522,7 @@ SPLITS = [
 def test_sentences_split_at_their_ends_and_not_inside_addresses_numbers_or_abbreviations(
     text: str, sentences: list[str]
 ) -> None:
-    from facts.extraction.rules import split_sentences
+    from facts.extraction.sentences import split_sentences
 
     split = split_sentences(text)
     assert [s for s, _start, _end in split] == sentences

@@ -20,3 +20,11 @@ def first_kind(text: str) -> str:
     """The first fact's type, or "drop"."""
     facts = facts_of(text)
     return facts[0][0] if facts else "drop"
+
+
+def answer_of(question: str, reply: str) -> list[tuple[str, str]]:
+    """(type, text) of every fact an unnamed user's reply to the assistant's question yields at WHEN."""
+    message = MessageView(
+        id=1, role="user", name="", content=reply, created_at=WHEN, previous_assistant_content=question
+    )
+    return [(c.type, c.text) for c in RuleExtractor().extract([message])[1].candidates]

@@ -1,0 +1,186 @@
+"""A short reply to the assistant's question is a fact only with its question ("Any allergies?" / "Only to penicillin.").
+
+The gate reads a sentence alone, and "Only to penicillin.", "BS3 4QT." or 柯基 叫豆豆 三岁了 say nothing until the
+question is read with them. When the assistant's last question asks the user for a thing of theirs by name (a name,
+a number, an address, allergies, the school applied to: "May I have your postcode?", "请问您的税前年收入大概多少？")
+and the user's reply is a short statement with content, the reply is said as the user's own sentence about that
+thing ("My postcode: BS3 4QT.", "我的税前年收入：四十万左右") and read by the extractor like any other. A question
+about feelings or opinions, an open "anything else?", an offer (read by the confirmation and offer paths) or a reply
+that only agrees, refuses or does not know yields nothing.
+"""
+
+from __future__ import annotations
+
+import re
+
+from facts.extraction.confirm import offer_made
+from facts.extraction.gate import is_question
+from facts.text import has_cjk
+
+_PIECES_RE = re.compile(r"[^.!?。！？\n]+[.!?。！？\n]?")
+
+# What the assistant asks for, by the shape of its question; group "t" is the thing asked.
+_ASK_EN = [
+    re.compile(p, re.I)
+    for p in (
+        r"^(?:and |also |lastly |finally |first,? )?(?:may|can|could) (?:i|we) (?:please )?(?:have|get|take|grab|ask for|"
+        r"confirm|check|ask|note down|take down) (?P<t>.{2,60})$",
+        r"^(?:and |also )?(?:can|could|would) you (?:please )?(?:confirm|give me|tell me|provide|share|send me|let me know|"
+        r"spell|remind me of) (?P<t>.{2,60})$",
+        r"^(?:and |so |also )?what(?:'s| is| are| was| were) (?P<t>(?:your|the) .{2,60})$",
+        r"^(?:and |also )?(?:do|does|did) you (?:have|take|get) any (?P<t>.{2,50})$",
+        r"^(?:and |also )?any (?P<t>.{2,50})$",
+        r"^(?:and |also )?(?P<t>(?:your|the) [\w' -]{2,40})$",
+        r"^(?:and |so )?which (?P<t>[\w -]{2,30}?) (?:is it|is that|do you|are you|did you|have you|would you|was it)\b.*$",
+    )
+]
+# Words that end the thing asked: whom it is for, why, manners ("your postcode for me", "allergies we should know about").
+_TAIL_EN = re.compile(
+    r"(?<!\s)\s+(?:for (?:me|us|(?:the|your|our) [a-z]{2,15}|security|verification)"
+    r"|please|we should know about|i should know about|(?:that )?we need to know about|to (?:note|mention|add)|on (?:the|your) "
+    r"(?:account|file|booking|order)|again|today|just now|by any chance|at all|you (?:have|use|had)|it is|it's|"
+    r"(?:that )?(?:i|we) (?:should|need to|ought to) (?:be aware of|know about|know)|"
+    r"(?:to|we can|i can|we should|i should) (?:reach|contact|call|text|email|ring) you)\b.*$",
+    re.I,
+)
+# Things asked that are no thing of the user's: manners, an open question, the conversation itself.
+_NOT_A_THING_EN = re.compile(
+    r"\b(?:else|help|questions?|thoughts?|feedback|problems?|issues?|worries|concerns|luck|idea|ideas|plans?|way|"
+    r"suggestions?|preference|chance|news|update|reason)\b|^(?:other|more|further)\b",
+    re.I,
+)
+_LEAD_ZH = re.compile(
+    r"^(?:(?:好的|好|嗯|明白了?|了解|收到|别着急|当然可以|可以的|非常抱歉|抱歉|不好意思|谢谢|那|另外|最后|还有)[，,、！!]?)+"
+)
+_POLITE_ZH = re.compile(
+    r"^(?:请问|想问一?下|麻烦|方便)?(?:您|你)?(?:方便)?(?:说一下|告诉我|提供一下|留一下|确认一下|报一下)?(?:您|你)?(?:的)?"
+)
+# Asking words read out of a Chinese question: what is left names the thing ("报考什么专业、哪所学校" -> 报考专业、学校).
+_ASKING_ZH = re.compile(
+    r"大概|大约|一般|具体|分别|是多少(?:钱)?|多少(?:钱)?|是什么|什么|是哪一?(?:个|所|家|里|儿|位|款|种|年|天)?|哪一?(?:个|所|家|里|儿|位|款|种|年|天|月|周)?|"
+    r"是几(?:岁|个|号|点|年)?|几(?:岁|个|号|点|年|位)?|多大了?|多久|多长时间|有没有|有无|是否|是不是|"
+    r"怎么样|如何|呢|吗|啊|呀"
+)
+_NOT_A_THING_ZH = re.compile(
+    r"对方|合适|方便|考虑|打算|帮|其他|其它|别的|还有|感觉|觉得|想法|看法|意见|问题|需要|要不要|心情|满意|喜欢|可以"
+)
+
+# Replies that only agree, refuse, thank, stall or do not know: nothing to keep.
+_EMPTY_REPLY_RE = re.compile(
+    r"^(?:no|nope|nah|none|not really|not sure|no idea|i'?m not sure|i don'?t know|dunno|nothing|not yet|n/a|"
+    r"it depends|depends|whatever|anything|either|both|same|same as before|as above|not much|nothing much|"
+    r"nothing (?:special|in particular|really)|can'?t remember|i forget|"
+    r"没有|没|不是|不用了?|不需要|不知道|不清楚|不太清楚|不记得了?|忘了|都行|都可以|随便|一样|还没|暂时没有|无|说不好|不好说|看情况|"
+    r"(?:到时候)?再说|再看看|还没(?:想好|定)|"
+    r"(?:也|好像|其实)?没(?:啥|什么|有什么|有啥)(?:特别|特殊|要求|讲究)?的?)"
+    r"[\s,，.。!！~～吧啊呢哈]*(?:thanks?|thank you|谢谢)?[\s.。!！]*$|"
+    # Stalling: the answer is still to come ("hang on, finding the logbook", "稍等我找一下").
+    r"^(?:hang on|hold on|one sec|just a (?:sec|second|moment|minute)|give me a (?:sec|second|moment|minute)|brb|"
+    r"let me (?:check|look|find|see|think|grab)|checking|looking|finding|"
+    r"稍等|等一?下|等等|我(?:找|查|看|想)(?:一下|找|查|看|想))",
+    re.I,
+)
+# A reply that asks back ("Lol why do you ask", "what do you mean") answers nothing.
+_ASKS_BACK_RE = re.compile(
+    r"^(?:(?:lol|haha|hmm|um|er|oh|wait)\W{0,3}\s*)*(?:why|what|how|who|where|when|which|do you|are you|can you|is it|is that)\b|"
+    r"^(?:为什么|为啥|干嘛|干什么|啥意思|什么意思|你问这个)",
+    re.I,
+)
+_WORD_EN = re.compile(r"[A-Za-z]{3,20}|\d")
+_FILLER_EN = frozenset(
+    [
+        "yes",
+        "yeah",
+        "yep",
+        "yup",
+        "sure",
+        "okay",
+        "fine",
+        "good",
+        "great",
+        "cool",
+        "nice",
+        "thanks",
+        "thank",
+        "just",
+        "only",
+        "really",
+        "maybe",
+        "think",
+        "know",
+        "probably",
+        "well",
+        "that",
+        "this",
+        "the",
+        "and",
+        "but",
+        "not",
+        "quite",
+        "pretty",
+        "much",
+        "very",
+        "lol",
+        "lmao",
+        "haha",
+        "hmm",
+        "erm",
+        "umm",
+        "why",
+        "ask",
+    ]
+)
+_FILLER_ZH = re.compile(r"[嗯啊哦吧呢呀哈了的是对好行就都也还很挺呃额吗嘛]")
+
+
+def asked_thing(assistant: str) -> str:
+    """The thing of the user's the assistant's last question asks for ("your postcode", "税前年收入"), else ""."""
+    if not assistant or offer_made(assistant):
+        return ""
+    pieces = [p.strip() for p in _PIECES_RE.findall(assistant.strip()[-400:]) if p.strip()]
+    if not pieces or not (pieces[-1].endswith(("?", "？")) or re.search(r"[吗呢]$", pieces[-1])):
+        return ""
+    question = pieces[-1].rstrip("?？ ")
+    return _asked_zh(question) if has_cjk(question) else _asked_en(question)
+
+
+def _asked_en(question: str) -> str:
+    for pattern in _ASK_EN:
+        # Asked after a clause of its own ("Before we start, do you have any ...?").
+        m = pattern.match(question) or pattern.match(re.sub(r"^[^,]{1,40},\s*", "", question))
+        if m:
+            thing = _TAIL_EN.sub("", m.group("t")).strip(" ,")
+            if not thing or len(thing.split()) > 6 or _NOT_A_THING_EN.search(thing):
+                return ""
+            thing = re.sub(r"^(?:your|the|a|an)\s+", "", thing, flags=re.I)
+            return "" if re.search(r"\b(?:you|he|she|they|him|her|his|their|i|we|it)\b", thing, re.I) else thing
+    return ""
+
+
+def _asked_zh(question: str) -> str:
+    question = re.sub(r"你们家|您家", "家庭", _LEAD_ZH.sub("", question))
+    parts = [p for p in re.split(r"[，,]", question) if p]
+    # The part that asks ("为了评估，请问您的工作单位是" asks in its second part; "狗狗多大了，什么品种" in its first).
+    first = next((p for p in parts if _ASKING_ZH.search(p) or p.endswith("是")), parts[-1] if parts else "")
+    thing = _ASKING_ZH.sub("", _POLITE_ZH.sub("", first)).strip("，,、 ")
+    thing = re.sub(r"(?:留|说|报|提供|告诉我|发|填)一?下$", "", re.sub(r"的是$|是$", "", re.sub(r"的是", "的", thing)))
+    if len(thing) < 2 or len(thing) > 14 or _NOT_A_THING_ZH.search(thing) or re.search(r"[您你我他她]", thing):
+        return ""
+    return thing
+
+
+def answer_sentence(reply: str, thing: str) -> str:
+    """The reply said as the user's own sentence about the thing asked ("My postcode: BS3 4QT."), or ""."""
+    text = reply.strip()
+    if not thing or not text or _EMPTY_REPLY_RE.match(text) or _ASKS_BACK_RE.match(text) or is_question(text):
+        return ""
+    if has_cjk(thing) or has_cjk(text):
+        if len(re.sub(r"\s", "", text)) > 30 or len(_FILLER_ZH.sub("", re.sub(r"[^\u4e00-\u9fff\w]", "", text))) < 2:
+            return ""
+        return f"我的{thing}：{text.rstrip('。.！!~～ ')}。"
+    words = text.split()
+    content = [w for w in _WORD_EN.findall(text) if w.lower() not in _FILLER_EN]
+    if len(words) > 14 or not content:
+        return ""
+    body = re.sub(r"^(?:yes|yeah|yep|sure|ok(?:ay)?|it'?s|that'?s|it is)[,\s]+", "", text, flags=re.I).rstrip(" .!")
+    return f"My {thing}: {body}."
