@@ -141,6 +141,17 @@ def message_previous_user_turn(*, message: Message) -> Message | None:
     )
 
 
+def message_previous_turn(*, message: Message) -> Message | None:
+    """The turn right before `message` in its session, of any role (the assistant's question a reply answers)."""
+    return (
+        Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id)
+        .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
+        .order_by("-created_at", "-pk")
+        .only("role", "content")
+        .first()
+    )
+
+
 def extraction_oldest_waiting() -> dt.datetime | None:
     """When the oldest message still waiting for extraction (pending or running) arrived, over every tenant.
 

@@ -39,7 +39,8 @@ _TAIL_EN = re.compile(
     r"(?<!\s)\s+(?:for (?:me|us|(?:the|your|our) [a-z]{2,15}|security|verification)"
     r"|please|we should know about|i should know about|(?:that )?we need to know about|to (?:note|mention|add)|on (?:the|your) "
     r"(?:account|file|booking|order)|again|today|just now|by any chance|at all|you (?:have|use|had)|it is|it's|"
-    r"(?:that )?(?:i|we) (?:should|need to|ought to) (?:be aware of|know about|know)|"
+    r"(?:that )?(?:i|we|the [a-z]{2,12}) (?:should|need to|ought to|must|have to|can|could|will) (?:be aware of|know about|"
+    r"know|note(?: down)?|keep in mind|add|mention|flag|tell|pass on)|"
     r"(?:to|we can|i can|we should|i should) (?:reach|contact|call|text|email|ring) you)\b.*$",
     re.I,
 )

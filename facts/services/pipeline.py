@@ -22,6 +22,7 @@ from django.utils import timezone
 from conversations.joberrors import job_error_coded, job_error_record
 from conversations.models import Message, Subject
 from conversations.selectors import (
+    message_previous_turn,
     message_previous_user_turn,
     messages_any_running,
     messages_pending,
@@ -151,12 +152,11 @@ def _gate_and_extract(batch: _Batch) -> None:
     by_subject: dict[int, list[MessageView]] = {}
     ordered = sorted(batch.messages, key=lambda m: (m.session_id or 0, m.created_at, m.pk))
     for before, m in zip([None, *ordered], ordered, strict=False):
-        # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes.").
-        asked = (
-            before.content
-            if before is not None and before.role == "assistant" and before.session_id == m.session_id
-            else ""
-        )
+        # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes."), or
+        # its question the reply answers: the turn before in the batch, else (posted in an earlier request) stored.
+        same = before is not None and (before.subject_id, before.session_id) == (m.subject_id, m.session_id)
+        previous = before if same else message_previous_turn(message=m) if m.role == "user" else None
+        asked = previous.content if previous is not None and previous.role == "assistant" else ""
         view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at,
                            previous_assistant_content=asked)  # fmt: skip
         by_subject.setdefault(m.subject_id, []).append(view)

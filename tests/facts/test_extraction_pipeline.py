@@ -363,3 +363,13 @@ def test_a_failing_message_gives_back_its_room_under_the_fact_limit(alice, fake_
         assert list(Fact.objects.values_list("text", flat=True)) == ["I work at Siemens."]
         done = Message.objects.get(pk=ids[1])
         assert done.extraction_state == "done" and done.extraction_error == ""
+
+
+@pytest.mark.django_db
+def test_a_reply_posted_after_its_question_is_read_with_it(alice) -> None:  # type: ignore[no-untyped-def]
+    """The assistant's question and the user's reply in two requests: the reply is still read with the question."""
+    alice.post("messages?wait=true", {"session_id": "s9", "messages": [{"role": "assistant", "content": "Got it. Any allergies I should note?"}]})  # fmt: skip
+    alice.post("messages?wait=true", {"session_id": "s9", "messages": [{"role": "user", "content": "Just latex."}]})
+    alice.post("messages?wait=true", {"session_id": "s8", "messages": [{"role": "user", "content": "Just latex."}]})
+    texts = sorted(Fact.objects.filter(status="active").values_list("text", flat=True))
+    assert texts == ["User's allergies: Just latex."]
