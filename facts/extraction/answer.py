@@ -13,11 +13,9 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.confirm import offer_made
+from facts.extraction.confirm import offer_made, pieces_of
 from facts.extraction.gate import is_question
 from facts.text import has_cjk
-
-_PIECES_RE = re.compile(r"[^.!?。！？\n]+[.!?。！？\n]?")
 
 # What the assistant asks for, by the shape of its question; group "t" is the thing asked.
 _ASK_EN = [
@@ -134,11 +132,24 @@ _FILLER_EN = frozenset(
 _FILLER_ZH = re.compile(r"[嗯啊哦吧呢呀哈了的是对好行就都也还很挺呃额吗嘛]")
 
 
+# Things asked that say who the user is and how to reach them: their answer is the user's profile, also when it is
+# only a code or a number ("Postcode?" / "BS3 4QT.").
+_CONTACT_RE = re.compile(
+    r"\b(?:name|phone|mobile|number to reach|email|e-mail|address|postcode|post code|zip(?: code)?|date of birth|"
+    r"birthday|age|occupation|job)\b|姓名|名字|手机|电话|邮箱|地址|邮编|生日|出生|年龄|职业|工作单位",
+    re.I,
+)
+
+
+def names_the_user(thing: str) -> bool:
+    return bool(_CONTACT_RE.search(thing))
+
+
 def asked_thing(assistant: str) -> str:
     """The thing of the user's the assistant's last question asks for ("your postcode", "税前年收入"), else ""."""
     if not assistant or offer_made(assistant):
         return ""
-    pieces = [p.strip() for p in _PIECES_RE.findall(assistant.strip()[-400:]) if p.strip()]
+    pieces = pieces_of(assistant.strip()[-400:])
     if not pieces or not (pieces[-1].endswith(("?", "？")) or re.search(r"[吗呢]$", pieces[-1])):
         return ""
     question = pieces[-1].rstrip("?？ ")

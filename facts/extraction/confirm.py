@@ -11,6 +11,7 @@ import re
 
 from facts.extraction.person import UNNAMED, third_person_en
 from facts.extraction.person_zh import third_person_zh
+from facts.extraction.sentences import split_sentences
 from facts.extraction.signals import DECISION_RE
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
@@ -18,7 +19,7 @@ from facts.text import has_cjk
 
 _ACCEPT = (
     r"yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
-    r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
+    r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go on(?: then)?|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
     r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
 )
 _CONFIRM_RE = re.compile(
@@ -45,15 +46,64 @@ _LEAD_EN = re.compile(
 _LEAD_ZH = re.compile(r"^(?:好的|那|请问|跟您确认一下|确认一下|和您确认一下|我再确认一下)[，,：:]?")
 
 
+def pieces_of(text: str) -> list[str]:
+    """The text's sentences, their marks kept ("£39.99" and "e.g." stay whole)."""
+    return [sentence for sentence, _start, _end in split_sentences(text)]
+
+
+# A grumble before the yes ("Ugh. Yes, go ahead.", "that's way more than last year... fine, yes"): the yes is last.
+_BUT_RE = re.compile(r"^(?:but|so|then|and)\s+", re.I)
+_REFUSED_RE = re.compile(r"\b(?:no|not|don'?t|never|cancel|wait)\b|不|别|算了", re.I)
+
+
 def is_confirmation(text: str) -> bool:
     text = text.strip()
-    return len(text) <= 200 and bool(_CONFIRM_RE.match(text))  # a confirmation is a short reply
+    if len(text) > 200:  # a confirmation is a short reply
+        return False
+    if _CONFIRM_RE.match(text):
+        return True
+    rest = text.rstrip(".!。！~～ ")
+    cut = max(rest.rfind(mark) for mark in ".!。！…")
+    last = _BUT_RE.sub("", rest[cut + 1 :].strip())
+    return 0 < cut and 0 < len(last) <= 40 and not _REFUSED_RE.search(rest[:cut]) and bool(_CONFIRM_RE.match(last))
+
+
+# A bare proposal, its detail in the sentence before ("There's a 15:10 on the 24th. Shall I confirm?", "可以吗？").
+_BARE_PROPOSAL_RE = re.compile(
+    r"^(?:(?:so|ok(?:ay)?|great|right),?\s+)?(?:(?:shall|should|can) (?:i|we) (?:go ahead|proceed|confirm|book (?:it|that|this)|"
+    r"apply (?:it|that|this)|do (?:it|that)|set (?:it|that) up|put (?:it|that) through|make (?:the|that) change)|"
+    r"would you like (?:me )?to (?:go ahead|proceed|confirm)|(?:does|would|will) (?:that|this) (?:work|suit|do)(?: for you)?|"
+    r"is (?:that|this) (?:ok|okay|alright|all right|fine|acceptable)|(?:are you )?happy (?:with that|to (?:go ahead|proceed))|"
+    r"(?:您看)?(?:可以|好|行)(?:吗|么)|(?:确认|需要)(?:办理|修改|更改|预订|下单)?(?:吗|么)|要(?:办|改|订)吗)[?？]?$",
+    re.I,
+)
+
+
+def proposed(assistant: str) -> str:
+    """The sentence a bare proposal puts to the user ("Shall I confirm?" after "There's a 15:10 on the 24th; a £38
+    change fee applies."), when it carries a concrete detail, else ""."""
+    pieces = pieces_of(assistant.strip()[-600:])
+    if len(pieces) < 2 or not _BARE_PROPOSAL_RE.match(pieces[-1]):
+        return ""
+    before = pieces[-2]
+    return before if _DETAIL_RE.search(before) and not before.endswith(("?", "？")) else ""
+
+
+def accepted_fact(detail: str, speaker: str) -> str:
+    """What the user's yes to a bare proposal accepts ("Accepted: the new premium comes to £612 a year.")."""
+    body = detail.strip().rstrip(".。!！ ")
+    named = speaker not in UNNAMED
+    if has_cjk(body):
+        body = re.sub(r"您的|你的", "", re.sub(r"(?<=[给为帮])[您你]", "", body))
+        return f"{speaker}同意：{body}。" if named else f"同意：{body}。"
+    body = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "them", body, flags=re.I), flags=re.I)
+    body = body if re.match(r"[A-Z]{2}|I\b", body) else body[:1].lower() + body[1:]
+    return f"{speaker} accepted: {body}." if named else f"Accepted: {body}."
 
 
 def readback(assistant: str) -> str:
     """The assistant's last question when it reads back a concrete detail, else ""."""
-    # The text in pieces, each read once (a pattern tried from every character of a long run was quadratic).
-    pieces = re.findall(r"[^.!?。！？\n]+[.!?。！？\n]?", assistant.strip())
+    pieces = pieces_of(assistant.strip())
     questions = [p for p in pieces if p.endswith(("?", "？"))]
     if pieces and re.search(r"吗[。]?\s*$", pieces[-1]) and not pieces[-1].endswith(("?", "？")):
         questions.append(pieces[-1])

@@ -11,10 +11,19 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
-from facts.extraction.answer import answer_sentence, asked_thing
+from facts.extraction.answer import answer_sentence, asked_thing, names_the_user
 from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
-from facts.extraction.confirm import confirmed_fact, confirmed_type, is_confirmation, offer_made, readback, taken_offer
+from facts.extraction.confirm import (
+    accepted_fact,
+    confirmed_fact,
+    confirmed_type,
+    is_confirmation,
+    offer_made,
+    proposed,
+    readback,
+    taken_offer,
+)
 from facts.extraction.elision import (
     empty_liking,
     empty_plan,
@@ -160,14 +169,19 @@ class RuleExtractor:
         if message.role != "user" or not message.previous_assistant_content:
             return None
         speaker, content, offset = self._speaker(message, message.content, 0)
-        question = readback(message.previous_assistant_content) if is_confirmation(content) else ""
-        if not question:
+        if not is_confirmation(content):
             return None
-        candidate = self._candidate(message, question, offset, offset + len(content), speaker, None, None, framed=False)
+        question = readback(message.previous_assistant_content)
+        # "Shall I confirm?" after "There's a 15:10 on the 24th.": the yes accepts the sentence before.
+        detail = "" if question else proposed(message.previous_assistant_content)
+        if not (question or detail):
+            return None
+        said = question or detail
+        candidate = self._candidate(message, said, offset, offset + len(content), speaker, None, None, framed=False)
         if candidate is None:
             return None
-        candidate.text = confirmed_fact(question, speaker)
-        candidate.type = confirmed_type(question)
+        candidate.text = confirmed_fact(question, speaker) if question else accepted_fact(detail, speaker)
+        candidate.type = confirmed_type(question) if question else "decision"
         candidate.keywords = keywords(candidate.text)
         candidate.confidence = 0.8
         return candidate
@@ -177,7 +191,8 @@ class RuleExtractor:
         if message.role != "user" or not message.previous_assistant_content:
             return None
         speaker, content, offset = self._speaker(message, message.content, 0)
-        said = answer_sentence(content, asked_thing(message.previous_assistant_content))
+        thing = asked_thing(message.previous_assistant_content)
+        said = answer_sentence(content, thing)
         if not said:
             return None
         slot = slot_of(said) or pet_slot(said) or slot_of(content)
@@ -188,7 +203,8 @@ class RuleExtractor:
         )
         if candidate is not None:
             candidate.span_start, candidate.span_end = offset, offset + len(content)
-            if candidate.type == "event" and candidate.event_time is None:  # a thing of theirs, told with no when
+            no_when = candidate.type == "event" and candidate.event_time is None  # a thing of theirs, told with no when
+            if no_when or names_the_user(thing):
                 candidate.type = "profile"
         return candidate
 

@@ -44,3 +44,31 @@ def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, k
 )
 def test_a_reply_that_says_nothing_keeps_nothing(question: str, reply: str) -> None:
     assert answer_of(question, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("proposal", "reply", "accepted"),
+    [
+        ("I've found a seat on the 07:15 to Leeds on Friday, £42 with your railcard. Shall I book it?", "Go on then.",
+         "07:15 to Leeds"),
+        ("The repair comes to £180 including parts. Does that work for you?", "Pricey... but fine, yes.", "£180"),
+        ("Hmm. Your renewal would be £39.99 a month from June. Is that OK?", "Ugh. OK.", "£39.99"),
+        ("查到了。换到周六上午十点的场次需要补差价60元。可以吗？", "行", "60元"),
+    ],
+)  # fmt: skip
+def test_a_yes_to_a_bare_proposal_accepts_the_sentence_before(proposal: str, reply: str, accepted: str) -> None:
+    facts = answer_of(proposal, reply)
+    assert [kind for kind, _ in facts] == ["decision"]
+    assert accepted in facts[0][1]
+
+
+@pytest.mark.parametrize(
+    ("proposal", "reply"),
+    [
+        ("The repair comes to £180 including parts. Does that work for you?", "No way. OK, bye."),
+        ("Sure thing. Shall I go ahead?", "Yes."),  # nothing concrete was proposed
+        ("改到周六需要补差价60元。可以吗？", "算了吧。好"),
+    ],
+)
+def test_a_refusal_or_a_proposal_without_a_detail_accepts_nothing(proposal: str, reply: str) -> None:
+    assert answer_of(proposal, reply) == []
