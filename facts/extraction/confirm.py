@@ -65,7 +65,7 @@ def is_confirmation(text: str) -> bool:
     rest = text.rstrip(".!。！~～ ")
     cut = max(rest.rfind(mark) for mark in ".!。！…")
     last = _BUT_RE.sub("", rest[cut + 1 :].strip())
-    return 0 < cut and 0 < len(last) <= 40 and not _REFUSED_RE.search(rest[:cut]) and bool(_CONFIRM_RE.match(last))
+    return cut > 0 and 0 < len(last) <= 40 and not _REFUSED_RE.search(rest[:cut]) and bool(_CONFIRM_RE.match(last))
 
 
 # A bare proposal, its detail in the sentence before ("There's a 15:10 on the 24th. Shall I confirm?", "可以吗？").
