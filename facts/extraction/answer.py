@@ -23,7 +23,7 @@ _ASK_EN = [
     for p in (
         r"^(?:and |also |lastly |finally |first,? )?(?:may|can|could) (?:i|we) (?:please )?(?:have|get|take|grab|ask for|"
         r"confirm|check|ask|note down|take down) (?P<t>.{2,60})$",
-        r"^(?:and |also )?(?:can|could|would) you (?:please )?(?:confirm|give me|tell me|provide|share|send me|let me know|"
+        r"^(?:and |also |please |kindly )?(?:(?:can|could|would) you (?:please )?)?(?:confirm|give me|tell me|provide|share|send me|let me know|"
         r"spell|remind me of) (?P<t>.{2,60})$",
         r"^(?:and |so |also )?what(?:'s| is| are| was| were) (?P<t>(?:your|the) .{2,60})$",
         r"^(?:and |also )?(?:do|does|did) you (?:have|take|get) any (?P<t>.{2,50})$",
@@ -52,7 +52,7 @@ _LEAD_ZH = re.compile(
     r"^(?:(?:好的|好|嗯|明白了?|了解|收到|别着急|当然可以|可以的|非常抱歉|抱歉|不好意思|谢谢|那|另外|最后|还有)[，,、！!]?)+"
 )
 _POLITE_ZH = re.compile(
-    r"^(?:请问|想问一?下|麻烦|方便)?(?:您|你)?(?:方便)?(?:说一下|告诉我|提供一下|留一下|确认一下|报一下)?(?:您|你)?(?:的)?"
+    r"^(?:请问|想问一?下|麻烦|方便|请)?(?:您|你)?(?:方便)?(?:再)?(?:说一下|告诉我|提供一下|提供|留一下|确认一下|报一下|输入|发一下)?(?:您|你)?(?:的)?"
 )
 # Asking words read out of a Chinese question: what is left names the thing ("报考什么专业、哪所学校" -> 报考专业、学校).
 _ASKING_ZH = re.compile(
@@ -141,6 +141,14 @@ _CONTACT_RE = re.compile(
 )
 
 
+# Asked as a request, without a question mark ("Please confirm your postcode.", "麻烦提供一下卡号后四位。").
+_REQUEST_RE = re.compile(
+    r"^(?:(?:and|also|ok(?:ay)?|great|thanks),?\s+)?(?:please|kindly) (?:confirm|give me|tell me|provide|share|send me|let me know|"
+    r"spell)\b|^(?:麻烦|请)(?:您|你)?(?:再)?(?:提供|告诉我|说一下|报一下|输入|留一下|发一下|确认一下)",
+    re.I,
+)
+
+
 def names_the_user(thing: str) -> bool:
     return bool(_CONTACT_RE.search(thing))
 
@@ -150,9 +158,10 @@ def asked_thing(assistant: str) -> str:
     if not assistant or offer_made(assistant):
         return ""
     pieces = pieces_of(assistant.strip()[-400:])
-    if not pieces or not (pieces[-1].endswith(("?", "？")) or re.search(r"[吗呢]$", pieces[-1])):
+    asks = pieces and (pieces[-1].endswith(("?", "？")) or re.search(r"[吗呢][。.]?$", pieces[-1]))
+    if not (asks or pieces and _REQUEST_RE.match(re.split(r"[，,]\s*", pieces[-1])[-1])):
         return ""
-    question = pieces[-1].rstrip("?？ ")
+    question = pieces[-1].rstrip("?？。. ")
     return _asked_zh(question) if has_cjk(question) else _asked_en(question)
 
 

@@ -189,22 +189,44 @@ def confirmed_type(question: str) -> str:
 # it?", "您是希望退货还是换新呢？", "续保支持分三期付款，您需要吗？"): the user's short reply that takes it is a decision.
 _OFFERING_RE = re.compile(
     _OFFER_RE.pattern
-    + r"|\b(?:i|we) can (?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|选哪(?:个|种|款)|\bwhich (?:one|would you)\b",
+    + r"|\b(?:i|we) can (?:also |still )?(?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|选哪(?:个|种|款)|\bwhich (?:one|would you)\b",
     re.I,
 )
 _TAKES_EN_RE = re.compile(
     r"^(?:(?:seriously|fine|ok(?:ay)?|go on(?: then)?|alright|all right|yes|yeah|yep|sure|go ahead|right|then|that'?s "
-    r"fine)\W+)*(?:please |just )?((?:switch|confirm|book|move|change|put|sign|upgrade|downgrade|send|go with|take|cancel|"
-    r"go ahead with)\b.*)",
+    r"fine|please)\W+)*(?:please |just |(?:i'?ll|i will|we'?ll|we will|let'?s) )?((?:switch|confirm|book|move|change|put|sign|"
+    r"upgrade|downgrade|send|go with|take|cancel|go ahead with)\b.*)",
     re.I,
 )
 _TAKES_ZH_RE = re.compile(
-    r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){2,10}?)吧(?=[，,。！!~～]|$)|"
+    r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){1,10}?)吧(?=[，,。！!~～]|$)|"
     # "那就换88的，下个月开始", "可以，赶紧退": a choice settled, an act agreed to at once.
     r"^(?:那就|就)((?:[\u4e00-\u9fff]|\w){2,10}?)(?=[，,。！!~～]|$)|^(?:可以|好的?|行)[，,]\s*(?:赶紧|马上|直接)((?:[\u4e00-\u9fff]){1,6}?)(?=[，,。！!~～]|$)"
 )
 # A thing of the offer chosen ("The credit please, I never watch sport.").
 _CHOSEN_EN_RE = re.compile(r"^(?:the|a|an) ([\w£$€ -]{1,30}?),? please\b", re.I)
+
+
+_AGREED_ZH = frozenset(["好", "行", "对", "嗯", "是", "可以", "算了", "那好", "那行", "好的"])
+# One of two things offered ("Would you like an exchange or a refund?"), the reply starting with it.
+_EITHER_RE = re.compile(r"\b([a-z][a-z-]{2,20}) or (?:an? |the |some )?([a-z][a-z-]{2,20})\b[^?]{0,30}\?", re.I)
+
+
+def _option_chosen(reply: str, assistant: str) -> str:
+    """The option of the assistant's either-or question the reply names first ("exchange, in green, size M" ->
+    "an exchange, in green, size M"), else ""."""
+    either = _EITHER_RE.search(assistant[-300:])
+    if not either:
+        return ""
+    for option in either.groups():
+        m = re.match(rf"(?:(?:an?|the|yes|ok|okay|um|erm)[,\s]+)*{re.escape(option)}\b(.*)$", reply.strip(), re.I)
+        if m:
+            article = "an" if option[0].lower() in "aeiou" else "a"
+            rest = m.group(1).strip(" .!")
+            return f"{article} {option.lower()}" + (
+                f"{'' if rest.startswith(',') else ','} {rest.lstrip(', ')}" if rest else ""
+            )
+    return ""
 
 
 def offer_made(assistant: str) -> bool:
@@ -221,6 +243,7 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     if has_cjk(text):
         m = _TAKES_ZH_RE.match(text)
         thing = next((g for g in m.groups() if g), "") if m else ""
+        thing = "" if thing in _AGREED_ZH else thing  # "好吧", "那行吧": agreeing, no thing of the offer named
         shared = (
             any(thing[i : i + 2] in assistant for i in range(len(thing) - 1)) or len(thing) == 1 and thing in assistant
         )
@@ -233,7 +256,13 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     chosen = _CHOSEN_EN_RE.match(text)
     if chosen and chosen.group(1).lower() in assistant.lower():
         return f"{speaker} chose the {chosen.group(1)}." if named else f"Chose the {chosen.group(1)}."
+    option = _option_chosen(text, assistant)
+    if option:
+        return f"{speaker} chose {option}." if named else f"Chose {option}."
     m = _TAKES_EN_RE.match(text)
+    if m and re.match(r"(?:take|go with)\b", m.group(1), re.I):  # "I'll take the credit": the thing offered, chosen
+        thing = re.sub(r"^(?:take|go with)\s+", "", m.group(1), flags=re.I).rstrip(" .!")
+        return f"{speaker} chose {thing}." if named else f"Chose {thing}."
     if m:
         act = re.sub(r"\bme\b", "them", re.sub(r"\bmy\b", "their", m.group(1))).rstrip(" .!")
         act = third_person_en(

@@ -103,6 +103,8 @@ _QUESTION_RE = re.compile(
     r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:几|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
     r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
+    # A yes-no question by a modal and 不 at its end, without its mark ("能分期不", "有现货不").
+    r"|^(?:请问|那)?(?:能|可以|有|会|要|支持|包)[\u4e00-\u9fff]{1,8}不\s*$"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b|^(?:(?:mate|hey|hiya|so|and|ok|okay|also)[,\s]+)?(?:what'?s|which is) (?:a|an|the) "

@@ -72,3 +72,49 @@ def test_a_yes_to_a_bare_proposal_accepts_the_sentence_before(proposal: str, rep
 )
 def test_a_refusal_or_a_proposal_without_a_detail_accepts_nothing(proposal: str, reply: str) -> None:
     assert answer_of(proposal, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply", "chosen"),
+    [
+        (
+            "Sorry it arrived cracked. Would you prefer a replacement or a refund?",
+            "replacement, same colour",
+            "replacement",
+        ),
+        ("We can also offer you a £20 voucher for the trouble.", "ok, I'll take the voucher", "voucher"),
+        ("Sorry it arrived cracked. Would you prefer a replacement or a refund?", "Refund please.", "refund"),
+        ("好的，已经帮您挂失了。需要给您重新寄一张吗？", "寄吧，寄到公司", "寄"),
+    ],
+)
+def test_an_option_taken_is_the_users_decision(offer: str, reply: str, chosen: str) -> None:
+    facts = answer_of(offer, reply)
+    assert [kind for kind, _ in facts] == ["decision"]
+    assert chosen in facts[0][1]
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply"),
+    [
+        ("Sorry it arrived cracked. Would you prefer a replacement or a refund?", "hmm let me think about it"),
+        ("好的，已经帮您挂失了。需要给您重新寄一张吗？", "好吧"),
+    ],
+)
+def test_no_option_named_is_no_decision(offer: str, reply: str) -> None:
+    assert answer_of(offer, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("asked", "reply", "said"),
+    [
+        ("Thanks for holding. Please confirm the billing postcode.", "LS6 2AB", "billing postcode: LS6 2AB"),
+        ("您好，请别着急，麻烦报一下身份证后六位。", "031X27", "身份证后六位：031X27"),
+    ],
+)
+def test_a_request_without_a_question_mark_asks_too(asked: str, reply: str, said: str) -> None:
+    facts = answer_of(asked, reply)
+    assert len(facts) == 1 and said in facts[0][1]
+
+
+def test_a_yes_no_question_ending_in_bu_is_an_inquiry() -> None:
+    assert [kind for kind, _ in answer_of("哦 这款要两千多", "可以分期付不")] == ["inquiry"]
