@@ -334,6 +334,9 @@ def school(text: str, zh: bool) -> FamilyMatch | None:
 _RELATIONSHIP: list[tuple[str, re.Pattern[str]]] = [
     ("single", re.compile(r"\bi'?m (?:now |still |happily )?(?:single|not (?:married|seeing anyone|dating))\b|"
                           r"\b(?:we|i)(?: just| finally)? (?:broke up|split up|split|called it quits|separated)\b|"
+                          # "Rob and I are officially done", "we're officially over": a couple ended, said plainly.
+                          r"\b(?-i:[A-Z][a-z]{1,15}) and i(?:'re| are)(?: officially| finally)? (?:done|over|through)"
+                          r"(?=\s{0,3}(?:[.!,;~]|lol\b|haha|for good|$))|\bwe(?:'re| are) officially (?:done|over|through)\b|"
                           r"\bi(?:'m| am) (?:no longer|not) (?:with|together with|dating) |单身|分手了?|(?:跟|和).{1,6}分了|^我们?分了|"
                           r"没结婚|未婚", re.I)),  # fmt: skip
     ("divorced", re.compile(r"\bi(?:'m| am| got| just got|'ve been)? divorced\b|离婚了|离了婚|已离婚", re.I)),

@@ -195,6 +195,13 @@ _ASKED_TO_RE = re.compile(
 )
 
 
+# Someone and the speaker as one subject, at a clause's start ("Rob and I are", "so my sister and I have").
+_WITH_OTHER_RE = re.compile(
+    r"(?:^|[,;:.!?]\s{0,3}|\b(?:so|but|then|because|when|and|now)\s)(?:(?-i:[A-Z][a-z]{1,15})|(?:my|our) [a-z]{2,15}|"
+    r"(?i:mum|mom|dad))\s(?:and|&)\s$"
+)
+
+
 def third_person_en(sentence: str, name: str) -> str:
     """Rewrite first person about `name` in natural third person, with verb agreement.
 
@@ -209,6 +216,11 @@ def third_person_en(sentence: str, name: str) -> str:
 
     def repl_i(m: re.Match[str]) -> str:
         whole = m.group(0)
+        if _WITH_OTHER_RE.search(sentence[max(0, m.start() - 40) : m.start()]) and (
+            m.group(1) or m.group(2) or m.group(5)
+        ):
+            # "Rob and I are going" -> "Rob and Priya are going": a plural subject, the verb as said.
+            return f"{_MARK} {'are' if m.group(1) else 'have' if m.group(2) else m.group(5)}"
         if m.group(1):
             return f"{_MARK} {_agreeing('is', 'are')}"
         if m.group(2):
