@@ -149,6 +149,11 @@ _REQUEST_RE = re.compile(
 )
 
 
+def is_code(reply: str) -> bool:
+    """Whether a reply is an id or a number alone ("6620", "It's HV-204417."): a digit, no word and no Chinese."""
+    return bool(re.search(r"\d", reply)) and not re.search(r"[a-z]{3}|[\u4e00-\u9fff]", reply)
+
+
 def names_the_user(thing: str) -> bool:
     return bool(_CONTACT_RE.search(thing))
 

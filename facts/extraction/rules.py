@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
-from facts.extraction.answer import answer_sentence, asked_thing, names_the_user
+from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user
 from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import (
@@ -204,7 +204,11 @@ class RuleExtractor:
         if candidate is not None:
             candidate.span_start, candidate.span_end = offset, offset + len(content)
             no_when = candidate.type == "event" and candidate.event_time is None  # a thing of theirs, told with no when
-            if no_when or names_the_user(thing):
+            if names_the_user(thing):
+                candidate.type = "profile"
+            elif is_code(content):  # an id or a number alone ("6620", "HV-204417")
+                candidate.type = "other"
+            elif no_when:
                 candidate.type = "profile"
         return candidate
 

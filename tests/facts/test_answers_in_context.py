@@ -19,6 +19,9 @@ from tests.facts.user_turn import answer_of
         ("请问您的车牌号是多少？", "沪A·3K729", "profile", "车牌号：沪A·3K729"),
         ("好的，请问有没有药物过敏史？", "青霉素过敏", "health", "药物过敏史"),
         ("明白。请问您的税前年收入大概是多少？", "大概三十万", "other", "税前年收入：大概三十万"),
+        ("Sorry about that. Could I take the booking reference?", "It's ZK4Q9T.", "other", "booking reference: ZK4Q9T"),
+        ("请问会员卡号是多少？", "88120567", "other", "会员卡号：88120567"),
+        ("And your date of birth?", "4/11/1990", "profile", "date of birth: 4/11/1990"),
     ],
 )  # fmt: skip
 def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, kind: str, said: str) -> None:
