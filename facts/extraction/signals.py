@@ -84,10 +84,13 @@ DECISION_RE = re.compile(
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起)改(?:喝|吃|用|坐|骑|走|买|订|去)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
-    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
+    r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
-    r"\b(?:you can|please|pls|go ahead and|just|let'?s) cancel\b|\b(?:pulled|pulling) out of\b|\bwithdr[ae]w from\b|退赛|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b"
+    r"\b(?:you can|please|pls|go ahead and|just|let'?s) cancel\b|\b(?:pulled|pulling) out of\b|\bwithdr[ae]w from\b|退赛|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b|"
+    # A booking to change or a cancellation said for later ("I need to change my flight", "I'll cancel it this week").
+    r"\b(?:need|want|have|going) to (?:change|move|cancel) (?:my|our|the) (?:flight|booking|appointment|reservation|order|"
+    r"delivery|plan|subscription|membership)\b|\b(?:i'?ll|i will|i'?m (?:gonna|going to)) cancel\b|改(?:送|寄|发)(?:到|去)|"
     r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|"

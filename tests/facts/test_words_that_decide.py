@@ -116,3 +116,19 @@ def test_an_offer_accepted_is_a_decision(question: str, answer: str, expected: t
 )
 def test_symptoms_are_health(text: str) -> None:
     assert _typed(text) == "health"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("ugh fine, I'll cancel the spin classes next week", "decision"),
+        ("Hi, I need to move my appointment, reference ABX-40", "decision"),
+        ("I have to cancel the dinner reservation for Saturday", "decision"),
+        ("快递能改寄到我公司吗，家里没人", "decision"),
+        ("健身卡月底到期，我不打算再续了", "decision"),
+        # Guard: the landlord's not renewing is no decision of the speaker's.
+        ("烦死了，房东说租约到期就不续了", "legal"),
+    ],
+)
+def test_a_booking_changed_or_cancelled_for_later_is_a_decision(text: str, expected: str) -> None:
+    assert _typed(text) == expected
