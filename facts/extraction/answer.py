@@ -86,49 +86,11 @@ _ASKS_BACK_RE = re.compile(
     re.I,
 )
 _WORD_EN = re.compile(r"[A-Za-z]{3,20}|\d")
-_FILLER_EN = frozenset(
-    [
-        "yes",
-        "yeah",
-        "yep",
-        "yup",
-        "sure",
-        "okay",
-        "fine",
-        "good",
-        "great",
-        "cool",
-        "nice",
-        "thanks",
-        "thank",
-        "just",
-        "only",
-        "really",
-        "maybe",
-        "think",
-        "know",
-        "probably",
-        "well",
-        "that",
-        "this",
-        "the",
-        "and",
-        "but",
-        "not",
-        "quite",
-        "pretty",
-        "much",
-        "very",
-        "lol",
-        "lmao",
-        "haha",
-        "hmm",
-        "erm",
-        "umm",
-        "why",
-        "ask",
-    ]
-)
+_FILLER_EN = frozenset([
+    "yes", "yeah", "yep", "yup", "sure", "okay", "fine", "good", "great", "cool", "nice", "thanks", "thank",
+    "just", "only", "really", "maybe", "think", "know", "probably", "well", "that", "this", "the", "and", "but",
+    "not", "quite", "pretty", "much", "very", "lol", "lmao", "haha", "hmm", "erm", "umm", "why", "ask",
+])  # fmt: skip
 _FILLER_ZH = re.compile(r"[嗯啊哦吧呢呀哈了的是对好行就都也还很挺呃额吗嘛]")
 
 
@@ -178,8 +140,17 @@ def _asked_en(question: str) -> str:
             thing = _TAIL_EN.sub("", m.group("t")).strip(" ,")
             if not thing or len(thing.split()) > 6 or _NOT_A_THING_EN.search(thing):
                 return ""
-            thing = re.sub(r"^(?:your|the|a|an)\s+", "", thing, flags=re.I)
-            return "" if re.search(r"\b(?:you|he|she|they|him|her|his|their|i|we|it)\b", thing, re.I) else thing
+            thing = re.sub(r"^(?:about\s+)?(?:your|the|a|an)\s+", "", thing, flags=re.I)  # "(tell me about) your dog"
+            # "what happened", "what went wrong", "what the problem is": the trouble told is the thing
+            thing = re.sub(
+                r"^what (?:happened|went wrong|the (?:problem|issue) (?:is|was)|is wrong)\b.*$",
+                "problem",
+                thing,
+                flags=re.I,
+            )
+            # A thing of someone else's ("his date of birth"), or the listener's.
+            other = re.search(r"\b(?:you|yourself|he|she|they|him|her|his|their|i|we|it)\b", thing, re.I)
+            return "" if other else re.sub(r"\byour\b", "my", thing, flags=re.I)  # "name on your card"
     return ""
 
 

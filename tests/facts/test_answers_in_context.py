@@ -121,3 +121,9 @@ def test_a_request_without_a_question_mark_asks_too(asked: str, reply: str, said
 
 def test_a_yes_no_question_ending_in_bu_is_an_inquiry() -> None:
     assert [kind for kind, _ in answer_of("哦 这款要两千多", "可以分期付不")] == ["inquiry"]
+
+
+def test_a_thing_asked_about_is_named_without_the_asking() -> None:
+    assert answer_of("Tell me about your dog?", "Pickle, a 4yo whippet") == [
+        ("profile", "User's dog: Pickle, a 4yo whippet.")
+    ]
