@@ -27,7 +27,10 @@ _CONFIRM_RE = re.compile(
     # Accepting in more words, or with only a start added ("Fine, do it.", "Yes please, from the 1st.", "行，下周一开始").
     rf"(?:[\s,，.。!！~～、]+(?:{_ACCEPT}|please|that'?s my number|"
     r"(?:starting|from) (?:the \d{1,2}(?:st|nd|rd|th)?|\w{3,9}day|next \w{3,9}|tomorrow)|"
-    r"现在付|付吧|办吧|改吧|(?:从)?(?:下周|明天|下个月|\d{1,2}号)\S{0,3}开始|thanks?|谢谢))*[\s,，.。!！~～]*$",
+    r"现在付|付吧|办吧|改吧|(?:从)?(?:下周|明天|下个月|\d{1,2}号)\S{0,3}开始|thanks?|谢谢|"
+    # The detail read back, said to suit ("Yes, 11 is fine.", "Thursday works"), or the change named (可以 就改这班).
+    r"(?:the )?[\w:]{1,10}(?: [\w:]{1,10})? (?:is|'s|works|suits(?: me)?)(?: (?:fine|good|great|perfect|ok(?:ay)?))?|"
+    r"就(?:改|订|换|办|约)(?:这|那)(?:班|个|趟|天|家|款)))*[\s,，.。!！~～]*$",
     re.I,
 )
 _DETAIL_RE = re.compile(
@@ -128,7 +131,7 @@ def confirmed_fact(question: str, speaker: str) -> str:
         done = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "them", act.group(1), flags=re.I), flags=re.I)
         return f"{speaker} asked the business to {done}." if named else f"Asked the business to {done}."
     if has_cjk(body):
-        body = _LEAD_ZH.sub("", body).rstrip("吗")
+        body = re.sub(r"[，,]?(?:可以|好|行|对)$", "", _LEAD_ZH.sub("", body).rstrip("吗么"))  # "..., 可以吗" asks
         body = re.sub(r"您的|你的", "", body)
         body = re.sub(r"[您你]", speaker if named else "", body)
         return f"{speaker}确认{body}。" if named else f"确认{body}。"
@@ -168,7 +171,9 @@ _OFFER_RE = re.compile(
     r"\b(?:shall i|should i|would you like|do you want|want me to|would you prefer|is that (?:ok|okay|alright|all "
     r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$|"
     # A change the service offers to make, asked to be confirmed ("可以为您办理…，确认办理吗？", "shall we go ahead?").
-    r"确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b",
+    r"确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b|"
+    # An act offered for the user, asked ("现在帮您续吗？", "给您约上吗？").
+    r"(?:帮|给|为)(?:您|你)[\u4e00-\u9fff]{1,8}(?:吗|么)\s*[？?]?\s*$",
     re.I,
 )
 
@@ -199,7 +204,7 @@ _TAKES_EN_RE = re.compile(
     re.I,
 )
 _TAKES_ZH_RE = re.compile(
-    r"^(?:那就|那|就|行|好|嗯)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){1,10}?)吧(?=[，,。！!~～]|$)|"
+    r"^(?:那就|那|就|行|好|嗯|可以)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){1,10}?)吧(?=[，,。！!~～]|$)|"
     # "那就换88的，下个月开始", "可以，赶紧退": a choice settled, an act agreed to at once.
     r"^(?:那就|就)((?:[\u4e00-\u9fff]|\w){2,10}?)(?=[，,。！!~～]|$)|^(?:可以|好的?|行)[，,]\s*(?:赶紧|马上|直接)((?:[\u4e00-\u9fff]){1,6}?)(?=[，,。！!~～]|$)"
 )

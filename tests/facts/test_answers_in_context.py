@@ -127,3 +127,19 @@ def test_a_thing_asked_about_is_named_without_the_asking() -> None:
     assert answer_of("Tell me about your dog?", "Pickle, a 4yo whippet") == [
         ("profile", "User's dog: Pickle, a 4yo whippet.")
     ]
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply", "said"),
+    [
+        ("I can get an engineer out on Thursday the 3rd between 8 and 1. Shall I book that?", "Yes, Thursday works.",
+         "Thursday the 3rd"),
+        ("有下周二上午9:30的号，挂号费50元，可以吗？", "行 就约这天", "9:30"),
+        ("这张卡已经欠费停机了，现在帮您补缴开通吗？", "补吧", "补缴"),
+        ("我先帮您把订单拦截下来，再原路退款，可以吗？", "可以，拦截吧", "拦截"),
+    ],
+)  # fmt: skip
+def test_a_yes_that_names_what_it_takes_is_a_decision(offer: str, reply: str, said: str) -> None:
+    facts = answer_of(offer, reply)
+    assert [kind for kind, _ in facts] == ["decision"]
+    assert said in facts[0][1]
