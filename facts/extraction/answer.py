@@ -21,7 +21,7 @@ from facts.text import has_cjk
 _ASK_EN = [
     re.compile(p, re.I)
     for p in (
-        r"^(?:and |also |lastly |finally |first,? )?(?:may|can|could) (?:i|we) (?:please )?(?:have|get|take|grab|ask for|"
+        r"^(?:and |also |lastly |finally |first,? )?(?:may|can|could) (?:i|we) (?:please |just )?(?:have|get|take|grab|ask for|"
         r"confirm|check|ask|note down|take down) (?P<t>.{2,60})$",
         r"^(?:and |also |please |kindly )?(?:(?:can|could|would) you (?:please )?)?(?:confirm|give me|tell me|provide|share|send me|let me know|"
         r"spell|remind me of) (?P<t>.{2,60})$",
@@ -137,7 +137,9 @@ def _asked_en(question: str) -> str:
         # Asked after a clause of its own ("Before we start, do you have any ...?").
         m = pattern.match(question) or pattern.match(re.sub(r"^[^,]{1,40},\s*", "", question))
         if m:
-            thing = _TAIL_EN.sub("", m.group("t")).strip(" ,")
+            # "confirm the address is Flat 3, ...": the thing is what is read back, not the reading
+            thing = re.sub(r"^((?:the|your) [\w' -]{2,30}?) (?:is|are|was)\b.*$", r"\1", m.group("t"), flags=re.I)
+            thing = _TAIL_EN.sub("", thing).strip(" ,")
             if not thing or len(thing.split()) > 6 or _NOT_A_THING_EN.search(thing):
                 return ""
             thing = re.sub(r"^(?:about\s+)?(?:your|the|a|an)\s+", "", thing, flags=re.I)  # "(tell me about) your dog"
@@ -179,5 +181,9 @@ def answer_sentence(reply: str, thing: str) -> str:
     content = [w for w in _WORD_EN.findall(text) if w.lower() not in _FILLER_EN]
     if len(words) > 14 or not content:
         return ""
-    body = re.sub(r"^(?:yes|yeah|yep|sure|ok(?:ay)?|it'?s|that'?s|it is)[,\s]+", "", text, flags=re.I).rstrip(" .!")
+    # "No, it's flat 5.": a read-back corrected says the right value
+    body = re.sub(
+        r"^(?:(?:yes|yeah|yep|sure|ok(?:ay)?|no|nope|actually|it'?s|that'?s|it is)[,\s]+)+", "", text, flags=re.I
+    )
+    body = body.rstrip(" .!")
     return f"My {thing}: {body}."

@@ -143,3 +143,15 @@ def test_a_yes_that_names_what_it_takes_is_a_decision(offer: str, reply: str, sa
     facts = answer_of(offer, reply)
     assert [kind for kind, _ in facts] == ["decision"]
     assert said in facts[0][1]
+
+
+@pytest.mark.parametrize(
+    ("readback", "reply", "said"),
+    [
+        ("Can I just confirm the delivery postcode is M14 5RT?", "No, it's M14 5RS, easy mistake", "postcode: M14 5RS"),
+        ("Could I confirm your surname is Ferrand?", "nope, Ferrant with a t", "surname: Ferrant"),
+    ],
+)
+def test_a_read_back_corrected_keeps_the_right_value(readback: str, reply: str, said: str) -> None:
+    facts = answer_of(readback, reply)
+    assert len(facts) == 1 and said in facts[0][1]
