@@ -94,11 +94,12 @@ _FILLER_EN = frozenset([
 _FILLER_ZH = re.compile(r"[嗯啊哦吧呢呀哈了的是对好行就都也还很挺呃额吗嘛]")
 
 
-# Things asked that say who the user is and how to reach them: their answer is the user's profile, also when it is
-# only a code or a number ("Postcode?" / "BS3 4QT.").
+# Things asked that say who the user is, how to reach them and what they keep (a car, a pet): their answer is the
+# user's profile, also when it is only a code or a number ("Postcode?" / "BS3 4QT.").
 _CONTACT_RE = re.compile(
     r"\b(?:name|phone|mobile|number to reach|email|e-mail|address|postcode|post code|zip(?: code)?|date of birth|"
-    r"birthday|age|occupation|job)\b|姓名|名字|手机|电话|邮箱|地址|邮编|生日|出生|年龄|职业|工作单位",
+    r"birthday|age|occupation|job|vehicle|car|bike|model|make|pets?|dogs?|cats?)\b|姓名|名字|手机|电话|邮箱|地址|邮编|生日|"
+    r"出生|年龄|职业|工作单位|车|狗|猫|宠物",
     re.I,
 )
 
@@ -107,6 +108,15 @@ _CONTACT_RE = re.compile(
 _REQUEST_RE = re.compile(
     r"^(?:(?:and|also|ok(?:ay)?|great|thanks),?\s+)?(?:please|kindly) (?:confirm|give me|tell me|provide|share|send me|let me know|"
     r"spell)\b|^(?:麻烦|请)(?:您|你)?(?:再)?(?:提供|告诉我|说一下|报一下|输入|留一下|发一下|确认一下)",
+    re.I,
+)
+
+
+# What a service asks for as "the X": a record of the user's ("the postcode", "the booking reference").
+_RECORD_RE = re.compile(
+    r"\b(?:name|number|no|code|reference|ref|address|postcode|zip|e-?mail|phone|mobile|date|birth|policy|order|account|"
+    r"booking|registration|reg|plate|model|make|serial|card|licen[cs]e|passport|id|pin|username|member(?:ship)?|"
+    r"customer|invoice|ticket|flight|seat|room|vehicle|car|device|holder|sort)\b",
     re.I,
 )
 
@@ -142,6 +152,8 @@ def _asked_en(question: str) -> str:
             thing = _TAIL_EN.sub("", thing).strip(" ,")
             if not thing or len(thing.split()) > 6 or _NOT_A_THING_EN.search(thing):
                 return ""
+            if re.match(r"(?:about\s+)?(?:the|a|an)\s", thing, re.I) and not _RECORD_RE.search(thing):
+                return ""  # "what's the capital of France?": "the" thing that is no record of the user's
             thing = re.sub(r"^(?:about\s+)?(?:your|the|a|an)\s+", "", thing, flags=re.I)  # "(tell me about) your dog"
             # "what happened", "what went wrong", "what the problem is": the trouble told is the thing
             thing = re.sub(

@@ -22,6 +22,7 @@ from tests.facts.user_turn import answer_of
         ("Sorry about that. Could I take the booking reference?", "It's ZK4Q9T.", "other", "booking reference: ZK4Q9T"),
         ("请问会员卡号是多少？", "88120567", "other", "会员卡号：88120567"),
         ("And your date of birth?", "4/11/1990", "profile", "date of birth: 4/11/1990"),
+        ("Got it. And the car?", "2017 Yaris hybrid, silver", "profile", "car: 2017 Yaris hybrid"),
     ],
 )  # fmt: skip
 def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, kind: str, said: str) -> None:
@@ -43,6 +44,7 @@ def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, k
         ("请问您的收货地址是？", "稍等我翻一下"),
         ("您的会员卡号是多少？", "为什么要给你这个"),
         ("好的，请问您平时有什么忌口？", "也没啥特别的"),
+        ("Quick quiz! What's the capital of Peru?", "Lima"),
     ],
 )
 def test_a_reply_that_says_nothing_keeps_nothing(question: str, reply: str) -> None:
