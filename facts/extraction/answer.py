@@ -15,6 +15,7 @@ import re
 
 from facts.extraction.confirm import offer_made, pieces_of
 from facts.extraction.gate import is_question
+from facts.extraction.slots import Slot
 from facts.text import has_cjk
 
 # What the assistant asks for, by the shape of its question; group "t" is the thing asked.
@@ -128,6 +129,24 @@ def is_code(reply: str) -> bool:
 
 def names_the_user(thing: str) -> bool:
     return bool(_CONTACT_RE.search(thing))
+
+
+# The single-valued families a thing asked names: a later answer to the same thing replaces the earlier one.
+_ASKED_SLOTS = [
+    ("name", re.compile(r"^(?:(?:full|first|last|sur)\s?)?name$|^姓名$|^名字$", re.I)),
+    ("phone", re.compile(r"\b(?:phone|mobile|contact number|best number)\b|手机|电话", re.I)),
+    ("email", re.compile(r"\be-?mail\b|邮箱", re.I)),
+    ("job", re.compile(r"^(?:occupation|job|profession|line of work)$|^职业$|^工作$", re.I)),
+]
+
+
+def slot_asked(thing: str, reply: str) -> Slot | None:
+    """The slot the thing asked fills with the reply ("May I have your name?" / "Sam Okafor" -> name), else None."""
+    value = re.sub(r"^(?:(?:yes|no|it'?s|that'?s|it is)[,\s]+)+", "", reply.strip(), flags=re.I).strip(" .。!！")
+    for family, pattern in _ASKED_SLOTS:
+        if pattern.search(thing) and 0 < len(value) <= 60:
+            return Slot(family, value, "profile", "person" if family == "name" else "")
+    return None
 
 
 def asked_thing(assistant: str) -> str:

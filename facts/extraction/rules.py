@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
-from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user
+from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user, slot_asked
 from facts.extraction.antecedent import with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import (
@@ -153,7 +153,8 @@ class RuleExtractor:
             )
         candidates, reasons = self.gated_candidates(message, message.content, offset=0)
         # A reply the gate keeps only as said ("07700 900123.") is better said with what it answers.
-        bare = len(candidates) == 1 and candidates[0].text.rstrip(".。") == message.content.strip().rstrip(".。")
+        said_as_is = message.content.strip().rstrip(".。").lower()
+        bare = len(candidates) == 1 and candidates[0].text.rstrip(".。").lower() == said_as_is
         answer = self._answer(message) if not candidates or bare else None
         if answer is not None:
             return ExtractionOutput(gate=GateDecision(True, f"keep: {answer.type} (answers)"), candidates=[answer])
@@ -195,7 +196,8 @@ class RuleExtractor:
         said = answer_sentence(content, thing)
         if not said:
             return None
-        slot = slot_of(said) or pet_slot(said) or slot_of(content)
+        asked = slot_asked(thing, content)
+        slot = slot_of(said) or pet_slot(said) or asked or slot_of(content)
         score = classifier.score([said])
         predicted = (score[0].type, score[0].type_confidence) if score else None
         candidate = self._candidate(
@@ -204,7 +206,7 @@ class RuleExtractor:
         if candidate is not None:
             candidate.span_start, candidate.span_end = offset, offset + len(content)
             no_when = candidate.type == "event" and candidate.event_time is None  # a thing of theirs, told with no when
-            if names_the_user(thing):
+            if names_the_user(thing) or asked is not None:
                 candidate.type = "profile"
             elif is_code(content):  # an id or a number alone ("6620", "HV-204417")
                 candidate.type = "other"

@@ -373,3 +373,17 @@ def test_a_reply_posted_after_its_question_is_read_with_it(alice) -> None:  # ty
     alice.post("messages?wait=true", {"session_id": "s8", "messages": [{"role": "user", "content": "Just latex."}]})
     texts = sorted(Fact.objects.filter(status="active").values_list("text", flat=True))
     assert texts == ["User's allergies: Just latex."]
+
+
+@pytest.mark.django_db
+def test_a_later_answer_to_the_same_thing_replaces_the_earlier(alice) -> None:  # type: ignore[no-untyped-def]
+    """ "May I have your name?" answered twice: the later name is the active one, the earlier superseded."""
+    for session, name in (("s1", "Sam Okafor"), ("s2", "Samuel Okafor-Reid")):
+        turns = [{"role": "assistant", "content": "Thanks for calling. May I have your name?"},
+                 {"role": "user", "content": name}]  # fmt: skip
+        alice.post("messages?wait=true", {"session_id": session, "messages": turns})
+    named = Fact.objects.filter(predicate="name")
+    assert sorted(named.values_list("status", "text")) == [
+        ("active", "User's name: Samuel Okafor-Reid."),
+        ("superseded", "User's name: Sam Okafor."),
+    ]
