@@ -98,7 +98,7 @@ _FILLER_ZH = re.compile(r"[嗯啊哦吧呢呀哈了的是对好行就都也还�
 # Things asked that say who the user is, how to reach them and what they keep (a car, a pet): their answer is the
 # user's profile, also when it is only a code or a number ("Postcode?" / "BS3 4QT.").
 _CONTACT_RE = re.compile(
-    r"\b(?:name|phone|mobile|number to reach|email|e-mail|address|postcode|post code|zip(?: code)?|date of birth|"
+    r"\b(?:name|phone|mobile|number to reach|best number|contact number|email|e-mail|address|postcode|post code|zip(?: code)?|date of birth|"
     r"birthday|age|occupation|job|vehicle|car|bike|model|make|pets?|dogs?|cats?)\b|姓名|名字|手机|电话|邮箱|地址|邮编|生日|"
     r"出生|年龄|职业|工作单位|车|狗|猫|宠物",
     re.I,
@@ -131,11 +131,10 @@ def names_the_user(thing: str) -> bool:
     return bool(_CONTACT_RE.search(thing))
 
 
-# The single-valued families a thing asked names: a later answer to the same thing replaces the earlier one.
+# The single-valued families a thing asked names, which a bare reply does not show by itself (a phone number or an
+# e-mail address the slot rules read from the reply alone, normalised): a later answer replaces the earlier one.
 _ASKED_SLOTS = [
     ("name", re.compile(r"^(?:(?:full|first|last|sur)\s?)?name$|^姓名$|^名字$", re.I)),
-    ("phone", re.compile(r"\b(?:phone|mobile|contact number|best number)\b|手机|电话", re.I)),
-    ("email", re.compile(r"\be-?mail\b|邮箱", re.I)),
     ("job", re.compile(r"^(?:occupation|job|profession|line of work)$|^职业$|^工作$", re.I)),
 ]
 

@@ -197,7 +197,7 @@ class RuleExtractor:
         if not said:
             return None
         asked = slot_asked(thing, content)
-        slot = slot_of(said) or pet_slot(said) or asked or slot_of(content)
+        slot = slot_of(said) or pet_slot(said) or slot_of(content) or asked
         score = classifier.score([said])
         predicted = (score[0].type, score[0].type_confidence) if score else None
         candidate = self._candidate(
