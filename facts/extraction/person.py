@@ -352,6 +352,10 @@ def _name_marks(out: str, name: str) -> str:
     # The speaker is named once; later they are "they" ("User would rather do mornings, they hate exercising").
     # ...but one of several people joined by "and" is named again ("Omar's sister and Omar drove").
     out = re.sub(rf"(?<=\band ){_MARK}", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
+    # ...the speaker first, as one says it of them: "my brother and I" -> "Omar and their brother", not "Omar's
+    # brother and Omar".
+    again = "the user" if unnamed else name
+    out = re.sub(rf"\b{re.escape(label)}'s ([a-z]{{2,15}}) and {re.escape(again)}\b", rf"{label} and their \1", out)
     out = re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out)
     return out.replace(_MARK, "they")
 

@@ -18,6 +18,10 @@ _OUR_GROUP_RE = re.compile(
     r"们(?:(俩|两个(?!月|年|星期|礼拜|小时))|(?=公司|单位|班|学校|团队|部门|小区|组(?!织)|宿舍|专业|医院|店|村|楼|老板|领导|老师|经理|科室|学院|系(?!统)))"
 )
 _ASKED_TO_ZH_RE = re.compile(r"^(?:请|麻烦|帮我)?(取消|停掉|退掉|暂停|冻结)(?:我的|我们的)")
+# A one-character kinship word said as a word of its own (我妈, 我姐): not the head of 姐夫, 哥们, 爸妈, 弟媳 ...
+_SHORT_KIN_RE = re.compile(r"^([妈爸哥姐弟妹])(?![妈爸哥姐弟妹夫媳们嫂儿子家俩])")
+# "我姐和我": the speaker first, as said of them ("用户和姐姐", not "用户姐和自己").
+_KIN_AND_ME_RE = re.compile(rf"我({_ZH_KIN})([和跟与])我(?!们)")
 
 
 def third_person_zh(sentence: str, name: str) -> str:
@@ -28,6 +32,7 @@ def third_person_zh(sentence: str, name: str) -> str:
     sentence = _ASKED_TO_ZH_RE.sub(r"我要求\1", sentence)  # "取消我的会员": the speaker asks it
     unnamed = name in UNNAMED
     who = "用户" if unnamed else name
+    sentence = _KIN_AND_ME_RE.sub(r"我\2我\1", sentence)
     out = sentence.replace("我们", f"{_MARK}们")
     out = out.replace("我的", f"{_MARK}的").replace("我", _MARK)
     first = out.index(_MARK)
@@ -41,9 +46,13 @@ def third_person_zh(sentence: str, name: str) -> str:
         tail = who + "的" + tail[1:]
     elif tail.startswith("们"):
         tail = ("用户和家人" if unnamed else f"{name}他们") + tail[1:]
+    elif re.match(_ZH_KIN, tail) and not tail.startswith("家"):  # 我姐 -> 用户的姐姐, 我老公 -> 用户的老公
+        tail = who + "的" + _SHORT_KIN_RE.sub(r"\1\1", tail)
     else:
         tail = who + tail
     tail = tail.replace(f"{_MARK}们", "他们").replace(f"{_MARK}的", "自己的")
+    # A later 我姐 is 姐姐 ("用户和姐姐"): the relative is the speaker's without saying so again.
+    tail = re.sub(_MARK + _SHORT_KIN_RE.pattern[1:], r"\1\1", tail)
     tail = re.sub(_MARK + r"(?=" + _ZH_KIN + ")", "", tail)
     # The speaker is named once: a later 我 opening a clause is dropped, as Chinese drops a known subject ("，每天…"),
     # unless "和/跟" follows; elsewhere it is 自己 ("公司把自己调过去", "他们欠自己两个月工资").

@@ -42,7 +42,7 @@ def test_whoever_the_speaker_calls_is_not_the_subject(text: str, kind: str, call
 
 
 def test_a_relative_before_my_own_is_still_the_subject() -> None:
-    assert facts_of("我姐跟他分了")[0][1].startswith("用户姐")
+    assert facts_of("我姐跟他分了")[0][1].startswith("用户的姐姐")
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def test_an_advice_opener_is_stripped_from_the_speakers_news(text: str, opener: 
         ("I teach piano and I love it.", "Nadia", "Nadia teaches piano and they love it."),
         ("I was exhausted, so I went to bed at eight.", "", "User was exhausted, so they went to bed at eight."),
         ("My knee is sore and I'm resting it.", "Nadia", "Nadia's knee is sore and they are resting it."),
-        ("My brother and I run a café.", "Nadia", "Nadia's brother and Nadia run a café."),
+        ("My brother and I run a café.", "Nadia", "Nadia and their brother run a café."),
     ],
 )
 def test_the_speaker_is_named_once_in_english(sentence: str, name: str, expected: str) -> None:
@@ -139,8 +139,35 @@ def test_the_speaker_is_named_once_in_english(sentence: str, name: str, expected
     [
         ("我上周辞职了，老板还欠我一个月工资。", "阿强", "阿强上周辞职了，老板还欠自己一个月工资。"),
         ("我在学日语，我每晚背五十个单词。", "阿强", "阿强在学日语，每晚背五十个单词。"),
-        ("我不喝咖啡，我姐天天喝。", "", "用户不喝咖啡，姐天天喝。"),
+        ("我不喝咖啡，我姐天天喝。", "", "用户不喝咖啡，姐姐天天喝。"),
     ],
 )
 def test_the_speaker_is_named_once_in_chinese(sentence: str, name: str, expected: str) -> None:
+    assert third_person_zh(sentence, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "expected"),
+    [
+        ("My sister and I are off to Lisbon in May.", "Jess", "Jess and their sister are off to Lisbon in May."),
+        ("so my dad and I fixed the fence", "", "so User and their dad fixed the fence"),
+    ],
+)
+def test_the_speaker_comes_first_beside_a_relative(sentence: str, name: str, expected: str) -> None:
+    assert third_person_en(sentence, name) == expected
+
+
+@pytest.mark.parametrize(
+    ("sentence", "name", "expected"),
+    [
+        ("我弟刚考上研究生。", "", "用户的弟弟刚考上研究生。"),
+        ("我姐和我下周去日本。", "小林", "小林和姐姐下周去日本。"),
+        ("我跟我哥合租。", "", "用户跟哥哥合租。"),
+        ("我爸妈下个月来上海。", "", "用户的爸妈下个月来上海。"),
+        ("我姐夫在银行上班。", "", "用户的姐夫在银行上班。"),
+        ("我妈妈退休了。", "", "用户的妈妈退休了。"),
+        ("我们家的狗叫豆豆。", "", "用户家的狗叫豆豆。"),
+    ],
+)
+def test_a_relative_is_said_as_a_word_in_chinese(sentence: str, name: str, expected: str) -> None:
     assert third_person_zh(sentence, name) == expected

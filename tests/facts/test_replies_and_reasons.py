@@ -261,7 +261,7 @@ def test_reactions_sign_offs_and_a_friends_doings_are_dropped_or_not_legal(text:
     [
         ("Please remind me to renew the car tax before the 28th.", "Dana needs to renew the car tax before the 28th."),
         ("Can you remind me to ring the dentist tomorrow?", "Dana needs to ring the dentist on 12 May 2026."),
-        ("记得提醒我下周二给我妈打电话", "Dana要2026年5月19日给妈打电话。"),
+        ("记得提醒我下周二给我妈打电话", "Dana要2026年5月19日给妈妈打电话。"),
         # A time's colon is no clause break.
         ("my MRI is on the 9th at 8:30 and I have to fast from midnight, can you remind me?",
          "Dana's MRI is on the 9th at 8:30 and they have to fast from midnight."),
