@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.chatter import DONT_KNOW_RE
 from facts.extraction.confirm import offer_made, pieces_of
 from facts.extraction.gate import is_question
 from facts.extraction.slots import Slot
@@ -78,6 +79,17 @@ _EMPTY_REPLY_RE = re.compile(
     r"^(?:hang on|hold on|one sec|just a (?:sec|second|moment|minute)|give me a (?:sec|second|moment|minute)|brb|"
     r"let me (?:check|look|find|see|think|grab)|checking|looking|finding|"
     r"稍等|等一?下|等等|我(?:找|查|看|想)(?:一下|找|查|看|想))",
+    re.I,
+)
+# A reply that leaves the choice to the other ("都行，哪个快挂哪个", "没啥要求，你们常用的就行", "either's fine, whatever's
+# quicker") or is not sure yet and will look ("应该吧，我回去翻翻", "probably, I'll check"): nothing of the user's said.
+_EMPTY_THEN_RE = re.compile(
+    r"^(?:都行|都可以|都好|随便|无所谓|哪个都行|哪个都可以|没(?:啥|什么)(?:特别的?)?(?:要求|讲究|偏好)|whatever|"
+    r"either(?: one)?(?:'s| is)?(?: fine| works| ok| okay)?|any(?:thing| of them| one)?(?: is| 's)?(?: fine| works)?|"
+    r"no preference|(?:i )?don'?t mind)[，,.。\s]|"
+    r"^(?:应该(?:是|吧)|可能吧|大概吧|probably|i think so|i guess)[，,.\s]{1,3}(?:"
+    r"(?:我)?(?:得|要)?(?:回去|回头|晚点|等下|待会)?(?:再)?(?:翻翻|找找|查查|看看|确认一下)|"
+    r"(?:i'?ll|let me|i'?d have to|i need to|i have to) (?:check|look|dig|find))",
     re.I,
 )
 # A reply that asks back ("Lol why do you ask", "what do you mean") answers nothing.
@@ -202,6 +214,8 @@ def answer_sentence(reply: str, thing: str) -> str:
     """The reply said as the user's own sentence about the thing asked ("My postcode: BS3 4QT."), or ""."""
     text = reply.strip()
     if not thing or not text or _EMPTY_REPLY_RE.match(text) or _ASKS_BACK_RE.match(text) or is_question(text):
+        return ""
+    if DONT_KNOW_RE.search(text) or _EMPTY_THEN_RE.match(text) and not re.search(r"\d", text):
         return ""
     if has_cjk(thing) or has_cjk(text):
         if len(re.sub(r"\s", "", text)) > 30 or len(_FILLER_ZH.sub("", re.sub(r"[^\u4e00-\u9fff\w]", "", text))) < 2:

@@ -100,3 +100,30 @@ def with_antecedents(clauses: list[tuple[str, int, int]]) -> tuple[list[tuple[st
             out[i] = (rewritten, start, end)
             lasting.add(i)
     return out, lasting
+
+
+# A parent or grandparent called by the word a child calls them, capitalised as a name ("Mum had a fall", "Dad's
+# retiring in May"): the speaker's own, said as such ("my mum had a fall") so that it is read as the speaker's relative.
+_BARE_KIN_RE = re.compile(
+    r"^((?:(?:and|but|so|then|now|also|oh|well|plus)[,\s]{1,3})?)"
+    r"(?-i:(Mum|Mom|Mam|Dad|Nan|Nana|Gran|Granny|Grandma|Grandpa|Grandad))(?=(?:'s)?\s(?!I\b))",
+    re.I,
+)
+
+
+# ... or called to ("Mum, I moved to Leeds!"): the one spoken to is not the fact's subject.
+_CALLED_KIN_RE = re.compile(r"^(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa),\s(?=(?:I|I'm|I've|we|we're)\s)")
+
+
+# "guess who finally cancelled the gym": the speaker, teasing.
+_GUESS_WHO_RE = re.compile(
+    r"^(?:so |and |oh )?guess who(?= (?:just |finally |actually |only )?(?:[a-z]{2,20}ed|got|quit|went|did|won|made|sold|bought)\b)",
+    re.I,
+)
+
+
+def own_relative(clause: str) -> str:
+    """ "Mum had a fall" -> "my mum had a fall", "Mum, I moved" -> "I moved", "guess who got the job" -> "I got the
+    job"; any other clause as it is."""
+    clause = _GUESS_WHO_RE.sub("I", _CALLED_KIN_RE.sub("", clause, count=1), count=1)
+    return _BARE_KIN_RE.sub(lambda m: f"{m.group(1)}my {m.group(2).lower()}", clause, count=1)

@@ -350,13 +350,41 @@ def hedged_outing(sentence: str) -> bool:
     return bool(UNDECIDED_RE.search(head) and _SOON_RE.search(head))
 
 
+# A plan said not to be made ("we're looking at carers, nothing decided", "婚礼还没定，可能明年，也可能不办了"): what
+# would change is said when it is settled.
+NOT_SETTLED_RE = re.compile(
+    r"\bnothing(?:'s| is)? (?:decided|settled|set in stone|confirmed|fixed|final)\b|"
+    r"\b(?:it'?s |that'?s )?not (?:decided|settled|set in stone|final) yet\b|\bhaven'?t decided (?:yet|anything)\b|"
+    r"还没(?:定|敲定|决定)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])",
+    re.I,
+)
+# Not knowing a detail of one's own ("我也不知道啥型号", "no idea what model it is"): nothing to keep of it.
+DONT_KNOW_RE = re.compile(
+    r"^(?:我)?(?:也|都|真|还|实在)?不(?:知道|清楚|记得)(?:是)?(?:啥|什么|哪|几|多少)|"
+    r"^(?:(?:i )?(?:have )?no idea|i (?:don'?t|do not) (?:know|remember)|not sure) (?:what|which) (?:\w+ )?(?:model|brand|make|"
+    r"size|type|kind|version|one)\b",
+    re.I,
+)
+# An offer left to the listener ("come work from mine friday if u want", "我那有多的，你要的话拿去"): their choice, no
+# fact of the speaker's.
+LISTENERS_CHOICE_RE = re.compile(
+    r"\bif (?:u|you) (?:want|like|fancy|wanna|need|feel like)(?: (?:to|it|one))?[\s.!~)]*$|你(?:要|想)(?:的话|要的话)",
+    re.I,
+)
+
+
 # Something that has not happened, or would follow one ("if I won the lottery I'd...", "要是明年又降息了呢").
 HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (?:ever )?(were|was|had|won)\b|"
+    # "what if I just walked the last 5k": a past after "what if" is a thing not done.
+    r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
+    r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"
     r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
     r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
     r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"
+    # What one would have to do, with nothing done ("ugh I'd have to dig out the statement").
+    r"^(?:\W{0,3}(?:ugh|hmm|um|oh|well|honestly)\W{1,3})?(?:i|we)(?:'d| would) have to\b|"
     # A condition on something that has not happened ("if it happens again I'm off", "要是再这样我就换一家").
     r"^(?:honestly,? |seriously,? )?if (?:it|this|that) (?:happens|goes wrong|breaks) again\b|^(?:要是|如果|万一)再\S{0,8}(?:我)?就",
     re.I,

@@ -234,8 +234,58 @@ def _option_chosen(reply: str, assistant: str) -> str:
     return ""
 
 
+# Options laid out without a question ("We've got Wednesday at 4:40 with Dr Shah or Friday at 9:10.", "周三上午王主任
+# 还有号，周五下午李主任也有"): a short reply naming one chooses it ("wednesday please", "周五下午").
+_OPTIONS_EN_RE = re.compile(
+    r"\b(?:we'?ve got|we have|there'?s|there are|i can do|we can do|i'?ve got|available)\b[^.?!]{1,80}\bor\b", re.I
+)
+_OPTIONS_ZH_RE = re.compile(r"也(?:有|可以|行)|选哪")
+# Ideas suggested, not options offered ("可以试试番茄炖牛腩或者清蒸鲈鱼", "you could try the stew or the bass"): taking
+# one is a trivial choice of the day, not a decision of the user's.
+_SUGGESTED_RE = re.compile(r"试试|推荐|建议|不妨|\b(?:you could|you might|how about|why not|try)\b", re.I)
+_TRIM_EN_RE = re.compile(
+    r"^(?:(?:the|um|erm|ok(?:ay)?|yes|yeah|then)[,\s]{1,3})+|(?:[,\s]{1,3}(?:please|pls|thanks|thank you|then))+[\s.!]{0,5}$|"
+    r"[\s.!]{1,5}$",
+    re.I,
+)
+_TRIM_ZH_RE = re.compile(r"^(?:那就|就|那|我要|我选|要|选)|(?:的?吧)?(?:谢谢)?[\s。！!~～]{0,5}$")
+_OPTION_LEAD_EN = re.compile(
+    r"^.{0,60}?\b(?:we'?ve got|we have|there'?s|there are|i can do|we can do|i'?ve got)\s", re.I
+)
+# A time refused and another asked for ("明天不行，后天上午吧", "下午家里没人，晚上7点以后行吗").
+_COUNTER_ZH_RE = re.compile(
+    r"^[\u4e00-\u9fff\w]{1,8}?(?:不行|不方便|没空|没人|不在家?)[，,]\s{0,2}(?:改(?:到|成)?|换(?:到|成)?)?"
+    r"([\u4e00-\u9fff\w:：]{2,10}?)(?:吧|行吗|可以吗|行不行|可以不)[\s。！!?？~～]{0,3}$"
+)
+
+
+def named_option(reply: str, assistant: str) -> str:
+    """The option of those the assistant laid out that a short reply names ("Wednesday at 4:40 with Dr Shah" for
+    "wednesday please"; "周五下午"), or a time asked for instead of the one offered ("改为后天上午"), else ""."""
+    tail, text = assistant[-300:], reply.strip()
+    if _SUGGESTED_RE.search(tail):
+        return ""
+    if has_cjk(text):
+        counter = _COUNTER_ZH_RE.match(text)
+        if counter:
+            return f"改为{counter.group(1)}"
+        thing = _TRIM_ZH_RE.sub("", text)
+        chosen = _OPTIONS_ZH_RE.search(tail) and 2 <= len(thing) <= 8 and thing in tail
+        return thing if chosen and not re.search(r"[不没别吗]", thing) else ""
+    if not (_OPTIONS_EN_RE.search(tail) or _EITHER_RE.search(tail)):
+        return ""
+    words = _TRIM_EN_RE.sub("", text).split()
+    if not 1 <= len(words) <= 4 or not all(re.search(rf"\b{re.escape(w)}\b", tail, re.I) for w in words):
+        return ""
+    last = pieces_of(tail)[-1] if pieces_of(tail) else tail
+    parts = re.split(r"[,;]?\s\bor\b\s", _OPTION_LEAD_EN.sub("", last.rstrip(" .?!")))
+    found = [p for p in parts if all(re.search(rf"\b{re.escape(w)}\b", p, re.I) for w in words)]
+    return found[0].strip() if len(found) == 1 and len(found[0]) <= 60 else ""
+
+
 def offer_made(assistant: str) -> bool:
-    return bool(assistant) and bool(_OFFERING_RE.search(assistant[-400:]))
+    tail = assistant[-400:] if assistant else ""
+    return bool(tail) and bool(_OFFERING_RE.search(tail) or _OPTIONS_EN_RE.search(tail) or _OPTIONS_ZH_RE.search(tail))
 
 
 def taken_offer(clause: str, assistant: str, speaker: str) -> str:
@@ -245,6 +295,11 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     if len(text) > 80:
         return ""
     named = speaker not in UNNAMED
+    option = named_option(text, assistant)
+    if option:
+        if has_cjk(text):
+            return f"{speaker if named else ''}{option if option.startswith('改为') else '选择' + option}。"
+        return f"{speaker} chose {option}." if named else f"Chose {option}."
     if has_cjk(text):
         m = _TAKES_ZH_RE.match(text)
         thing = next((g for g in m.groups() if g), "") if m else ""

@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 from facts.extraction.base import GateDecision
 from facts.extraction.chatter import (
+    DONT_KNOW_RE,
     HYPOTHETICAL_RE,
+    LISTENERS_CHOICE_RE,
+    NOT_SETTLED_RE,
     SUPPORT_RE,
     UNDECIDED_RE,
     asks_after_listener,
@@ -100,7 +103,7 @@ _QUESTION_RE = re.compile(
     # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
     r"|有没有[^，,。.!！]{1,12}\s*$|有[^，,。.!！不]{1,10}不\s*$"
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
-    r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:几|多少)[\u4e00-\u9fff]{0,3}\s*$"
+    r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:(?<![好十])几(?![十百千万])|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
     r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
     # A yes-no question by a modal and 不 at its end, without its mark ("能分期不", "有现货不").
@@ -121,7 +124,7 @@ _SERVICE_RE = re.compile(
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|"
+    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
@@ -302,6 +305,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
+    if not has_slot and signal != "complaint" and NOT_SETTLED_RE.search(plain):
+        return Verdict(False, "vague")  # "nothing decided", 还没定: a plan not made
+    if not has_slot and not signal and (DONT_KNOW_RE.search(plain) or LISTENERS_CHOICE_RE.search(plain)):
+        return Verdict(False, "vague")  # "我也不知道啥型号", "come over friday if u want"
     vague = without_vague(text)
     if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
         return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
@@ -331,6 +338,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
     if ACHIEVED_RE.search(text) and (first or has_cjk(text)):
         return Verdict(True, "event")
+    if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
+        return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
     if len(keywords(text)) < 2 and not re.search(r"\d", text):
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")

@@ -12,7 +12,7 @@ import re
 
 from facts.extraction import classifier
 from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user, slot_asked
-from facts.extraction.antecedent import with_antecedents
+from facts.extraction.antecedent import own_relative, with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import (
     accepted_fact,
@@ -129,6 +129,9 @@ def find_command(content: str) -> Command | None:
     return None
 
 
+_EMOJI_RE = re.compile(" ?[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]{1,16}")
+
+
 class RuleExtractor:
     name = "rules"
     version = VERSION
@@ -238,7 +241,7 @@ class RuleExtractor:
         # At most MAX_CLAUSES clauses a turn: the rest of a very long turn stays in the raw message (searchable).
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
         # "I adopted a kitten. She's called Miso.": the pronoun said as the thing; its name, kind or age is kept.
-        clauses, lasting = with_antecedents(clauses)
+        clauses, lasting = with_antecedents([(own_relative(c), s, e) for c, s, e in clauses])
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
         # A reply that takes the assistant's offer ("Go on then, switch me.", "那就分三期吧") is the user's decision.
         offer = message.previous_assistant_content if offer_made(message.previous_assistant_content) else ""
@@ -350,7 +353,8 @@ class RuleExtractor:
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
-        text = text.rstrip(",;:，；：、 ")  # a clause cut from a longer sentence ends as a sentence
+        # A clause cut from a longer sentence ends as a sentence; an emoji is the turn's tone, not the fact's.
+        text = _EMOJI_RE.sub("", text).rstrip(",;:，；：、 ")
         if not text.endswith((".", "!", "?", "。", "！", "？")):
             text += "。" if has_cjk(text[-1:]) else "."
         entities = entities_of(sentence, text, speaker if message.name else "")

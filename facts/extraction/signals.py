@@ -93,7 +93,7 @@ DECISION_RE = re.compile(
     r"delivery|plan|subscription|membership)\b|\b(?:i'?ll|i will|i'?m (?:gonna|going to)) cancel\b|改(?:送|寄|发)(?:到|去)|"
     r"^(?:请|麻烦|帮我)?(?:取消|停掉|退掉)(?:我的|我们的)|(?:不用|不需要)(?:再)?(?:回收|上门|安装|配送|派送|寄回)|"
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
-    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了[，,]|"
+    r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了(?:[，,]|\s{0,2}还是)|"
     # A mind made up ("想好了，不在市区租了").
     r"(?:想好|想清楚|考虑好|考虑清楚|决定好)了(?!吗|没|么)|(?:退|换)(?:钱|款|新)吧|"
     # An offer passed on ("I'll pass on the rental"), a day moved to ("改周六下午吧"), a provider switched ("换一家"),
@@ -381,8 +381,8 @@ HOME_RE = re.compile(
 )
 INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
 DIET_CHANGE_RE = re.compile(
-    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食|甜食|可乐|饮料|夜宵)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
-    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten)\b|\bback on the menu\b|\b(?:gone|went|going|been) (?:[\w]{1,12}-free|"
+    r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食|甜食|可乐|饮料|夜宵|烟)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
+    r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten|smoking|vaping|cigarettes|fags)\b|\bback on the menu\b|\b(?:gone|went|going|been) (?:[\w]{1,12}-free|"
     r"vegan|vegetarian|veggie|plant-based|pescatarian|teetotal|keto)\b|吃素|\bfell off the wagon\b",
     re.I,
 )
@@ -446,7 +446,7 @@ _AHEAD_RE = re.compile(
     r"要|会|打算|准备|计划|将|明天|后天|下周|下个|明年|下次|以后|回头|报名|报了|订了|约了|预约",
     re.I,
 )
-_ZH_PAST_DAY_RE = re.compile(r"(?:昨天|前天|上周|上个?星期|上个?月|去年|前几天|那天|刚才)\S{0,12}?(?:了|过)")
+_ZH_PAST_DAY_RE = re.compile(r"(?:昨天|前天|上周|上个?星期|上个?月|去年|前几天|那天|刚才|当年|那年|那时候?|小时候)\S{0,12}?(?:了|过)")
 
 
 def told_as_past(sentence: str) -> bool:
@@ -461,8 +461,30 @@ def told_as_past(sentence: str) -> bool:
 ACHIEVED_RE = re.compile(
     r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,4}(?:test|exam|interview|assessment|audition|"
     r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
+    r"\b(?:i|we) (?:finally |just |actually )?got (?:the|a|my|an) (?:new )?(?:job|offer|promotion|place|flat|house|"
+    r"apartment|visa|mortgage|scholarship|internship|contract|role|part)\b|"
     r"跑了\S{0,6}(?:半马|全马|马拉松)|"
     r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
-    r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了",
+    r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|科[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了|"
+    # ... or failed ("科二又挂了", "雅思口语没过").
+    r"(?:考试|普通话|雅思|托福|四级|六级|驾考|科目[一二三四]|科[一二三四]|路考|资格证)\S{0,4}?(?:又|还是|没)?(?:挂了|没过)",
     re.I,
+)
+
+
+MOVED_RE = re.compile(
+    r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?|"
+    # A move to come, with or without its place ("I'm moving house on the 3rd").
+    r"\b(?:i'?m|we'?re|i am|we are|i'?ll be|we'?ll be) (?:moving|relocating) (?:house|home|flats?|out|abroad|back)\b|"
+    # Chat drops the subject: "搬完家累瘫了", "刚搬好家".
+    r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家|^\W{0,3}(?:just |finally )?moved (?:to|into|back to|out of)\b|"
+    # A move with its time, also to come ("下个月搬成都了", "年底搬回老家").
+    r"(?:下个?月|下周|明年|月底|年底|年后|过完年)(?:就|要)?搬(?:到|去|回)?",
+    re.I,
+)
+# A pet's care ("stitches out monday at the vet"): the pet's health, not the speaker's body.
+VET_RE = re.compile(r"\b(?:vets?|vet's|veterinary|veterinarian)\b|宠物医院|兽医", re.I)
+# A job or a home won ("I got the offer from Deloitte!"): work or residence, not an event.
+WON_A_PLACE_RE = re.compile(
+    r"\bgot (?:the|a|my|an) (?:new )?(?:job|offer|promotion|role|internship|place|flat|house|apartment)\b", re.I
 )

@@ -34,12 +34,15 @@ from facts.extraction.signals import (
     ID_ONLY_RE,
     INCOME_RE,
     LAW_RE,
+    MOVED_RE,
     OF_A_CAR,
     REMEMBERED_RE,
     REMIND_RE,
     ROUTINE_RE,
+    VET_RE,
     WEDDING_RE,
     WHEN_OR_WHERE_RE,
+    WON_A_PLACE_RE,
     WORK_RE,
     asks_terms,
     decided,
@@ -231,14 +234,6 @@ _BODY_RE = re.compile(
     r"[一二][百十][一二三四五六七八九十]*斤",
     re.I,
 )
-_MOVED_RE = re.compile(
-    r"\b(?:i|we) (?:just |finally )?(?:moved|relocated)\b|我(?:们)?(?:刚)?搬(?:家|走|过去)了?|"
-    # Chat drops the subject: "搬完家累瘫了", "刚搬好家".
-    r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家|^\W{0,3}(?:just |finally )?moved (?:to|into|back to|out of)\b|"
-    # A move with its time, also to come ("下个月搬成都了", "年底搬回老家").
-    r"(?:下个?月|下周|明年|月底|年底|年后|过完年)(?:就|要)?搬(?:到|去|回)?",
-    re.I,
-)
 
 
 # A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
@@ -344,7 +339,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     if decided(sentence):
         return "decision"
     if ACHIEVED_RE.search(sentence):
-        return "event"  # a test passed, a belt won: it happened, whatever it is about ("my motorbike theory test")
+        # A test passed happened; a job or a home won is who the speaker is (the corpus README's profile).
+        return "profile" if WON_A_PLACE_RE.search(sentence) else "event"
     if signal == "legal" and INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):
@@ -377,6 +373,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         ):
             return signal
         return _FAMILY_TYPE.get(family, "profile")
+    if signal == "health" and VET_RE.search(sentence):  # a pet's health: the pet is the speaker's, not the body
+        return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
     if signal == "health" and _PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
         return "relationship"  # "She had a fall and broke her wrist": someone close to the speaker, not the speaker
     if signal == "health" and _ACCOMPANY_RE.search(sentence):
@@ -404,7 +402,7 @@ def cue_type(sentence: str) -> str:
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
     if _BODY_RE.search(sentence):
         return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
-    if _MOVED_RE.search(sentence) or HOME_RE.search(sentence) and signal not in {"amount", "id"}:
+    if MOVED_RE.search(sentence) or HOME_RE.search(sentence) and signal not in {"amount", "id"}:
         return "profile"  # a move or the home one rents is a residence, even without a place or with a date
     if INCOME_RE.search(sentence):
         return "other"  # what the speaker earns is an amount, also beside a rent or a loan

@@ -1,0 +1,88 @@
+"""What is not settled keeps nothing, what is chosen is a decision, in English and Chinese: a plan said to be undecided,
+a "what if" about something not done, a reply that leaves the choice to the other or does not know, an offer left
+to the listener; one of the options laid out, named in a short reply, is chosen (a suggestion taken is not); a
+parent called "Mum" is the speaker's; a pet's vet visit is no health of the speaker's; emoji are not facts."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.facts.user_turn import answer_of, facts_of
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we're kind of thinking about a loft conversion, nothing's settled",
+        "Haven't decided yet whether to do the Lisbon thing in spring.",
+        "搬家的事还没定下来，可能年底，也可能不搬了",
+        "what if we sold the house and moved to Spain lol",
+        "you can borrow my drill this weekend if you like",
+        "不清楚是什么牌子，反正挺旧的",
+        "ugh I'd have to ask my landlord about that",
+    ],
+)
+def test_what_is_not_settled_keeps_nothing(text: str) -> None:
+    assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Window or aisle seat?", "either's fine, whichever is cheaper"),
+        ("要靠窗还是靠过道？", "都可以，哪个便宜选哪个"),
+        ("对床垫的软硬有什么要求吗？", "没什么要求，你们卖得最好的就行"),
+        ("Is your passport still valid?", "probably, I'll check tonight"),
+        ("护照还在有效期内吗？", "应该吧，我回去看看"),
+        ("What model is the boiler?", "no idea what model it is, just a white box"),
+    ],
+)
+def test_a_reply_that_leaves_it_open_keeps_nothing(question: str, reply: str) -> None:
+    assert answer_of(question, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("We have Tuesday at 10 with Dr Patel or Thursday at 3.", "thursday please", "Chose Thursday at 3."),
+        ("There's a 7:15 or a 9:40 train on the 2nd.", "the 9:40", "Chose a 9:40 train on the 2nd."),
+        ("周一下午可以，周四上午也有，您选哪个？", "周四上午", "选择周四上午。"),
+        ("师傅最快周六上午上门，可以吗？", "周六不行，周日下午吧", "改为周日下午。"),
+    ],
+)
+def test_an_option_named_is_chosen(question: str, reply: str, said: str) -> None:
+    assert answer_of(question, reply) == [("decision", said)]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("You could try the lentil soup or the mushroom risotto.", "the risotto"),
+        ("可以试试红烧鱼或者清炒虾仁。", "虾仁吧"),
+    ],
+)
+def test_a_suggestion_taken_is_no_decision(question: str, reply: str) -> None:
+    assert all(kind != "decision" for kind, _text in answer_of(question, reply))
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        ("Dad's been made redundant, he's gutted", "relationship", "User's dad"),
+        ("Nan turned 95 on Sunday!", "relationship", "User's nan"),
+        ("Mum, I finally passed my driving test!", "event", "User finally passed"),
+        ("stitches out on friday at the vet, she's milking the cone for all it's worth", "profile", "vet"),
+        ("我家猫在宠物医院住了三天，肾有点问题", "profile", "宠物医院"),
+        ("腰疼了好几天了", "health", "腰疼"),
+        ("科三又挂了😭", "event", "科三又挂了。"),
+        ("I got the offer from Deloitte!!", "profile", "Deloitte"),
+        ("guess who finally quit smoking 🎉", "preference", "User finally quit smoking."),
+        ("算了还是去云南吧，机票我都看好了", "decision", "云南"),
+        ("we're moving house next Friday", "profile", "moving house"),
+    ],
+)
+def test_what_is_said_plainly_is_kept_as_what_it_is(text: str, kind: str, said: str) -> None:
+    facts = facts_of(text)
+    assert facts and facts[0][0] == kind, facts
+    assert said in facts[0][1] and not facts[0][1].startswith("Mum")
+    assert not any(ord(ch) > 0x1F000 for _kind, fact in facts for ch in fact)
