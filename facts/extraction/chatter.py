@@ -206,7 +206,8 @@ def says_only_effect(sentence: str) -> str:
 _VAGUE_RE = re.compile(
     r"\b(?:(?:i'?ll|we'?ll|i will|we will|let me|let us|let'?s|i need to|i have to|i'?d have to|i'?m gonna|i might)\s{1,3})?"
     r"(?:keep an eye out|keep (?:it|that) in mind|think (?:about it|it over)|have a think|sleep on it|see how it goes|"
-    r"see what happens|wait and see|play it by ear|get back to you)\b|\bmaybe (?:another|next|some other) time\b|"
+    r"see what happens|wait and see|play it by ear|get back to you|"
+    r"look into (?:it|that|this|those|them|the [\w-]{1,20}(?: [\w-]{1,20})? one))\b|\bmaybe (?:another|next|some other) time\b|"
     r"\bi (?:could|can) never\b|\b(?:rather you than me|better you than me)\b|"
     r"(?:我)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|琢磨琢磨|斟酌一下)|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
     r"到时候?再(?:说|看|定)|改天吧|下次(?:再说)?吧|还不(?:知道|确定|好说)|我可(?:\S{1,3})?不了|换(?:我|成我)(?:早)?(?:就)?"
@@ -355,12 +356,12 @@ def hedged_outing(sentence: str) -> bool:
 NOT_SETTLED_RE = re.compile(
     r"\bnothing(?:'s| is)? (?:decided|settled|set in stone|confirmed|fixed|final)\b|"
     r"\b(?:it'?s |that'?s )?not (?:decided|settled|set in stone|final) yet\b|\bhaven'?t decided (?:yet|anything)\b|"
-    r"还没(?:定|敲定|决定)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])",
+    r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])",
     re.I,
 )
 # Not knowing a detail of one's own ("我也不知道啥型号", "no idea what model it is"): nothing to keep of it.
 DONT_KNOW_RE = re.compile(
-    r"^(?:我)?(?:也|都|真|还|实在)?不(?:知道|清楚|记得)(?:是)?(?:啥|什么|哪|几|多少)|"
+    r"^(?:我)?(?:也|都|真|还|实在)?不(?:知道|清楚|记得)(?:是)?(?:啥|什么|哪|几|多少|能不能|会不会|行不行)|"
     r"^(?:(?:i )?(?:have )?no idea|i (?:don'?t|do not) (?:know|remember)|not sure) (?:what|which) (?:\w+ )?(?:model|brand|make|"
     r"size|type|kind|version|one)\b",
     re.I,
@@ -405,3 +406,77 @@ SUPPORT_RE = re.compile(
     r"我(?:永远|一直|都|会)?(?:支持|挺)你|恭喜你[^。！？]{0,20}我(?:一定|肯定|也)?(?:会)?去?(?:追|捧场|看|听)",
     re.I,
 )
+
+
+# What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
+# picture shown ("这张是凌晨四点出发的时候拍的", "here's another one, that's the harbour at six"), ...
+_SHOWN_RE = re.compile(
+    r"^(?:发你了[，,]?\s{0,2})?(?:给你看看?[，,]?\s{0,2})?这(?:张|个视频|段视频)(?:照片)?是|^(?:发你了|给你看)|"
+    r"^(?:(?:aw+|ok(?:ay)?|so|and|ooh)[,!.\s]{1,3})*(?:here'?s|here is) (?:another one|the (?:view|pic|photo)|a (?:pic|photo|shot))\b",
+    re.I,
+)
+# ... the listener asked to show or tell ("send pictures immediately", "给我多发几张照片", "let me know when he's home"),
+_ASKS_TO_SEE_RE = re.compile(
+    r"^(?:please |pls |so )?(?:send|show) (?:me |us )?(?:pics|pictures|photos|a pic|a photo)\b|^(?:let me know|keep me "
+    r"posted)\b|^(?:快|赶紧)?(?:给我|让我)多?(?:发|看|瞧)|^等你[\u4e00-\u9fff]{1,10}(?:给我|带我)",
+    re.I,
+)
+# ... the talk left for a chore of the moment ("I'm off to the gym now", "我得先去接孩子放学了，晚点聊", "先溜了"),
+_LEAVING_RE = re.compile(
+    r"\b(?:i'?m|i am) off to (?:the |a )?[a-z]{2,15}(?: [a-z]{2,15}){0,3} now\b|\bi'?ve got to (?:go|run|dash|jump on|hop "
+    r"on)\b|先(?:溜|撤|下)了|(?:我)?(?:得|要|还得)?先去[\u4e00-\u9fff]{1,10}了",
+    re.I,
+)
+_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)去[\u4e00-\u9fff]{1,10}了")
+_SIGN_OFF_CUE_RE = re.compile(
+    r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|\b(?:talk|speak|chat) (?:soon|later)\b|\bttyl\b", re.I
+)
+# ... a lesson about life in general ("人生就是要对自己好一点", "life's too short, right?", "the lesson is ..."), or
+# what the speaker thinks of the listener ("你一直都是那种特别懂得珍惜的人，这点我真的很佩服你").
+_LESSON_RE = re.compile(
+    r"人生(?:就是|很短|苦短)|人(?:这辈子|还是要|真的要|就是要|要多|在年轻的时候)|每个(?:小生命|人)都|谁都可以|"
+    r"健康(?:真的)?是第一位|\blife'?s too short\b|\bthe lesson is\b|\beveryone (?:says|should)\b|\bit'?s funny what\b",
+    re.I,
+)
+_FRAME_ONLY_RE = re.compile(
+    r"^[\u4e00-\u9fff]{0,6}(?:才发现|发现|觉得|明白|意识到|感觉|说真的|说实话|其实)$|^(?:honestly|i think|you know|right|i guess|"
+    r"but|so)[?!.\s]*$",
+    re.I,
+)
+# ... or a resolve to do more of something ("I should call my nan more", "我真该多运动运动").
+_OUGHT_MORE_RE = re.compile(
+    r"^(?:yeah,? )?i (?:really |probably )?should (?:[a-z']{1,15} ){1,5}more\b|^我(?:真|真的|是)?(?:应该|该)多", re.I
+)
+# ... what the speaker feels for the listener ("我也舍不得你", "你一定要来深圳找我玩"), or thinks of things in general with
+# nothing of their own in it ("我觉得好的书就是这样", "我现在觉得健康真的是第一位的").
+_TO_YOU_ZH_RE = re.compile(r"^我(?:也|真的|好|真)?(?:舍不得|好想|想死|佩服|羡慕|心疼|为)你|^你(?:一定|有空)?要来")
+_OPINION_ZH_RE = re.compile(
+    r"^(?:其实|说真的|说实话|是啊|对啊)?[，,]?\s{0,2}我(?:现在|一直|也|还是|真的)?(?:觉得|感觉|认为|意识到)"
+)
+_OWN_ZH_RE = re.compile(r"我|老公|老婆|妈|爸|儿子|女儿|孩子|哥|姐|弟|妹|爷|奶|男朋友|女朋友|对象|家里")
+_ME_OF_YOU_ZH_RE = re.compile(r"(?<!换)我(?![^，,。！!？?]{0,8}?[你您])")
+
+
+def talk_only(sentence: str) -> str:
+    """The reason code when the sentence only keeps the talk going (shows a picture, asks to see one, leaves for a
+    chore of the moment, draws a lesson about life, says what the speaker thinks of the listener), else ""."""
+    text = strip_chatter(sentence.strip())[:200]
+    if _SHOWN_RE.search(text) or _ASKS_TO_SEE_RE.search(text):
+        return "reaction"
+    if _LEAVING_RE.search(text) or _LEAVING_THEN_RE.search(text) and _SIGN_OFF_CUE_RE.search(text):
+        return "sign_off"
+    if (
+        text.startswith(("你", "您"))
+        and "我" in text
+        and not _ME_OF_YOU_ZH_RE.search(text)
+        or _TO_YOU_ZH_RE.match(text)
+    ):
+        return "compliment"
+    opinion = _OPINION_ZH_RE.match(text)
+    if opinion and not _OWN_ZH_RE.search(text[opinion.end() :]):
+        return "small_talk"
+    if _OUGHT_MORE_RE.search(text):
+        return "vague"
+    pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]
+    rest = [p for p in pieces if not _LESSON_RE.search(p) and not _FRAME_ONLY_RE.match(p.strip())]
+    return "small_talk" if not rest and any(_LESSON_RE.search(p) for p in pieces) else ""

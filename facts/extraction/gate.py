@@ -27,6 +27,7 @@ from facts.extraction.chatter import (
     says_only_effect,
     self_pep_only,
     strip_chatter,
+    talk_only,
     thanks_in_words,
     without_resolve,
     without_vague,
@@ -270,7 +271,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     text = sentence.strip()
     if not text or not re.search(r"\w", text):
         return Verdict(False, "empty")
-    chatter = small_talk_reason(text)
+    chatter = small_talk_reason(text) or ("" if has_slot else talk_only(text))
     if chatter:
         return Verdict(False, chatter)
     # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
@@ -314,10 +315,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
     if not has_slot and not signal and hedged_outing(plain):
         return Verdict(False, "vague")  # "Might pop over to the market on Saturday if I'm free", "周末可能去爬个山"
-    if not has_slot and not signal and handover_only(plain):
-        return Verdict(
-            False, "vague"
-        )  # "I'll send you the pics tonight", "回头把照片发你看看": the talk's own business
+    if not has_slot and not signal and handover_only(plain):  # "I'll send you the pics tonight", "回头把照片发你看看"
+        return Verdict(False, "vague")
     if not has_slot and not signal and thanks_in_words(plain):
         return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
     if not has_slot and not signal and (effect := says_only_effect(plain)):

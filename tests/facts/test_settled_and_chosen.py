@@ -86,3 +86,41 @@ def test_what_is_said_plainly_is_kept_as_what_it_is(text: str, kind: str, said: 
     assert facts and facts[0][0] == kind, facts
     assert said in facts[0][1] and not facts[0][1].startswith("Mum")
     assert not any(ord(ch) > 0x1F000 for _kind, fact in facts for ch in fact)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "这张是在山顶拍的，云海特别好看",
+        "here's another one, that's the lake just after sunrise",
+        "pls send pics of the kitten asap",
+        "快给我看看新家长什么样",
+        "ok I'm off to the shops now, talk later",
+        "好了我先去洗澡了，回头聊",
+        "人这辈子还是要为自己活一次",
+        "honestly, life's too short",
+        "你做饭一直都那么好吃，我真的很羡慕你",
+        "我也舍不得你，真的",
+        "我觉得旅行就是要慢慢走",
+        "I should really call my grandad more",
+        "could do a half marathon in spring, or maybe not, we'll see how the knee holds up",
+        "学校我们还没想好，两个都还行",
+        "I'll look into the cheaper one, cheers",
+    ],
+)
+def test_what_only_keeps_the_talk_going_keeps_nothing(text: str) -> None:
+    assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("这张是我们新家的客厅，下个月搬进去", "profile"),
+        ("我觉得我可能对猫毛过敏", "health"),
+        ("我觉得老公最近压力很大，天天加班到十点", "relationship"),
+        ("I'm off to Japan for three weeks in April!", "commitment"),
+    ],
+)
+def test_a_fact_told_beside_it_is_kept(text: str, kind: str) -> None:
+    facts = facts_of(text)
+    assert facts and facts[0][0] == kind, facts
