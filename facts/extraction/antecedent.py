@@ -122,8 +122,15 @@ _GUESS_WHO_RE = re.compile(
 )
 
 
+# "Me and Callum broke up": the speaker and someone as one subject, said as "Callum and I".
+_ME_AND_RE = re.compile(
+    r"^(?:(?:so|and|but|well|oh)[,\s]{1,3})?[Mm]e (?:and|&) ((?-i:[A-Z][a-z]{1,15})|my [a-z]{2,15})\b"
+)
+
+
 def own_relative(clause: str) -> str:
     """ "Mum had a fall" -> "my mum had a fall", "Mum, I moved" -> "I moved", "guess who got the job" -> "I got the
     job"; any other clause as it is."""
     clause = _GUESS_WHO_RE.sub("I", _CALLED_KIN_RE.sub("", clause, count=1), count=1)
+    clause = _ME_AND_RE.sub(lambda m: f"{m.group(1)} and I", clause, count=1)
     return _BARE_KIN_RE.sub(lambda m: f"{m.group(1)}my {m.group(2).lower()}", clause, count=1)

@@ -156,7 +156,7 @@ _PAST_EVENT_RE = re.compile(
 )
 # Going with someone to their appointment: the speaker's plan, not the speaker's health ("陪她去复查").
 _ACCOMPANY_RE = re.compile(
-    r"陪(?:着)?(?:她|他|它|老人|孩子)(?:去|到)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
+    r"陪(?:着)?(?:她|他|它|老人|孩子|我?[爸妈]|老公|老婆)(?:去|到|做|看病|住院|复查)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
     re.I,
 )
 _PROFILE_RE = re.compile(

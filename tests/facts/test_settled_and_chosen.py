@@ -124,3 +124,19 @@ def test_what_only_keeps_the_talk_going_keeps_nothing(text: str) -> None:
 def test_a_fact_told_beside_it_is_kept(text: str, kind: str) -> None:
     facts = facts_of(text)
     assert facts and facts[0][0] == kind, facts
+
+
+@pytest.mark.parametrize(
+    ("text", "kind", "said"),
+    [
+        ("me and Tomasz split up last month", "relationship", "Tomasz and User split up"),
+        ("我表妹考上公务员了，我姑姑高兴坏了", "relationship", "表妹"),
+        ("I'm starting at a small fintech startup in Leeds in January", "profile", "fintech"),
+        ("我被调去成都分公司了，年后就过去", "profile", "成都"),
+        ("下个月请假回老家陪我爸做手术", "commitment", "手术"),
+    ],
+)
+def test_a_type_by_what_the_fact_is_about(text: str, kind: str, said: str) -> None:
+    facts = facts_of(text)
+    assert facts and facts[0][0] == kind, facts
+    assert said in facts[0][1]
