@@ -418,7 +418,9 @@ _SHOWN_RE = re.compile(
 # ... the listener asked to show or tell ("send pictures immediately", "给我多发几张照片", "let me know when he's home"),
 _ASKS_TO_SEE_RE = re.compile(
     r"^(?:please |pls |so )?(?:send|show) (?:me |us )?(?:pics|pictures|photos|a pic|a photo)\b|^(?:let me know|keep me "
-    r"posted)\b|^(?:快|赶紧)?(?:给我|让我)多?(?:发|看|瞧)|^等你[\u4e00-\u9fff]{1,10}(?:给我|带我)",
+    r"posted)\b|^(?:快|赶紧)?(?:给我|让我)多?(?:发|看|瞧)|(?:^|[，,]\s{0,2})等你[\u4e00-\u9fff]{1,10}(?:给我|带我)|"
+    # ... or a get-together proposed to the listener ("那我走之前我们去吃一次素食自助吧？", "shall we grab lunch?").
+    r"(?:我们|咱们?)[\u4e00-\u9fff\w]{1,16}吧\s{0,2}[？?]\s{0,2}$|^shall we\b[^?]{1,40}\?\s{0,2}$",
     re.I,
 )
 # ... the talk left for a chore of the moment ("I'm off to the gym now", "我得先去接孩子放学了，晚点聊", "先溜了"),
@@ -435,11 +437,12 @@ _SIGN_OFF_CUE_RE = re.compile(
 # what the speaker thinks of the listener ("你一直都是那种特别懂得珍惜的人，这点我真的很佩服你").
 _LESSON_RE = re.compile(
     r"人生(?:就是|很短|苦短)|人(?:这辈子|还是要|真的要|就是要|要多|在年轻的时候)|每个(?:小生命|人)都|谁都可以|"
-    r"健康(?:真的)?是第一位|\blife'?s too short\b|\bthe lesson is\b|\beveryone (?:says|should)\b|\bit'?s funny what\b",
+    r"健康(?:真的)?是第一位|有些(?:人|事情?)就是|\blife'?s too short\b|\bthe lesson is\b|\beveryone (?:says|should)\b|"
+    r"\bit'?s funny what\b",
     re.I,
 )
 _FRAME_ONLY_RE = re.compile(
-    r"^[\u4e00-\u9fff]{0,6}(?:才发现|发现|觉得|明白|意识到|感觉|说真的|说实话|其实)$|^(?:honestly|i think|you know|right|i guess|"
+    r"^[\u4e00-\u9fff]{0,10}(?:才发现|发现|觉得|明白|意识到|感觉|说真的|说实话|其实)$|^(?:honestly|i think|you know|right|i guess|"
     r"but|so)[?!.\s]*$",
     re.I,
 )
@@ -454,6 +457,14 @@ _OPINION_ZH_RE = re.compile(
     r"^(?:其实|说真的|说实话|是啊|对啊)?[，,]?\s{0,2}我(?:现在|一直|也|还是|真的)?(?:觉得|感觉|认为|意识到)"
 )
 _OWN_ZH_RE = re.compile(r"我|老公|老婆|妈|爸|儿子|女儿|孩子|哥|姐|弟|妹|爷|奶|男朋友|女朋友|对象|家里")
+# ... nothing new ("我还是老样子，每天上班下班", "same old, same old"), or missing someone or something said before
+# ("突然好想你", "I'm going to miss that so much"), or what the speaker could never do (这种事我这辈子都做不到).
+_SAME_OLD_RE = re.compile(
+    r"^(?:我)?(?:还是|也还是|就)?老样子|^same old\b|^nothing new\b|这辈子(?:估计|肯定)?都?做不到", re.I
+)
+_MISS_RE = re.compile(
+    r"(?:好想你|想死你了?|想你了)[\s！!。~～]{0,3}$|\bi'?m (?:going to|gonna) miss (?:that|it|this|them|you)\b", re.I
+)
 _ME_OF_YOU_ZH_RE = re.compile(r"(?<!换)我(?![^，,。！!？?]{0,8}?[你您])")
 
 
@@ -475,8 +486,10 @@ def talk_only(sentence: str) -> str:
     opinion = _OPINION_ZH_RE.match(text)
     if opinion and not _OWN_ZH_RE.search(text[opinion.end() :]):
         return "small_talk"
-    if _OUGHT_MORE_RE.search(text):
+    if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text):
         return "vague"
+    if _MISS_RE.search(text):
+        return "reaction"
     pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]
     rest = [p for p in pieces if not _LESSON_RE.search(p) and not _FRAME_ONLY_RE.match(p.strip())]
     return "small_talk" if not rest and any(_LESSON_RE.search(p) for p in pieces) else ""

@@ -106,6 +106,14 @@ def test_what_is_said_plainly_is_kept_as_what_it_is(text: str, kind: str, said: 
         "could do a half marathon in spring, or maybe not, we'll see how the knee holds up",
         "学校我们还没想好，两个都还行",
         "I'll look into the cheaper one, cheers",
+        "别急，等你拿到驾照了带我去兜风",
+        "下次你回来我们一起去爬山吧？",
+        "shall we do brunch on the 14th?",
+        "我也还是老样子，上班下班带孩子",
+        "说实话那次之后我才明白，有些事就是急不来",
+        "翻到我们以前的聊天记录，突然好想你",
+        "honestly I'm going to miss that so much",
+        "跑全马这种事我这辈子都做不到",
     ],
 )
 def test_what_only_keeps_the_talk_going_keeps_nothing(text: str) -> None:
