@@ -27,7 +27,6 @@ from facts.extraction.chatter import (
     says_only_effect,
     self_pep_only,
     strip_chatter,
-    talk_only,
     thanks_in_words,
     without_resolve,
     without_vague,
@@ -43,6 +42,7 @@ from facts.extraction.signals import (
     strong_signal,
     wish,
 )
+from facts.extraction.talk import talk_only
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.

@@ -114,6 +114,9 @@ def test_what_is_said_plainly_is_kept_as_what_it_is(text: str, kind: str, said: 
         "翻到我们以前的聊天记录，突然好想你",
         "honestly I'm going to miss that so much",
         "跑全马这种事我这辈子都做不到",
+        "honestly I feel so blessed to have such amazing friends",
+        "有你们真好",
+        "ok I'm off to go walk the dog",
     ],
 )
 def test_what_only_keeps_the_talk_going_keeps_nothing(text: str) -> None:

@@ -1,0 +1,106 @@
+"""Talk that only keeps a conversation going, said in more words than a greeting or a thank-you: a picture shown, the
+listener asked to show or tell, the talk left for an errand of the moment, a lesson about life in general, what the
+speaker feels for the listener, nothing new, someone missed, luck for one's people (`talk_only`: the corpus README's
+reactions, sign-offs and small talk). Linear-time patterns over the sentence's head only."""
+
+from __future__ import annotations
+
+import re
+
+from facts.extraction.chatter import strip_chatter
+
+# What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
+# picture shown ("这张是凌晨四点出发的时候拍的", "here's another one, that's the harbour at six"), ...
+_SHOWN_RE = re.compile(
+    r"^(?:发你了[，,]?\s{0,2})?(?:给你看看?[，,]?\s{0,2})?这(?:张|个视频|段视频)(?:照片)?是|^(?:发你了|给你看)|"
+    r"^(?:(?:aw+|ok(?:ay)?|so|and|ooh)[,!.\s]{1,3})*(?:here'?s|here is) (?:another one|the (?:view|pic|photo)|a (?:pic|photo|shot))\b",
+    re.I,
+)
+# ... the listener asked to show or tell ("send pictures immediately", "给我多发几张照片", "let me know when he's home"),
+_ASKS_TO_SEE_RE = re.compile(
+    r"^(?:please |pls |so )?(?:send|show) (?:me |us )?(?:pics|pictures|photos|a pic|a photo)\b|^(?:let me know|keep me "
+    r"posted)\b|^(?:快|赶紧)?(?:给我|让我)多?(?:发|看|瞧)|(?:^|[，,]\s{0,2})等你[\u4e00-\u9fff]{1,10}(?:给我|带我)|"
+    # ... or a get-together proposed to the listener ("那我走之前我们去吃一次素食自助吧？", "shall we grab lunch?").
+    r"(?:我们|咱们?)[\u4e00-\u9fff\w]{1,16}吧\s{0,2}[？?]\s{0,2}$|^shall we\b[^?]{1,40}\?\s{0,2}$",
+    re.I,
+)
+# ... the talk left for a chore of the moment ("I'm off to the gym now", "我得先去接孩子放学了，晚点聊", "先溜了"),
+_LEAVING_RE = re.compile(
+    r"\b(?:i'?m|i am) off to (?:the |a )?[a-z]{2,15}(?: [a-z]{2,15}){0,3} now\b|\b(?:i'?m|i am) off to go\b|"
+    r"\bi'?ve got to (?:go|run|dash|jump on|hop "
+    r"on)\b|先(?:溜|撤|下)了|(?:我)?(?:得|要|还得)?先去[\u4e00-\u9fff]{1,10}了",
+    re.I,
+)
+_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)去[\u4e00-\u9fff]{1,10}了")
+_SIGN_OFF_CUE_RE = re.compile(
+    r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|\b(?:talk|speak|chat) (?:soon|later)\b|\bttyl\b", re.I
+)
+# ... a lesson about life in general ("人生就是要对自己好一点", "life's too short, right?", "the lesson is ..."), or
+# what the speaker thinks of the listener ("你一直都是那种特别懂得珍惜的人，这点我真的很佩服你").
+_LESSON_RE = re.compile(
+    r"人生(?:就是|很短|苦短)|人(?:这辈子|还是要|真的要|就是要|要多|在年轻的时候)|每个(?:小生命|人)都|谁都可以|"
+    r"健康(?:真的)?是第一位|有些(?:人|事情?)就是|\blife'?s too short\b|\bthe lesson is\b|\beveryone (?:says|should)\b|"
+    r"\bit'?s funny what\b",
+    re.I,
+)
+_FRAME_ONLY_RE = re.compile(
+    r"^[\u4e00-\u9fff]{0,10}(?:才发现|发现|觉得|明白|意识到|感觉|说真的|说实话|其实)$|^(?:honestly|i think|you know|right|i guess|"
+    r"but|so)[?!.\s]*$",
+    re.I,
+)
+# ... or a resolve to do more of something ("I should call my nan more", "我真该多运动运动").
+_OUGHT_MORE_RE = re.compile(
+    r"^(?:yeah,? )?i (?:really |probably )?should (?:[a-z']{1,15} ){1,5}more\b|^我(?:真|真的|是)?(?:应该|该)多", re.I
+)
+# ... what the speaker feels for the listener ("我也舍不得你", "你一定要来深圳找我玩"), or thinks of things in general with
+# nothing of their own in it ("我觉得好的书就是这样", "我现在觉得健康真的是第一位的").
+_TO_YOU_ZH_RE = re.compile(r"^我(?:也|真的|好|真)?(?:舍不得|好想|想死|佩服|羡慕|心疼|为)你|^你(?:一定|有空)?要来")
+_OPINION_ZH_RE = re.compile(
+    r"^(?:其实|说真的|说实话|是啊|对啊)?[，,]?\s{0,2}我(?:现在|一直|也|还是|真的)?(?:觉得|感觉|认为|意识到)"
+)
+_OWN_ZH_RE = re.compile(r"我|老公|老婆|妈|爸|儿子|女儿|孩子|哥|姐|弟|妹|爷|奶|男朋友|女朋友|对象|家里")
+# ... nothing new ("我还是老样子，每天上班下班", "same old, same old"), or missing someone or something said before
+# ("突然好想你", "I'm going to miss that so much"), or what the speaker could never do (这种事我这辈子都做不到).
+_SAME_OLD_RE = re.compile(
+    r"^(?:我)?(?:还是|也还是|就)?老样子|^same old\b|^nothing new\b|这辈子(?:估计|肯定)?都?做不到", re.I
+)
+# ... or feeling lucky for one's people ("feeling blessed to have such good friends", 有你们真好, 我真的觉得很幸运).
+_LUCKY_RE = re.compile(
+    r"^(?:i'?m|i am|i feel|feeling) (?:so |really |truly |very |just )*(?:lucky|blessed|grateful|thankful|fortunate) "
+    r"(?:to have|for) (?:my |our |such |the |a )?(?:amazing |great |wonderful |lovely |supportive )?(?:family|fam|friends?|"
+    r"kids|children|parents|husband|wife|partner|people|you|them|him|her)\b|^有你们?(?:这样的朋友)?(?:真好|真幸福)|"
+    r"^(?:我)?(?:真的|真)?(?:觉得)?(?:很|好|特别|太)?幸运[了啊呀]?$",
+    re.I,
+)
+_MISS_RE = re.compile(
+    r"(?:好想你|想死你了?|想你了)[\s！!。~～]{0,3}$|\bi'?m (?:going to|gonna) miss (?:that|it|this|them|you)\b", re.I
+)
+_ME_OF_YOU_ZH_RE = re.compile(r"(?<!换)我(?![^，,。！!？?]{0,8}?[你您])")
+
+
+def talk_only(sentence: str) -> str:
+    """The reason code when the sentence only keeps the talk going (shows a picture, asks to see one, leaves for a
+    chore of the moment, draws a lesson about life, says what the speaker thinks of the listener), else ""."""
+    text = strip_chatter(sentence.strip())[:200]
+    if _SHOWN_RE.search(text) or _ASKS_TO_SEE_RE.search(text):
+        return "reaction"
+    if _LEAVING_RE.search(text) or _LEAVING_THEN_RE.search(text) and _SIGN_OFF_CUE_RE.search(text):
+        return "sign_off"
+    if (
+        text.startswith(("你", "您"))
+        and "我" in text
+        and not _ME_OF_YOU_ZH_RE.search(text)
+        or _TO_YOU_ZH_RE.match(text)
+    ):
+        return "compliment"
+    opinion = _OPINION_ZH_RE.match(text)
+    if opinion and not _OWN_ZH_RE.search(text[opinion.end() :]):
+        return "small_talk"
+    if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text):
+        return "vague"
+    if _MISS_RE.search(text) or _LUCKY_RE.search(text):
+        return "reaction"
+    pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]
+    said = [p.strip() for p in pieces if _LESSON_RE.search(p) or _LUCKY_RE.search(p.strip())]
+    rest = [p for p in pieces if p.strip() not in said and not _FRAME_ONLY_RE.match(p.strip())]
+    return "small_talk" if said and not rest else ""
