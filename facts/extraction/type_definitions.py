@@ -276,7 +276,9 @@ def nearest_type(sentence: str) -> str | None:
     if memo is not None:
         return memo
     try:
-        vector = np.asarray(embedding_backend.embed_texts([sentence])[0], dtype=np.float32)
+        # The features the gate's classifier reads, as `remember` is given them: a sentence's type never depends on
+        # whether its batch primed it (the int8 copy's vector and the full model's differ at a cosine of ~0.99).
+        vector = np.asarray(embedding_backend.embed_features([sentence])[0], dtype=np.float32)
     except embedding_backend.EmbedderUnavailable:
         return None
     return _remembered(key, [sentence], vector[None, :], types, index, exemplars)[0]
