@@ -270,9 +270,9 @@ def named_option(reply: str, assistant: str) -> str:
         if counter:
             return f"改为{counter.group(1)}"
         thing = _TRIM_ZH_RE.sub("", text)
-        chosen = _OPTIONS_ZH_RE.search(tail) and 2 <= len(thing) <= 8 and thing in tail
+        chosen = _laid_out(tail) and 2 <= len(thing) <= 8 and thing in tail
         return thing if chosen and not re.search(r"[不没别吗]", thing) else ""
-    if not (_OPTIONS_EN_RE.search(tail) or _EITHER_RE.search(tail)):
+    if not (_laid_out(tail) or _EITHER_RE.search(tail)):
         return ""
     words = _TRIM_EN_RE.sub("", text).split()
     if not 1 <= len(words) <= 4 or not all(re.search(rf"\b{re.escape(w)}\b", tail, re.I) for w in words):
@@ -283,9 +283,15 @@ def named_option(reply: str, assistant: str) -> str:
     return found[0].strip() if len(found) == 1 and len(found[0]) <= 60 else ""
 
 
+def _laid_out(assistant: str) -> bool:
+    """Whether the assistant's last sentence lays out options (an earlier "您也可以在APP上查看" offers nothing)."""
+    pieces = pieces_of(assistant[-300:])
+    last = pieces[-1] if pieces else ""
+    return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last))
+
+
 def offer_made(assistant: str) -> bool:
-    tail = assistant[-400:] if assistant else ""
-    return bool(tail) and bool(_OFFERING_RE.search(tail) or _OPTIONS_EN_RE.search(tail) or _OPTIONS_ZH_RE.search(tail))
+    return bool(assistant) and bool(_OFFERING_RE.search(assistant[-400:]) or _laid_out(assistant))
 
 
 def taken_offer(clause: str, assistant: str, speaker: str) -> str:

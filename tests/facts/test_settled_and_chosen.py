@@ -151,3 +151,17 @@ def test_a_type_by_what_the_fact_is_about(text: str, kind: str, said: str) -> No
     facts = facts_of(text)
     assert facts and facts[0][0] == kind, facts
     assert said in facts[0][1]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("您也可以在APP上查看。请问您的订单号是多少？", "88120567", "订单号：88120567"),
+        ("We have you down at 12 Oak Road or was it 14? Could I take the postcode?", "BS3 4QT", "postcode: BS3 4QT"),
+    ],
+)
+def test_options_said_earlier_in_the_turn_leave_its_question_to_be_answered(
+    question: str, reply: str, said: str
+) -> None:
+    facts = answer_of(question, reply)
+    assert facts and said in facts[0][1], facts
