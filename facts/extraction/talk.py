@@ -26,14 +26,18 @@ _ASKS_TO_SEE_RE = re.compile(
 )
 # ... the talk left for a chore of the moment ("I'm off to the gym now", "我得先去接孩子放学了，晚点聊", "先溜了"),
 _LEAVING_RE = re.compile(
-    r"\b(?:i'?m|i am) off to (?:the |a )?[a-z]{2,15}(?: [a-z]{2,15}){0,3} now\b|\b(?:i'?m|i am) off to go\b|"
-    r"\bi'?ve got to (?:go|run|dash|jump on|hop "
-    r"on)\b|先(?:溜|撤|下)了|(?:我)?(?:得|要|还得)?先去[\u4e00-\u9fff]{1,10}了",
+    r"\b(?:i'?m|i am) off to (?:the |a )?[a-z]{2,15}(?: [a-z]{2,15}){0,3} now\b|\b(?:i'?m|i am) off to go (?:swimming|"
+    r"shopping|running|walking|walk|swim|shop|grab|get|make|cook|pick|fetch|meet|play|watch|eat|sleep|do)\b|"
+    r"\bi'?ve got to (?:go|run|dash|jump on|hop on)\b|先(?:溜|撤|下)了",
     re.I,
 )
-_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)去[\u4e00-\u9fff]{1,10}了")
+# (a Chinese errand only with a sign-off, or 先去 to anything but work or study: "毕业后我先去上海工作了" tells a move)
+_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)?先?去[\u4e00-\u9fff]{1,10}了")
 _SIGN_OFF_CUE_RE = re.compile(
-    r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|\b(?:talk|speak|chat) (?:soon|later)\b|\bttyl\b", re.I
+    r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|^(?:好了?|好啦|不说了|不聊了|那我)|"
+    r"先去(?![\u4e00-\u9fff]{0,6}(?:工作|上班|读书|上学|实习|发展|定居|读研|留学|生活))|\b(?:talk|speak|chat) (?:soon|later)\b|"
+    r"\bttyl\b",
+    re.I,
 )
 # ... a lesson about life in general ("人生就是要对自己好一点", "life's too short, right?", "the lesson is ..."), or
 # what the speaker thinks of the listener ("你一直都是那种特别懂得珍惜的人，这点我真的很佩服你").
@@ -58,7 +62,9 @@ _TO_YOU_ZH_RE = re.compile(r"^我(?:也|真的|好|真)?(?:舍不得|好想|想�
 _OPINION_ZH_RE = re.compile(
     r"^(?:其实|说真的|说实话|是啊|对啊)?[，,]?\s{0,2}我(?:现在|一直|也|还是|真的)?(?:觉得|感觉|认为|意识到)"
 )
-_OWN_ZH_RE = re.compile(r"我|老公|老婆|妈|爸|儿子|女儿|孩子|哥|姐|弟|妹|爷|奶|男朋友|女朋友|对象|家里")
+_OWN_ZH_RE = re.compile(
+    r"我|老公|老婆|妈|爸|儿子|女儿|孩子|哥|姐|弟|妹|爷|奶|男朋友|女朋友|对象|家里|准备|打算|计划|报名|报了|买了|下周|下个月|明年"
+)
 # ... nothing new ("我还是老样子，每天上班下班", "same old, same old"), or missing someone or something said before
 # ("突然好想你", "I'm going to miss that so much"), or what the speaker could never do (这种事我这辈子都做不到).
 _SAME_OLD_RE = re.compile(

@@ -130,6 +130,8 @@ def test_what_only_keeps_the_talk_going_keeps_nothing(text: str) -> None:
         ("我觉得我可能对猫毛过敏", "health"),
         ("我觉得老公最近压力很大，天天加班到十点", "relationship"),
         ("I'm off to Japan for three weeks in April!", "commitment"),
+        ("毕业后我先去上海工作了，在一家券商", "profile"),
+        ("我觉得这家公司挺靠谱的，准备下周去面试", "commitment"),
     ],
 )
 def test_a_fact_told_beside_it_is_kept(text: str, kind: str) -> None:
