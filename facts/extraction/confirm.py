@@ -7,6 +7,7 @@ assistant's question must carry a concrete detail (a number, a name, an address,
 
 from __future__ import annotations
 
+import functools
 import re
 
 from facts.extraction.person import UNNAMED, third_person_en
@@ -277,16 +278,23 @@ def named_option(reply: str, assistant: str) -> str:
     words = _TRIM_EN_RE.sub("", text).split()
     if not 1 <= len(words) <= 4 or not all(re.search(rf"\b{re.escape(w)}\b", tail, re.I) for w in words):
         return ""
-    last = pieces_of(tail)[-1] if pieces_of(tail) else tail
+    last = _last_sentence(tail) or tail
     parts = re.split(r"[,;]?\s\bor\b\s", _OPTION_LEAD_EN.sub("", last.rstrip(" .?!")))
     found = [p for p in parts if all(re.search(rf"\b{re.escape(w)}\b", p, re.I) for w in words)]
     return found[0].strip() if len(found) == 1 and len(found[0]) <= 60 else ""
 
 
+@functools.lru_cache(maxsize=512)
+def _last_sentence(assistant: str) -> str:
+    """The last sentence of the assistant's turn (of its last 300 characters), or "": split once per turn, however
+    many of the reply's clauses ask whether it offered or laid out options."""
+    pieces = pieces_of(assistant[-300:])
+    return pieces[-1] if pieces else ""
+
+
 def _laid_out(assistant: str) -> bool:
     """Whether the assistant's last sentence lays out options (an earlier "您也可以在APP上查看" offers nothing)."""
-    pieces = pieces_of(assistant[-300:])
-    last = pieces[-1] if pieces else ""
+    last = _last_sentence(assistant)
     return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last))
 
 
