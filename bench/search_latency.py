@@ -356,6 +356,34 @@ def measure_sizes(ctx: Any, *, queries: int) -> dict[str, Any]:
     return out
 
 
+def measure_listing(ctx: Any, *, subject: str = HOT_SUBJECT, pages: int = 20) -> dict[str, Any]:
+    """The facts API's pages of the 10k-fact subject, newest first (GET users/{user}/facts, 50 a page, following
+    next_cursor), over HTTP: p50 and p95 of a page, and that no fact came twice."""
+    from urllib.parse import quote
+
+    from bench.common import percentile
+
+    ms: list[float] = []
+    ids: list[int] = []
+    for _ in range(2):  # twice over the same pages: the second reads them from a warm cache
+        cursor, ids = "", []
+        for _ in range(pages):
+            started = time.perf_counter()
+            page = ctx.get(f"/api/v1/users/{quote(subject, safe='')}/facts" + (f"?cursor={cursor}" if cursor else ""))
+            ms.append((time.perf_counter() - started) * 1000)
+            ids += [f["id"] for f in page["results"]]
+            cursor = page["next_cursor"]
+            if not cursor:
+                break
+    return {
+        "pages": len(ms),
+        "facts": len(ids),
+        "facts_twice": len(ids) - len(set(ids)),
+        "p50": round(percentile(ms, 50), 2),
+        "p95": round(percentile(ms, 95), 2),
+    }
+
+
 def measure(
     ctx: Any,
     *,
@@ -471,6 +499,7 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             "hnsw_index": "not built (exact per-subject scan)",
             **measure(ctx, queries=args.queries),
             "by_subject_size": measure_sizes(ctx, queries=args.queries // 2),
+            "facts_api_pages_ms": measure_listing(ctx),
         }
     if args.out:
         with open(args.out, "w", encoding="utf-8") as fh:

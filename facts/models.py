@@ -55,7 +55,8 @@ class Fact(TimeStampedModel):
 
     uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
     tenant = models.ForeignKey(Tenant, on_delete=models.CASCADE, related_name="facts")
-    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="facts")
+    # Indexed by fact_subject_newest (subject, created_at, id), which also serves a lookup by subject alone.
+    subject = models.ForeignKey(Subject, on_delete=models.CASCADE, related_name="facts", db_index=False)
     text = models.TextField()
     normalized_text = models.TextField(db_index=True, editable=False, default="")
     type = models.CharField(max_length=16, choices=FactType.choices, default=FactType.OTHER)
@@ -107,6 +108,10 @@ class Fact(TimeStampedModel):
         ]
         indexes = [
             models.Index(fields=["subject", "status", "tier"], name="fact_subject_status_tier"),
+            # A subject's facts newest first (the facts API's pages, the MCP and mem0 lists): without it, a subject
+            # whose facts are old in a large table was listed by walking the primary key backwards past every newer
+            # fact (1.7 s at 1M facts), or all its facts were sorted.
+            models.Index(fields=["subject", "created_at", "id"], name="fact_subject_newest"),
             # Pattern ops on the predicate: a slot prefix ("pet:%") is an index range in any collation.
             models.Index(
                 F("subject"),

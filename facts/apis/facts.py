@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import datetime as dt
 
 from django.db.models import Q
 from django.http import Http404
@@ -24,6 +25,7 @@ from memory_site.api import MetadataField, validate_input
 from memory_site.errors import ApiError
 
 PAGE_SIZE = 50
+CURSOR_MAX_CHARS = 96  # base64 of "<ISO-8601 time>|<id>"
 
 
 class EntitySerializer(serializers.Serializer):
@@ -151,7 +153,7 @@ class FactListCreateApi(TenantApi):
         params = request.query_params
         when = validate_input(AsOfSerializer, {k: params[k] for k in ("as_of", "known_at") if params.get(k)})
         subject = self.subject(request, user)
-        qs = fact_list(subject=subject, as_of=when.get("as_of"), known_at=when.get("known_at")).order_by("-id")
+        qs = fact_list(subject=subject, as_of=when.get("as_of"), known_at=when.get("known_at"))
         for name, choices in (("type", FactType.values), ("tier", Fact.Tier.values), ("status", Fact.Status.values)):
             value = params.get(name)
             if value:
@@ -164,19 +166,30 @@ class FactListCreateApi(TenantApi):
             qs = qs.filter(Q(text__icontains=q) | Q(keywords__overlap=words) if words else Q(text__icontains=q))
         cursor = params.get("cursor")
         if cursor:
-            try:
-                last_id = int(base64.urlsafe_b64decode(cursor[:32].encode()).decode()) if len(cursor) <= 32 else 0
-            except (ValueError, binascii.Error, UnicodeDecodeError):
-                last_id = 0
-            if not 0 < last_id < 2**63:  # a cursor is a fact id we gave out
-                raise ApiError("Invalid cursor.", details={"cursor": cursor[:64]}) from None
-            qs = qs.filter(pk__lt=last_id)
+            created_at, last_id = _cursor_position(cursor)
+            # The bound on created_at alone lets the index start its range there; the rest breaks the ties by id.
+            qs = qs.filter(
+                Q(created_at__lt=created_at) | Q(created_at=created_at, pk__lt=last_id), created_at__lte=created_at
+            )
         page = list(qs[: PAGE_SIZE + 1])
         next_cursor = None
         if len(page) > PAGE_SIZE:
             page = page[:PAGE_SIZE]
-            next_cursor = base64.urlsafe_b64encode(str(page[-1].pk).encode()).decode()
+            last = page[-1]
+            next_cursor = base64.urlsafe_b64encode(f"{last.created_at.isoformat()}|{last.pk}".encode()).decode()
         return Response({"results": facts_payload(page), "next_cursor": next_cursor})
+
+
+def _cursor_position(cursor: str) -> tuple[dt.datetime, int]:
+    """The (created_at, id) of the last fact of the page a cursor we gave out ends; ApiError for anything else."""
+    try:
+        when, _, last = base64.urlsafe_b64decode(cursor[:CURSOR_MAX_CHARS].encode()).decode().partition("|")
+        created_at, last_id = dt.datetime.fromisoformat(when), int(last)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        created_at, last_id = None, 0
+    if len(cursor) > CURSOR_MAX_CHARS or created_at is None or created_at.tzinfo is None or not 0 < last_id < 2**63:
+        raise ApiError("Invalid cursor.", details={"cursor": cursor[:64]})
+    return created_at, last_id
 
 
 class FactDetailApi(TenantApi):

@@ -106,6 +106,37 @@ def test_list_filters_and_cursor_pagination(alice) -> None:  # type: ignore[no-u
 
 
 @pytest.mark.django_db
+def test_pages_are_newest_first_by_time_and_lose_no_fact_that_shares_its_time(alice) -> None:  # type: ignore[no-untyped-def]
+    import base64
+    import datetime as dt
+
+    ids = [
+        alice.post("facts", {"text": f"User planted tree number {i}.", "type": "event"}).json()["id"] for i in range(60)
+    ]
+    # Facts told earlier but stored later (an import, a replayed session) and many at the very same instant: the
+    # order is the facts' own time, then id, and a page's end inside a run of equal times loses and repeats nothing.
+    same = dt.datetime(2026, 5, 1, 12, 0, tzinfo=dt.UTC)
+    Fact.objects.filter(pk__in=ids[:55]).update(created_at=same)
+    Fact.objects.filter(pk__in=ids[55:]).update(created_at=same - dt.timedelta(days=30))
+    Fact.objects.filter(pk=ids[0]).update(created_at=same + dt.timedelta(days=1))
+    seen, cursor = [], ""
+    while True:
+        page = alice.get("facts" + (f"?cursor={cursor}" if cursor else ""))
+        assert page.status_code == 200, page.json()
+        seen += [f["id"] for f in page.json()["results"]]
+        cursor = page.json()["next_cursor"]
+        if not cursor:
+            break
+    assert seen == [ids[0], *sorted(ids[1:55], reverse=True), *sorted(ids[55:], reverse=True)]
+    # A cursor is only one we gave out: an id alone (this API's cursors before 2026-12-04), a time without a zone,
+    # an id out of range or an overlong string is refused, and nothing is listed.
+    for bad in (str(ids[10]), "2026-05-01T12:00:00|5", "2026-05-01T12:00:00+00:00|0", "x" * 200):
+        encoded = base64.urlsafe_b64encode(bad.encode()).decode()
+        answer = alice.get(f"facts?cursor={encoded}")
+        assert answer.status_code == 400 and answer.json()["error"]["message"] == "Invalid cursor.", bad
+
+
+@pytest.mark.django_db
 def test_bad_input_is_400(alice) -> None:  # type: ignore[no-untyped-def]
     for body in ({}, {"text": ""}, {"text": "x" * 3000}, {"text": "ok", "confidence": 2}, {"text": "ok", "type": "x"}):
         response = alice.post("facts", body)
