@@ -279,10 +279,20 @@ _YOUR_OWN_VENTURE_ZH_RE = re.compile(
 )
 
 
+# The listener's own errand asked after ("那你 visa 办了没", "你驾照考了吗", "你搬完家没有"): their news, not the speaker's.
+_YOUR_DOING_ZH_RE = re.compile(
+    r"^(?:那|所以|对了)?[，, ]?(?:你|您)(?![们家])[^，。！？我]{1,14}(?:了没有?|了吗|没有)\s*[?？]?\s*$"
+)
+
+
 def asks_after_listener(sentence: str) -> bool:
     """Whether the sentence only asks after the listener's venture ("How's the studio coming along?", "你那家店周末开门吗")."""
     plain = strip_chatter(sentence)
-    return bool(_HOW_IS_IT_GOING_RE.match(plain) or _YOUR_OWN_VENTURE_ZH_RE.search(plain[:200]))
+    return bool(
+        _HOW_IS_IT_GOING_RE.match(plain)
+        or _YOUR_OWN_VENTURE_ZH_RE.search(plain[:200])
+        or _YOUR_DOING_ZH_RE.match(plain[:60])
+    )
 
 
 # What an unnamed thing is worth to the speaker, and nothing else ("It's part of my routine now", "It means the world
@@ -356,7 +366,10 @@ def hedged_outing(sentence: str) -> bool:
 NOT_SETTLED_RE = re.compile(
     r"\bnothing(?:'s| is)? (?:decided|settled|set in stone|confirmed|fixed|final)\b|"
     r"\b(?:it'?s |that'?s )?not (?:decided|settled|set in stone|final) yet\b|\bhaven'?t decided (?:yet|anything)\b|"
-    r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])",
+    r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])|"
+    # Torn between two, nothing chosen ("no idea yet, might do X, might just Y", "还在纠结，到底买车还是继续打车").
+    r"^(?:\W{0,3}(?:honestly|tbh|um|erm|ha)\W{1,3})?no idea yet\b|\bmight [^.!?]{1,60}\bmight (?:just |also )?[a-z]|"
+    r"(?:在|很|挺|有点|还)纠结|到底[\u4e00-\u9fff]{1,12}还是",
     re.I,
 )
 # Not knowing a detail of one's own ("我也不知道啥型号", "no idea what model it is"): nothing to keep of it.
@@ -380,7 +393,7 @@ HYPOTHETICAL_RE = re.compile(
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
     r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
     r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
     r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"

@@ -237,9 +237,22 @@ def _option_chosen(reply: str, assistant: str) -> str:
 
 # Options laid out without a question ("We've got Wednesday at 4:40 with Dr Shah or Friday at 9:10.", "周三上午王主任
 # 还有号，周五下午李主任也有"): a short reply naming one chooses it ("wednesday please", "周五下午").
-_OPTIONS_EN_RE = re.compile(
-    r"\b(?:we'?ve got|we have|there'?s|there are|i can do|we can do|i'?ve got|available)\b[^.?!]{1,80}\bor\b", re.I
+_OPTION_LEADS = (
+    r"we'?ve got|we have|there'?s|there are|i can do|we can do|i'?ve got|available|(?<!you )(?:has|have) (?:got )?"
+    r"(?=(?:a |an )?(?:mon|tues|wednes|thurs|fri|satur|sun|\d|tomorrow|today|next))|can (?:visit|come|do|see you|fit you in)"
 )
+_OPTIONS_EN_RE = re.compile(rf"\b(?:{_OPTION_LEADS})\b[^.?!]{{1,80}}\bor\b", re.I)
+# The choice asked of options laid out in the sentence before ("... or a 19:05 with no fee. Which would you prefer?").
+_WHICH_ONLY_RE = re.compile(
+    r"^(?:so,? )?(?:which|what) (?:one |time |day |option )?(?:would you (?:prefer|like)|do you (?:prefer|want)|"
+    r"suits(?: you)?(?: best)?|works(?: best| better)?(?: for you)?|is (?:better|best) for you)\b[^.?!]{0,20}\?$",
+    re.I,
+)
+_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1, "latter": -1, "former": 0}
+_ORDINAL_ZH_RE = re.compile(
+    r"^(?:那就|就|要|选)?(?:第([一二三])(?:个|种|班|趟|家)|(前面|后面)(?:那|这)个)(?:吧)?[\s。！!~～]{0,3}$"
+)
+_ORDINAL_RE = re.compile(r"^(?:the )?(first|1st|second|2nd|third|3rd|last|latter|former)(?: one| option)?$", re.I)
 _OPTIONS_ZH_RE = re.compile(r"也(?:有|可以|行)|选哪")
 # Ideas suggested, not options offered ("可以试试番茄炖牛腩或者清蒸鲈鱼", "you could try the stew or the bass"): taking
 # one is a trivial choice of the day, not a decision of the user's.
@@ -250,9 +263,7 @@ _TRIM_EN_RE = re.compile(
     re.I,
 )
 _TRIM_ZH_RE = re.compile(r"^(?:那就|就|那|我要|我选|要|选)|(?:的?吧)?(?:谢谢)?[\s。！!~～]{0,5}$")
-_OPTION_LEAD_EN = re.compile(
-    r"^.{0,60}?\b(?:we'?ve got|we have|there'?s|there are|i can do|we can do|i'?ve got)\s", re.I
-)
+_OPTION_LEAD_EN = re.compile(rf"^.{{0,60}}?\b(?:{_OPTION_LEADS})\s", re.I)
 # A time refused and another asked for ("明天不行，后天上午吧", "下午家里没人，晚上7点以后行吗").
 _COUNTER_ZH_RE = re.compile(
     r"^[\u4e00-\u9fff\w]{1,8}?(?:不行|不方便|没空|没人|不在家?)[，,]\s{0,2}(?:改(?:到|成)?|换(?:到|成)?)?"
@@ -267,21 +278,35 @@ def named_option(reply: str, assistant: str) -> str:
     if _SUGGESTED_RE.search(tail):
         return ""
     if has_cjk(text):
-        counter = _COUNTER_ZH_RE.match(text)
+        counter, ordinal = _COUNTER_ZH_RE.match(text), _ORDINAL_ZH_RE.match(text)
         if counter:
             return f"改为{counter.group(1)}"
+        if ordinal and _laid_out(tail):  # "第二个": the option laid out in that place
+            parts = [
+                p
+                for p in re.split(r"[，,；;]|还是", _options_sentence(tail))
+                if p and not re.search(r"[吗呢?？]|哪", p)
+            ]
+            place = "一二三".find(ordinal.group(1)) if ordinal.group(1) else (0 if ordinal.group(2) == "前面" else -1)
+            return parts[place].strip(" 。") if len(parts) >= 2 and place < len(parts) else ""
         thing = _TRIM_ZH_RE.sub("", text)
         chosen = _laid_out(tail) and 2 <= len(thing) <= 8 and thing in tail
         return thing if chosen and not re.search(r"[不没别吗]", thing) else ""
     if not (_laid_out(tail) or _EITHER_RE.search(tail)):
         return ""
-    words = _TRIM_EN_RE.sub("", text).split()
+    said = _TRIM_EN_RE.sub("", text)
+    last = _options_sentence(tail) or tail
+    parts = re.split(r"[,;]?\s\bor\b\s", _OPTION_LEAD_EN.sub("", last.rstrip(" .?!")))
+    ordinal = _ORDINAL_RE.match(said)
+    if ordinal and len(parts) >= 2:  # "the second one": the option in that place
+        place = _ORDINALS[ordinal.group(1).lower()]
+        chosen = parts[place].strip() if place < len(parts) else ""
+        return re.sub(r"^(?:an?|the)\s+", "the ", chosen) if 0 < len(chosen) <= 60 else ""
+    words = said.split()
     if not 1 <= len(words) <= 4 or not all(re.search(rf"\b{re.escape(w)}\b", tail, re.I) for w in words):
         return ""
-    last = _last_sentence(tail) or tail
-    parts = re.split(r"[,;]?\s\bor\b\s", _OPTION_LEAD_EN.sub("", last.rstrip(" .?!")))
     found = [p for p in parts if all(re.search(rf"\b{re.escape(w)}\b", p, re.I) for w in words)]
-    return found[0].strip() if len(found) == 1 and len(found[0]) <= 60 else ""
+    return re.sub(r"^an?\s+", "the ", found[0].strip()) if len(found) == 1 and len(found[0]) <= 60 else ""
 
 
 @functools.lru_cache(maxsize=512)
@@ -292,9 +317,20 @@ def _last_sentence(assistant: str) -> str:
     return pieces[-1] if pieces else ""
 
 
-def _laid_out(assistant: str) -> bool:
-    """Whether the assistant's last sentence lays out options (an earlier "您也可以在APP上查看" offers nothing)."""
+def _options_sentence(assistant: str) -> str:
+    """The sentence that lays out the assistant's options: its last, or the one before a bare "Which would you
+    prefer?"."""
     last = _last_sentence(assistant)
+    if _WHICH_ONLY_RE.match(last):
+        pieces = pieces_of(assistant[-300:])
+        return pieces[-2] if len(pieces) >= 2 else last
+    return last
+
+
+def _laid_out(assistant: str) -> bool:
+    """Whether the assistant's last sentence (or the one before a bare "which?") lays out options (an earlier
+    "您也可以在APP上查看" offers nothing)."""
+    last = _options_sentence(assistant)
     return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last))
 
 

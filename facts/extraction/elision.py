@@ -42,8 +42,8 @@ _VERB_AFTER = frozenset(["is", "was", "has", "had", "and", "will", "would", "can
 
 # Discourse markers that open a sentence and say nothing of its content ("Plus, it's dairy-free").
 _MARKER_RE = re.compile(
-    r"^(?:plus|yet|thankfully|luckily|fortunately|honestly|anyway|anyways|besides|also|still|and|but|so|well|oh|btw|"
-    r"by the way|speaking of which)\b[,:]?\s+",
+    r"^(?:(?:plus|yet|thankfully|luckily|fortunately|honestly|anyway|anyways|besides|also|still|and|but|so|well|oh|btw|"
+    r"by the way|speaking of which|fyi|ngl|tbh|lol|update|news)\b[,:]?\s+){1,3}",
     re.I,
 )
 # An instruction opening with a verb the list above lacks, when a determiner or object follows
@@ -114,7 +114,7 @@ def without_marker(body: str) -> str:
 _STATE_WORDS = (
     r"exhausted|knackered|shattered|stressed|thrilled|excited|delighted|worried|tired|bored|overwhelmed|relieved|"
     r"stuck|gutted|chuffed|stoked|pleased|surprised|shocked|scared|terrified|annoyed|frustrated|disappointed|"
-    r"devastated|obsessed|hooked|swamped|slammed|pumped|psyched|amazed|impressed|touched|drained|wiped out|"
+    r"devastated|obsessed|hooked|buzzing|swamped|slammed|pumped|psyched|amazed|impressed|touched|drained|wiped out|"
     r"based|located|engaged|qualified|vaccinated|convinced|tempted|torn|done in|spoiled|spoilt|blessed|hungover"
 )
 _STATE_RE = re.compile(
@@ -133,7 +133,23 @@ _GOING_RE = re.compile(
     r" (?:to|into|out|back|abroad|home|house|over|up|down|away|for|at|on|in|next|this|tomorrow)\b",
     re.I,
 )
-_FINITE_RE = re.compile(r"\b(?:is|are|was|were|can|could|will be|would be|makes?|keeps?|takes?|feels?|seems?)\b", re.I)
+_FINITE_RE = re.compile(
+    r"\b(?:is|are|was|were|isn'?t|aren'?t|wasn'?t|can|could|will be|would be|makes?|keeps?|takes?|feels?|seems?)\b",
+    re.I,
+)
+
+
+_BEEN_IT_RE = re.compile(
+    r"(?:quite|such|a|an|ages|forever|years|months|weeks|so|too|crazy|mad|wild|hectic|nuts)$", re.I
+)
+
+
+def speaker_elided(sentence: str) -> bool:
+    """Whether an English sentence opens with the speaker's dropped subject ("moved into the flat on Cowley Rd",
+    "fyi sold the van", "Exhausted after the move"): the speaker is its subject."""
+    return (
+        not re.search(r"[\u4e00-\u9fff]", sentence) and with_elided_subject(without_marker(sentence), "X") is not None
+    )
 
 
 def with_elided_subject(body: str, speaker: str) -> str | None:
@@ -144,7 +160,10 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     if _STATE_RE.match(head[:_HEAD]):
         return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)
     m = _ELIDED_RE.match(head[:_HEAD])
-    if m is not None and m.group(1).lower() == "been":  # "Been swimming a lot" -> "Jon has been swimming a lot"
+    # "Been swimming a lot" -> "Jon has been swimming a lot"; not "Been quite a ride" (it has), "Been ages" (it has)
+    if m is not None and m.group(1).lower() == "been":
+        if _BEEN_IT_RE.match(m.group(2) or ""):
+            return None
         return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
     if _GOING_RE.match(head[:_HEAD]) and not _FINITE_RE.search(head[:_HEAD]):
         return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)  # "Moving to Leeds in May"

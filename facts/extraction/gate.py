@@ -32,6 +32,7 @@ from facts.extraction.chatter import (
     without_vague,
     worth_only,
 )
+from facts.extraction.elision import speaker_elided
 from facts.extraction.signals import (
     ACHIEVED_RE,
     DIET_CHANGE_RE,
@@ -96,7 +97,7 @@ _NAME_RE = re.compile(
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
 _QUESTION_RE = re.compile(
-    r"[?？]\s*$|(?:[吗么]|(?<!的)嘛)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
+    r"[?？]\s*$|(?:[吗么]|(?<!的)嘛|了没有?)\s*[~～]?\s*$|(^|[，,])\s*(是不是|有没有|能不能|可不可以)"
     # 呢 asks only with a question word or after a bare topic ("怎么办呢", "那你呢"); "还打着石膏呢" states.
     r"|(?:什么|啥|怎么|咋|哪|谁|为什么|为啥|几|多少|多久|要不要|是不是)[^，,。.!！]{0,30}呢\s*[~～]?\s*$|(?:^|[，,])[^，,]{0,4}呢\s*[~～]?\s*$"
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
@@ -281,7 +282,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "hypothetical")
     bare = re.sub(r"你好|您好|谢谢你|谢谢您|麻烦你|麻烦您|thank you|see you", "", text, flags=re.I)
     plain, plain_bare = strip_chatter(text), strip_chatter(bare)  # (read by most checks below)
-    first, second = has_first_person(bare), bool(_SECOND_PERSON_START_RE.match(plain_bare))
+    first = has_first_person(bare) or speaker_elided(plain_bare)  # ("moved into the flat on Cowley Rd": the speaker)
+    second = bool(_SECOND_PERSON_START_RE.match(plain_bare))
     signal = strong_signal(text)
     # (before the question: "我还以为周日也营业呢" asks nothing)
     if _MISTAKEN_RE.match(plain) and not signal and not has_slot:
@@ -410,8 +412,7 @@ _ANNOUNCE_RE = re.compile(
     re.I,
 )
 _TOPIC_ONLY_RE = re.compile(r"的事(?:儿|情)?$|这(?:件)?事(?:儿)?$|\b(?:thing|story|news)\b", re.I)
-# Anticipation of something not the speaker's own ("can't wait to hold your wonky mugs", "迫不及待想看看你们公司"):
-# a reaction to what the listener said.
+# Anticipation of what is not the speaker's ("can't wait to hold your wonky mugs", "迫不及待想看看你们公司"): a reaction.
 _ANTICIPATE_RE = re.compile(
     r"\b(?:i )?(?:can'?t|cannot) wait\b|\b(?:i'?m )?(?:so |really )?looking forward to\b|\b(?:i'?m )?so excited "
     r"(?:for you|to see)\b|(?:我)?(?:好|太|超|真)?(?:迫不及待|等不及|期待)(?:了|啊)?",

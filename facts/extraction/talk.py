@@ -21,7 +21,18 @@ _ASKS_TO_SEE_RE = re.compile(
     r"^(?:please |pls |so )?(?:send|show) (?:me |us )?(?:pics|pictures|photos|a pic|a photo)\b|^(?:let me know|keep me "
     r"posted)\b|^(?:快|赶紧)?(?:给我|让我)多?(?:发|看|瞧)|(?:^|[，,]\s{0,2})等你[\u4e00-\u9fff]{1,10}(?:给我|带我)|"
     # ... or a get-together proposed to the listener ("那我走之前我们去吃一次素食自助吧？", "shall we grab lunch?").
-    r"(?:我们|咱们?)[\u4e00-\u9fff\w]{1,16}吧\s{0,2}[？?]\s{0,2}$|^shall we\b[^?]{1,40}\?\s{0,2}$",
+    r"(?:我们|咱们?)[\u4e00-\u9fff\w]{1,16}吧\s{0,2}[？?]\s{0,2}$|^shall we\b[^?]{1,40}\?\s{0,2}$|"
+    # ("下周末去南山公园野餐呗，带上朵朵": a suggestion with 呗, nobody's plan yet)
+    r"^[^我，,。！？]{0,12}去[\u4e00-\u9fff]{1,12}呗(?=[\s，,。！!~～]|$)|"
+    # ... or good wishes passed on through the listener ("tell him congrats from me", "替我跟阿姨问声好").
+    r"\btell (?:him|her|them|(?-i:[A-Z])\w{1,20}) (?:congrats|congratulations|happy birthday|i said hi|hi|hello)\b|"
+    r"(?:替|帮)我(?:向|跟|和|给)[\u4e00-\u9fff]{1,6}(?:问(?:声|个)?好|说(?:声|一声)?(?:恭喜|生日快乐|谢谢))",
+    re.I,
+)
+# ... or the listener praised against someone else ("you explain it better than my teacher lol", "你比我之前那个老师靠谱多了").
+_BETTER_THAN_RE = re.compile(
+    r"\byou(?:'re| are)? (?:\w{2,12} ){0,2}(?:so much |way |much |a lot |far )?better than\b|"
+    r"(?:^|[，,]\s{0,2})(?:你|您)比[^，。！？]{1,14}(?:靠谱|强|厉害|好|专业|清楚|耐心|细心)多了",
     re.I,
 )
 # ... the talk left for a chore of the moment ("I'm off to the gym now", "我得先去接孩子放学了，晚点聊", "先溜了"),
@@ -32,7 +43,8 @@ _LEAVING_RE = re.compile(
     re.I,
 )
 # (a Chinese errand only with a sign-off, or 先去 to anything but work or study: "毕业后我先去上海工作了" tells a move)
-_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)?先?去[\u4e00-\u9fff]{1,10}了")
+# (not 去不了, "can't go": "一年也去不了几次" is a reason, not an errand)
+_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)?先?去(?!不|没)[\u4e00-\u9fff]{1,10}了(?<!不了)")
 _SIGN_OFF_CUE_RE = re.compile(
     r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|^(?:好了?|好啦|不说了|不聊了|那我)|"
     r"先去(?![\u4e00-\u9fff]{0,6}(?:工作|上班|读书|上学|实习|发展|定居|读研|留学|生活))|\b(?:talk|speak|chat) (?:soon|later)\b|"
@@ -93,7 +105,8 @@ def talk_only(sentence: str) -> str:
     if _LEAVING_RE.search(text) or _LEAVING_THEN_RE.search(text) and _SIGN_OFF_CUE_RE.search(text):
         return "sign_off"
     if (
-        text.startswith(("你", "您"))
+        _BETTER_THAN_RE.search(text)
+        or text.startswith(("你", "您"))
         and "我" in text
         and not _ME_OF_YOU_ZH_RE.search(text)
         or _TO_YOU_ZH_RE.match(text)

@@ -45,7 +45,7 @@ def test_a_reply_that_leaves_it_open_keeps_nothing(question: str, reply: str) ->
     ("question", "reply", "said"),
     [
         ("We have Tuesday at 10 with Dr Patel or Thursday at 3.", "thursday please", "Chose Thursday at 3."),
-        ("There's a 7:15 or a 9:40 train on the 2nd.", "the 9:40", "Chose a 9:40 train on the 2nd."),
+        ("There's a 7:15 or a 9:40 train on the 2nd.", "the 9:40", "Chose the 9:40 train on the 2nd."),
         ("周一下午可以，周四上午也有，您选哪个？", "周四上午", "选择周四上午。"),
         ("师傅最快周六上午上门，可以吗？", "周六不行，周日下午吧", "改为周日下午。"),
     ],
