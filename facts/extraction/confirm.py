@@ -245,7 +245,7 @@ _OPTIONS_EN_RE = re.compile(rf"\b(?:{_OPTION_LEADS})\b[^.?!]{{1,80}}\bor\b", re.
 # The choice asked of options laid out in the sentence before ("... or a 19:05 with no fee. Which would you prefer?").
 _WHICH_ONLY_RE = re.compile(
     r"^(?:so,? )?(?:which|what) (?:one |time |day |option )?(?:would you (?:prefer|like)|do you (?:prefer|want)|"
-    r"suits(?: you)?(?: best)?|works(?: best| better)?(?: for you)?|is (?:better|best) for you)\b[^.?!]{0,20}\?$",
+    r"suits(?: you)?(?: best)?|fits(?: best)?|works(?: best| better)?(?: for you)?|is (?:better|best) for you)\b[^.?!]{0,20}\?$",
     re.I,
 )
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1, "latter": -1, "former": 0}
@@ -253,7 +253,20 @@ _ORDINAL_ZH_RE = re.compile(
     r"^(?:那就|就|要|选)?(?:第([一二三])(?:个|种|班|趟|家)|(前面|后面)(?:那|这)个)(?:吧)?[\s。！!~～]{0,3}$"
 )
 _ORDINAL_RE = re.compile(r"^(?:the )?(first|1st|second|2nd|third|3rd|last|latter|former)(?: one| option)?$", re.I)
-_OPTIONS_ZH_RE = re.compile(r"也(?:有|可以|行)|选哪")
+_OPTIONS_ZH_RE = re.compile(
+    r"也(?:有|可以|行)|选哪|(?:或者?|还是|和)(?=[^，。？]{0,4}(?:\d|[一二三四五六七八九十两]|周|星期|礼拜|上午|下午|晚上|明天|后天))"
+)
+# Options labelled by letters ("A) a childhood story, B) the caravan holiday", "A温情 B搞笑 C简短"): a reply naming the
+# letter chooses what it labels.
+_LETTERED_RE = re.compile(
+    r"(?:^|[\s:：，,;；])([A-D])[)）.、:：]?\s?([^,，;；.。?？\s][^,，;；.。?？]{0,39}?)(?=\s[A-D][)）.、:：]?\s?|[,，;；.。?？]|$)"
+)
+_LETTER_REPLY_RE = re.compile(r"^(?:option |选)?([A-D])(?=$|[\s,，.。!！]|[呗吧啊])")
+# Words of a short reply that only say it suits ("Friday arvo suits"): left out when the options do not hold them.
+_SUITS_RE = re.compile(
+    r"(?:arvo|morning|afternoon|evening|suits?|works?|is|fine|good|better|best|me|for|one|then|definitely|sounds)$",
+    re.I,
+)
 # Ideas suggested, not options offered ("可以试试番茄炖牛腩或者清蒸鲈鱼", "you could try the stew or the bass"): taking
 # one is a trivial choice of the day, not a decision of the user's.
 _SUGGESTED_RE = re.compile(r"试试|推荐|建议|不妨|\b(?:you could|you might|how about|why not|try)\b", re.I)
@@ -277,21 +290,12 @@ def named_option(reply: str, assistant: str) -> str:
     tail, text = assistant[-300:], reply.strip()
     if _SUGGESTED_RE.search(tail):
         return ""
+    letter = _LETTER_REPLY_RE.match(text)
+    if letter:  # "B, definitely the caravan", "B呗": the option that letter labels
+        labelled = dict(_LETTERED_RE.findall(_options_sentence(tail)))
+        return labelled.get(letter.group(1), "").strip() if len(labelled) >= 2 else ""
     if has_cjk(text):
-        counter, ordinal = _COUNTER_ZH_RE.match(text), _ORDINAL_ZH_RE.match(text)
-        if counter:
-            return f"改为{counter.group(1)}"
-        if ordinal and _laid_out(tail):  # "第二个": the option laid out in that place
-            parts = [
-                p
-                for p in re.split(r"[，,；;]|还是", _options_sentence(tail))
-                if p and not re.search(r"[吗呢?？]|哪", p)
-            ]
-            place = "一二三".find(ordinal.group(1)) if ordinal.group(1) else (0 if ordinal.group(2) == "前面" else -1)
-            return parts[place].strip(" 。") if len(parts) >= 2 and place < len(parts) else ""
-        thing = _TRIM_ZH_RE.sub("", text)
-        chosen = _laid_out(tail) and 2 <= len(thing) <= 8 and thing in tail
-        return thing if chosen and not re.search(r"[不没别吗]", thing) else ""
+        return _named_option_zh(text, tail)
     if not (_laid_out(tail) or _EITHER_RE.search(tail)):
         return ""
     said = _TRIM_EN_RE.sub("", text)
@@ -302,11 +306,34 @@ def named_option(reply: str, assistant: str) -> str:
         place = _ORDINALS[ordinal.group(1).lower()]
         chosen = parts[place].strip() if place < len(parts) else ""
         return re.sub(r"^(?:an?|the)\s+", "the ", chosen) if 0 < len(chosen) <= 60 else ""
-    words = said.split()
+    words = [w for w in said.split() if not _SUITS_RE.match(w) or re.search(rf"\b{re.escape(w)}\b", tail, re.I)]
     if not 1 <= len(words) <= 4 or not all(re.search(rf"\b{re.escape(w)}\b", tail, re.I) for w in words):
         return ""
     found = [p for p in parts if all(re.search(rf"\b{re.escape(w)}\b", p, re.I) for w in words)]
     return re.sub(r"^an?\s+", "the ", found[0].strip()) if len(found) == 1 and len(found[0]) <= 60 else ""
+
+
+def _named_option_zh(text: str, tail: str) -> str:
+    """named_option for a Chinese reply: a time refused and another asked, an option named by its place, or the
+    option its first clause names ("周四那个" -> "周四下午2点取车", "5号吧，3号要上班" -> "6月5号")."""
+    counter, ordinal = _COUNTER_ZH_RE.match(text), _ORDINAL_ZH_RE.match(text)
+    if counter:
+        return f"改为{counter.group(1)}"
+    if not _laid_out(tail):
+        return ""
+    parts = [  # ("周四上午也有" offers "周四上午")
+        re.sub(r"(?:也|还)?(?:有|可以|行)(?:号|空|位)?$", "", p.strip(" 。"))
+        for p in re.split(r"[，,；;]|还是|或者?|(?<=[号点日])和", _options_sentence(tail))
+        if p and not re.search(r"[吗呢?？]|哪", p)
+    ]
+    if ordinal:  # "第二个": the option laid out in that place
+        place = "一二三".find(ordinal.group(1)) if ordinal.group(1) else (0 if ordinal.group(2) == "前面" else -1)
+        return parts[place] if len(parts) >= 2 and place < len(parts) else ""
+    thing = re.sub(r"(?:的?那个|的?这个|的)$", "", _TRIM_ZH_RE.sub("", re.split(r"[，,]", text)[0]))
+    if not (2 <= len(thing) <= 8 and thing in tail) or re.search(r"[不没别吗]", thing):
+        return ""
+    holding = [p for p in parts if thing in p]
+    return holding[0] if len(holding) == 1 and len(holding[0]) <= 16 else thing
 
 
 @functools.lru_cache(maxsize=512)
@@ -331,11 +358,20 @@ def _laid_out(assistant: str) -> bool:
     """Whether the assistant's last sentence (or the one before a bare "which?") lays out options (an earlier
     "您也可以在APP上查看" offers nothing)."""
     last = _options_sentence(assistant)
-    return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last))
+    return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last) or len(_LETTERED_RE.findall(last)) >= 2)
 
 
 def offer_made(assistant: str) -> bool:
-    return bool(assistant) and bool(_OFFERING_RE.search(assistant[-400:]) or _laid_out(assistant))
+    return bool(assistant) and bool(
+        _OFFERING_RE.search(assistant[-400:]) or _laid_out(assistant) or _either_asked(_last_sentence(assistant))
+    )
+
+
+def _either_asked(question: str) -> bool:
+    """ "Long runs on Saturday or Sunday?": a choice asked between two things ("Is it sunny or rainy there?" asks after
+    a state, "Can I take the account number or the postcode?" for a detail: not a choice)."""
+    asks = re.match(r"(?:is|are|was|were|does|do|did|has|have|can|could|may|what|where|when|how|who)\b", question, re.I)
+    return bool(_EITHER_RE.search(question)) and not asks
 
 
 def taken_offer(clause: str, assistant: str, speaker: str) -> str:
@@ -347,8 +383,11 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
     named = speaker not in UNNAMED
     option = named_option(text, assistant)
     if option:
-        if has_cjk(text):
-            return f"{speaker if named else ''}{option if option.startswith('改为') else '选择' + option}。"
+        if has_cjk(text):  # the reason given with it stays with it ("5号吧，3号要上班")
+            cut = re.search(r"[，,]", text)
+            rest = "" if option.startswith("改为") or not cut else text[cut.end() :].strip("，,。！!~～ ")
+            said = option if option.startswith("改为") else "选择" + option
+            return f"{speaker if named else ''}{said}" + (f"，{third_person_zh(rest, speaker)}。" if rest else "。")
         return f"{speaker} chose {option}." if named else f"Chose {option}."
     if has_cjk(text):
         m = _TAKES_ZH_RE.match(text)

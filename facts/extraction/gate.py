@@ -116,9 +116,9 @@ _QUESTION_RE = re.compile(
     r"(?:good|best|decent|cheap)\b",
     re.I,
 )
-# Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry with its subject).
-# (a plan is the service's product: "do you plan to" asks after the listener)
+# Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry; a plan is the service's product).
 _SERVICE_RE = re.compile(
+    r"^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|是在这(?:儿|里)吗|"
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"

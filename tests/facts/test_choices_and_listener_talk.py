@@ -119,3 +119,56 @@ def test_an_english_sentence_that_drops_its_subject_is_the_speakers(text: str, s
 )
 def test_a_sentence_whose_subject_is_it_is_not_made_the_speakers(text: str) -> None:
     assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        # Options labelled by letters: the letter chooses what it labels.
+        (
+            "Two layouts: A) an open-plan kitchen, B) a separate utility room. Which fits?",
+            "A, easier to clean",
+            "Chose an open-plan kitchen.",
+        ),  # fmt: skip
+        ("有两个方案：A全包 B半包，选哪个？", "B吧，材料我们自己买", "选择半包，材料用户和家人自己买。"),
+        # A choice asked between two things, answered with one.
+        ("Great. Pickup on Monday or Wednesday?", "wednesday", "Chose Wednesday."),
+        # The reply's words that only say it suits are left out.
+        ("We can do 9:15 on Thursday or 16:40 on Friday.", "Friday arvo works", "Chose 16:40 on Friday."),
+        # A Chinese reply's first clause names the option; the option laid out is said whole.
+        ("最早能约7月8号和7月11号。", "11号吧，8号要出差", "选择7月11号，8号要出差。"),
+        ("可以改成周二上午10点或周五下午3点取件。", "周五那个", "选择周五下午3点取件。"),
+    ],
+)
+def test_an_option_named_by_letter_or_in_few_words_is_chosen(question: str, reply: str, said: str) -> None:
+    assert answer_of(question, reply) == [("decision", said)]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Is the weather warm or cold over there?", "cold, as always"),  # asks after a state, not a choice
+        ("Can I take your date of birth or your member number?", "the member number, 55120"),  # a detail asked
+    ],
+)
+def test_an_either_question_that_is_no_choice_makes_no_decision(question: str, reply: str) -> None:
+    assert all(kind != "decision" for kind, _text in answer_of(question, reply))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is it refundable?",
+        "Do you fit bike racks as well?",
+        "Can my guitar go in the hold?",
+        "你好，有防蓝光的镜片卖吗",
+        "请问初三插班报名是在这里吗",
+    ],
+)
+def test_a_question_to_the_business_about_its_goods_or_terms_is_an_inquiry(text: str) -> None:
+    assert first_kind(text) == "inquiry"
+
+
+@pytest.mark.parametrize("text", ["is it extra crowded on weekends?", "do you do pilates?"])
+def test_a_question_to_a_friend_is_no_inquiry(text: str) -> None:
+    assert first_kind(text) != "inquiry"
