@@ -160,7 +160,7 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
     if _STATE_RE.match(head[:_HEAD]):
         return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)
     m = _ELIDED_RE.match(head[:_HEAD])
-    # "Been swimming a lot" -> "Jon has been swimming a lot"; not "Been quite a ride" (it has), "Been ages" (it has)
+    # "Been swimming a lot" -> "Jon has been swimming a lot"; not "Been quite a week" (it has), "Been ages" (it has)
     if m is not None and m.group(1).lower() == "been":
         if _BEEN_IT_RE.match(m.group(2) or ""):
             return None
