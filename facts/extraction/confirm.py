@@ -258,10 +258,11 @@ _OPTIONS_ZH_RE = re.compile(
 )
 # Options labelled by letters ("A) a childhood story, B) the caravan holiday", "A温情 B搞笑 C简短"): a reply naming the
 # letter chooses what it labels.
-_LETTERED_RE = re.compile(
-    r"(?:^|[\s:：，,;；])([A-D])[)）.、:：]?\s?([^,，;；.。?？\s][^,，;；.。?？]{0,39}?)(?=\s[A-D][)）.、:：]?\s?|[,，;；.。?？]|$)"
+_LETTERED_RE = re.compile(  # (a label is a letter alone: "Dr Chen said Bath" labels nothing)
+    r"(?:^|[\s:：，,;；])([A-D])(?:[)）.、:：]\s?|\s|(?=[\u4e00-\u9fff]))([^,，;；.。?？\s][^,，;；.。?？]{0,39}?)"
+    r"(?=\s[A-D](?:[)）.、:：]|\s|[\u4e00-\u9fff])|[,，;；.。?？]|$)"
 )
-_LETTER_REPLY_RE = re.compile(r"^(?:option |选)?([A-D])(?=$|[\s,，.。!！]|[呗吧啊])")
+_LETTER_REPLY_RE = re.compile(r"^(?:option |选)?([A-D])(?=$|[,，.。!！)）]|[呗吧啊]|\s(?![a-z]))")
 # Words of a short reply that only say it suits ("Friday arvo suits"): left out when the options do not hold them.
 _SUITS_RE = re.compile(
     r"(?:arvo|morning|afternoon|evening|suits?|works?|is|fine|good|better|best|me|for|one|then|definitely|sounds)$",

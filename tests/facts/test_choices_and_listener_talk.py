@@ -46,6 +46,7 @@ def test_an_option_laid_out_before_a_bare_which_or_named_by_its_place_is_chosen(
     [
         ("Which would you prefer?", "the second one"),  # nothing laid out: no place to read
         ("You could try the tagine or the curry. Which do you fancy?", "the first one"),  # ideas, not options
+        ("Dr Adams said Bath is lovely this time of year.", "B"),  # capitals are no letters laid out
     ],
 )
 def test_a_place_named_without_options_laid_out_chooses_nothing(question: str, reply: str) -> None:
