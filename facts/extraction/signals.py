@@ -240,17 +240,17 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
             r"\bit snapped|(?:screen|glass|window|windscreen|lens|mirror) (?:is |was |got |has )?(?:shattered|smashed)|"
             r"(?<!\bi )(?:was|were) (?:meant|supposed) to\b[^.?!]{0,80}?\bstill (?:aren'?t|isn'?t|hasn'?t|haven'?t|"
-            r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed)|ship|come)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
+            r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed|ready|done|sorted|back)|ship|come)\b|\bnobody (?:emailed|told|called|rang|contacted|informed|warned) (?:me|us)\b|\bhas a crack\b|\ba crack (?:in|down|across|right)\b|\bdelayed (?:another |a further )?(?:\d+|two|three|four|a|an) (?:weeks?|days?|months?|hours?)\b|\bnothing has (?:entered|arrived|come through|landed|reached)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
             r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
             r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double)|"
             # A fault back again, a supply cut, the business keeping or charging what it should not.
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
             r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
-            r"被盗刷|盗刷了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"被盗刷|盗刷了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
@@ -319,7 +319,10 @@ _FAILED_SERVICE_RE = re.compile(
     r"\b(?:hasn'?t|hasnt|has not|haven'?t|havent|never) (?:arrived|come through|been (?:delivered|sent|dispatched))\b|"
     r"\bovercharged\b|\b(?:charged|billed) (?:me|us) (?:twice|double|more than)\b|\bnobody (?:ever )?(?:mentioned|told me)\b|"
     r"\bno one (?:ever )?(?:mentioned|told me)\b|多收了|收了两次|扣了两次|多扣|说好\S{0,12}?(?:收|扣)了?我|没(?:人)?(?:告诉|提醒)(?:过)?我|"
-    r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送)|还没(?:寄|发|送)(?:到|过来|出来)",
+    r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送)|还没(?:寄|发|送)(?:到|过来|出来)|"
+    # ... ready late, sold past its date, or done wrong again ("was meant to be ready Monday", "买的试纸是过期的",
+    # "备注了过敏还给我放虾，这都第二回了").
+    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|done|sorted|back)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
     re.I,
 )
 

@@ -173,3 +173,27 @@ def test_a_question_to_the_business_about_its_goods_or_terms_is_an_inquiry(text:
 @pytest.mark.parametrize("text", ["is it extra crowded on weekends?", "do you do pilates?"])
 def test_a_question_to_a_friend_is_no_inquiry(text: str) -> None:
     assert first_kind(text) != "inquiry"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # What went wrong with a service or goods, said without the word: a complaint before the health or the money
+        # it is about (the corpus README's order).
+        "my inhaler refill was supposed to be ready on Friday and it still isn't",
+        "the courier lost the parcel and nobody emailed me about it",
+        "the new sofa I ordered got delayed three weeks",
+        "the vase has a crack down one side, came like that",
+        "我在你们店买的胰岛素笔芯是过期的",
+        "我备注了不要香菜还是放了，都第三次了",
+        "物业费怎么这么贵，去年才一千出头",
+        "说好周一来修，到现在也没人来看",
+    ],
+)
+def test_a_fault_said_without_the_word_is_a_complaint(text: str) -> None:
+    assert first_kind(text) == "complaint"
+
+
+@pytest.mark.parametrize(("text", "kind"), [("I broke my wrist at football", "health"), ("我这周又偏头痛了", "health")])
+def test_the_speakers_own_injury_stays_health(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
