@@ -240,7 +240,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
             r"\bit snapped|(?:screen|glass|window|windscreen|lens|mirror) (?:is |was |got |has )?(?:shattered|smashed)|"
             r"(?<!\bi )(?:was|were) (?:meant|supposed) to\b[^.?!]{0,80}?\bstill (?:aren'?t|isn'?t|hasn'?t|haven'?t|"
-            r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed|ready|done|sorted|back)|ship|come)\b|\bnobody (?:emailed|told|called|rang|contacted|informed|warned) (?:me|us)\b|\bhas a crack\b|\ba crack (?:in|down|across|right)\b|\bdelayed (?:another |a further )?(?:\d+|two|three|four|a|an) (?:weeks?|days?|months?|hours?)\b|\bnothing has (?:entered|arrived|come through|landed|reached)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
+            r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed|ready|sorted)|ship|come)\b|\bnobody (?:emailed|told|called|rang|contacted|informed|warned) (?:me|us)\b|\bhas a crack\b|\ba crack (?:in|down|across|right)\b|\bdelayed (?:another |a further )?(?:\d+|two|three|four|a|an) (?:weeks?|days?|months?|hours?)\b|\bnothing has (?:entered|arrived|come through|landed|reached)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
             r"(?:the|my|your) (?:engineer|technician|parcel|order|refund|driver)|(?:charged|billed) (?:me |us )?for "
             r"(?:two|2|both)|(?:invoice|bill) (?:showed|shows|had|has|said) (?:two|2|double)|"
             # A fault back again, a supply cut, the business keeping or charging what it should not.
@@ -322,7 +322,7 @@ _FAILED_SERVICE_RE = re.compile(
     r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送)|还没(?:寄|发|送)(?:到|过来|出来)|"
     # ... ready late, sold past its date, or done wrong again ("was meant to be ready Monday", "买的试纸是过期的",
     # "备注了过敏还给我放虾，这都第二回了").
-    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|done|sorted|back)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
+    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|sorted)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
     re.I,
 )
 
