@@ -345,6 +345,7 @@ def _last_sentence(assistant: str) -> str:
     return pieces[-1] if pieces else ""
 
 
+@functools.lru_cache(maxsize=512)
 def _options_sentence(assistant: str) -> str:
     """The sentence that lays out the assistant's options: its last, or the one before a bare "Which would you
     prefer?"."""

@@ -147,26 +147,31 @@ _BEEN_IT_RE = re.compile(
 def speaker_elided(sentence: str) -> bool:
     """Whether an English sentence opens with the speaker's dropped subject ("moved into the flat on Cowley Rd",
     "fyi sold the van", "Exhausted after the move"): the speaker is its subject."""
-    return (
-        not re.search(r"[\u4e00-\u9fff]", sentence) and with_elided_subject(without_marker(sentence), "X") is not None
-    )
+    return not re.search(r"[\u4e00-\u9fff]", sentence) and _elided_lead(without_marker(sentence)) is not None
 
 
 def with_elided_subject(body: str, speaker: str) -> str | None:
     """ "Tried the new ramen bar" -> "Joanna tried the new ramen bar", "Exhausted after the move" -> "Joanna is
     exhausted after the move"; None when the sentence does not open with a past-tense verb or a state (with at
     most one adverb before the verb)."""
+    lead = _elided_lead(body)
+    if lead is None:
+        return None
+    head = body.lstrip(" \"'-–—")
+    return third_person_en(lead + head[:1].lower() + head[1:], speaker)
+
+
+def _elided_lead(body: str) -> str | None:
+    """The subject the sentence dropped, as the speaker would say it ("I'm ", "I've ", "I "), or None."""
     head = body.lstrip(" \"'-–—")
     if _STATE_RE.match(head[:_HEAD]):
-        return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)
+        return "I'm "
     m = _ELIDED_RE.match(head[:_HEAD])
     # "Been swimming a lot" -> "Jon has been swimming a lot"; not "Been quite a week" (it has), "Been ages" (it has)
     if m is not None and m.group(1).lower() == "been":
-        if _BEEN_IT_RE.match(m.group(2) or ""):
-            return None
-        return third_person_en("I've " + head[:1].lower() + head[1:], speaker)
+        return None if _BEEN_IT_RE.match(m.group(2) or "") else "I've "
     if _GOING_RE.match(head[:_HEAD]) and not _FINITE_RE.search(head[:_HEAD]):
-        return third_person_en("I'm " + head[:1].lower() + head[1:], speaker)  # "Moving to Leeds in May"
+        return "I'm "  # "Moving to Leeds in May"
     if m is None or not is_past_form(m.group(1)):
         return None
     after = (m.group(2) or "").lower()
@@ -174,7 +179,7 @@ def with_elided_subject(body: str, speaker: str) -> str | None:
         return None
     if m.group(1).lower() == "got" and after in {"it", "that", "you", "ya", "ya'"}:
         return None  # "Got it, Nate": agreement, no act
-    return third_person_en("I " + head[:1].lower() + head[1:], speaker)
+    return "I "
 
 
 # Talking later, and the clauses that only condition it ("if you need anything", "whenever you need help").
