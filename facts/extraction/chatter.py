@@ -389,11 +389,12 @@ LISTENERS_CHOICE_RE = re.compile(
 
 # Something that has not happened, or would follow one ("if I won the lottery I'd...", "要是明年又降息了呢").
 HYPOTHETICAL_RE = re.compile(
-    r"^\s*(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|\bif i (?:ever )?(were|was|had|won)\b|"
+    r"^\s*(?:(?:ugh|oh|well|honestly|man|god|tbh|sigh)\W{1,3})?(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
+    r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won)\b|"
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
     r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:我|咱)(?:要是|如果|假如)[^，。！？]{1,20}[，,]|^(?:要是|如果|假如)咱们?[^，。！？]{1,20}[，,]\s?(?:我|咱)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
     r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
     r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"

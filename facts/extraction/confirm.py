@@ -21,7 +21,7 @@ from facts.text import has_cjk
 _ACCEPT = (
     r"yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
     r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go on(?: then)?|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
-    r"确认|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
+    r"确认|对对对?|是是是?|嗯嗯|好好|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
 )
 _CONFIRM_RE = re.compile(
     rf"^(?:{_ACCEPT})"

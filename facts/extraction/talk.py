@@ -44,10 +44,10 @@ _LEAVING_RE = re.compile(
 )
 # (a Chinese errand only with a sign-off, or 先去 to anything but work or study: "毕业后我先去上海工作了" tells a move)
 # (not 去不了, "can't go": "一年也去不了几次" is a reason, not an errand)
-_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)?先?去(?!不|没)[\u4e00-\u9fff]{1,10}了(?<!不了)")
+_LEAVING_THEN_RE = re.compile(r"(?:我)?(?:得|要|还得)?先?去(?!不|没|把)[\u4e00-\u9fff]{1,10}了(?<!不了)")
 _SIGN_OFF_CUE_RE = re.compile(
     r"(?:晚点|下次|回头|改天)(?:再)?聊|再聊|拜拜|^(?:好了?|好啦|不说了|不聊了|那我)|"
-    r"先去(?![\u4e00-\u9fff]{0,6}(?:工作|上班|读书|上学|实习|发展|定居|读研|留学|生活))|\b(?:talk|speak|chat) (?:soon|later)\b|"
+    r"先去(?!把)(?![\u4e00-\u9fff]{0,6}(?:工作|上班|读书|上学|实习|发展|定居|读研|留学|生活))|\b(?:talk|speak|chat) (?:soon|later)\b|"
     r"\bttyl\b",
     re.I,
 )

@@ -54,6 +54,7 @@ from facts.extraction.signals import (
 )
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type, nearness_speaks
+from facts.extraction.whose import ACCOMPANY_RE, PRONOUN_SUBJECT_RE, someone_elses_body
 from facts.text import detect_language
 
 # Slot families (the corpus's slot names) and the type a family implies.
@@ -154,11 +155,6 @@ _PAST_EVENT_RE = re.compile(
     r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
     re.I,
 )
-# Going with someone to their appointment: the speaker's plan, not the speaker's health ("陪她去复查").
-_ACCOMPANY_RE = re.compile(
-    r"陪(?:着)?(?:她|他|它|老人|孩子|我?[爸妈]|老公|老婆)(?:去|到|做|看病|住院|复查)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
-    re.I,
-)
 _PROFILE_RE = re.compile(
     r"\b(i work|i'?m an? |i live|i'?m from|i grew up|i study|i'?m studying|my job|i speak|i drive|i have an? )|"
     r"我(是|在|住|做|会说|有一)",
@@ -236,11 +232,6 @@ _BODY_RE = re.compile(
 )
 
 
-# A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
-# speaker's life, and the one kind of other person a kept fact is about is a relative or partner.
-_PRONOUN_SUBJECT_RE = re.compile(r"^(?:he|she|he's|she's|he'll|she'll|he'd|she'd)\b|^(?:他|她)(?!们|说|讲)", re.I)
-
-
 # A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
 # the fact is still the speaker's own.
 _KIN_EN = (
@@ -262,6 +253,7 @@ def _relative_named(text: str) -> bool:
 _ANY_KIN_RE = re.compile("|".join(p.pattern for _slot, p in _KIN_RE), re.I)
 _RELATION_SIGNAL_RE = dict(_STRONG)["relationship"]
 _COMPLAINT_SIGNAL_RE = dict(_STRONG)["complaint"]
+_HEALTH_SIGNAL_RE = dict(_STRONG)["health"]
 
 
 def _own_or_relative(sentence: str, family: str | None) -> str:
@@ -361,6 +353,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "relationship"  # "My youngest won't touch mushrooms": the child's taste, a fact about the child
     if family in {"preference", "favorite"} and WORK_RE.search(sentence):
         return "profile"  # "I quit the bank and started an apprenticeship": work news, not a dislike of banks
+    if signal == "health" and someone_elses_body(sentence, _HEALTH_SIGNAL_RE):
+        return "relationship"  # "Tom's got a proper allergy", "She had a fall and broke her wrist": not the speaker's
     if family is not None:
         if family == "order_status" and slot is not None:
             return slot.type if slot.type in {"complaint", "event"} else "other"
@@ -375,9 +369,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return _FAMILY_TYPE.get(family, "profile")
     if signal == "health" and VET_RE.search(sentence):  # a pet's health: the pet is the speaker's, not the body
         return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
-    if signal == "health" and _PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
-        return "relationship"  # "She had a fall and broke her wrist": someone close to the speaker, not the speaker
-    if signal == "health" and _ACCOMPANY_RE.search(sentence):
+    if signal == "health" and ACCOMPANY_RE.search(sentence):
         planned = _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence)
         return "event" if _PAST_EVENT_RE.search(sentence) and not planned else "commitment"  # with someone else
     if signal in {"health", "legal"}:
@@ -386,7 +378,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "relationship" if _relative_is_subject(sentence) else "profile"
     if signal == "relationship" or _relative_is_subject(sentence):
         return _own_or_relative(sentence, None)
-    if _PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
+    if PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
         return "relationship"
     return ""
 
