@@ -107,13 +107,13 @@ _QUESTION_RE = re.compile(
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
     r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:(?<![好十])几(?![十百千万])|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
-    r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)(?:多久|多长时间|几天)\S{0,6}$|^(?:为什么|为啥|凭什么)"
+    r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)\S{0,4}?(?:多久|多长时间|几天)\S{0,6}$|(?:做|吃|买|穿|送|带|看|玩|选)点?(?:啥|什么)\s*$|(?:带|准备|交|提供)(?:什么|啥)\S{0,4}$|怎么(?:弄|收费|算)\s*$|^(?:请问|想问(?:一)?下)|^(?:为什么|为啥|凭什么)"
     # A yes-no question by a modal and 不 at its end, without its mark ("能分期不", "有现货不").
     r"|^(?:请问|那)?(?:能|可以|有|会|要|支持|包)[\u4e00-\u9fff]{1,8}不\s*$"
     # A wh-question without its mark ("and how do I sort a dict by value").
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b|^(?:(?:mate|hey|hiya|so|and|ok|okay|also)[,\s]+)?(?:what'?s|which is) (?:a|an|the) "
-    r"(?:good|best|decent|cheap)\b",
+    r"(?:good|best|decent|cheap|difference)\b",
     re.I,
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry; a plan is the service's product).
@@ -126,7 +126,7 @@ _SERVICE_RE = re.compile(
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
+    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").

@@ -105,3 +105,37 @@ def test_a_fault_said_without_the_word_is_a_complaint(text: str) -> None:
 
 def test_a_yes_said_three_times_confirms_the_read_back() -> None:
     assert answer_of("请问挂失的是尾号3378的借记卡吗？", "对对对") == [("other", "确认挂失的是尾号3378的借记卡。")]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "【转】饭后百步走，活到九十九！转给家人看看",
+        "Saw this on Instagram, apparently cold showers fix everything [link]",
+        "要不你先问问物业，或者直接报修",
+        "要不请个钟点工，一个月也就两千",
+        "你要是周末有空，我带你去吃那家潮汕牛肉",
+        "要是我是你，早就辞了",
+        "这回再送错我就投诉了",
+        "社保卡要提前多久补办",
+        "冰箱里就剩两个鸡蛋一根葱，午饭做点啥",
+        "what's the difference between a Roth and a traditional IRA",
+    ],
+)
+def test_forwarded_news_suggestions_conditions_and_unmarked_questions_keep_nothing(text: str) -> None:
+    assert first_kind(text) == "drop"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("想问一下老年卡怎么办理", "inquiry"),
+        ("卫生间地漏那边一直在渗水，墙都泡软了", "complaint"),
+        ("保洁阿姨今天又没来，这都第二次了", "complaint"),
+        ("Had my hearing test on Monday, I need aids in my left ear.", "health"),
+        ("我上个月查出白内障，医生说明年再做手术", "health"),
+        ("我复试过了，九月去厦大读新闻学", "event"),  # (alone, "复试过了！" is still vetoed by the classifier)
+    ],
+)
+def test_a_question_in_so_many_words_faults_and_the_body_in_new_words(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
