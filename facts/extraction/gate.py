@@ -75,7 +75,7 @@ _PIECES: dict[str, str] = {
     r"glad to hear( that)?|good to hear|sorry (?:to|tae) hear( that| it)?|that sucks|ugh|oof|yikes|damn|"
     r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: (?:to|tae) hear(?: that| this| it)?| for your loss)?|"
     r"我的(?:妈|天|老天|妈呀|天哪)(?:呀|啊)?|抢钱(?:嗦|啊|呢|吧)?|哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
-    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
+    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|吓死(?:我|人)了|吓我一跳|好家伙|救命|嘶|(?:有点)?肉疼|(?:都)?起鸡皮疙瘩|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
     r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o(?=\s*(?:$|[,，.。!！?？]))|"
     # Missing a thing of the past, a comfort ("I'll miss the free croissants tbh", "at least it's not surgery").
     r"(?:i'?ll|i will|gonna) (?:really )?miss (?:the|that|those|this|it|them|you|our)(?: [\w' ]{1,40})?|"
@@ -107,7 +107,7 @@ _QUESTION_RE = re.compile(
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
     r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:(?<![好十])几(?![十百千万])|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
-    r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)\S{0,4}?(?:多久|多长时间|几天)\S{0,6}$|(?:做|吃|买|穿|送|带|看|玩|选)点?(?:啥|什么)\s*$|(?:带|准备|交|提供)(?:什么|啥)\S{0,4}$|怎么(?:弄|收费|算)\s*$|^(?:请问|想问(?:一)?下)|^(?:为什么|为啥|凭什么)"
+    r"|(?:怎样|怎么样|什么样|如何)的?\s*$|是(?:什么|啥)\s*$|(?:要|需要|得)\S{0,4}?(?:多久|多长时间|几天)\S{0,6}$|(?:做|吃|买|穿|送|带|看|玩|选)点?(?:啥|什么)\s*$|(?:带|准备|交|提供)(?:什么|啥)\S{0,4}$|怎么(?:弄|收费|算)\s*$|多少(?:合适|比较好)\s*$|(?:该|要)怎么(?!办)[\u4e00-\u9fff]{1,8}$|^(?:请问|想问(?:一)?下)|^(?:为什么|为啥|凭什么)"
     # A yes-no question by a modal and 不 at its end, without its mark ("能分期不", "有现货不").
     r"|^(?:请问|那)?(?:能|可以|有|会|要|支持|包)[\u4e00-\u9fff]{1,8}不\s*$"
     # A wh-question without its mark ("and how do I sort a dict by value").
@@ -372,7 +372,7 @@ _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
 # wants done now, not something about them, unless the speaker appears again after the request.
 _REQUEST_ONLY_RE = re.compile(
     r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|"
-    r"help me (?:write|plan|draft|make|pick|choose|come up with))\b|^(?:请|麻烦)?(?:帮我|给我)(?:写|想|规划|列|设|推荐|"
+    r"help me (?:write|plan|draft|make|pick|choose|come up with)|help me with my (?:cv|resume|essay|speech|letter|cover letter|budget|homework|presentation))\b|^(?:请|麻烦)?(?:帮我|给我)(?:一个|一份|(?:再)?改|对比|比较|比一下|算|写|想|规划|列|设|推荐|"
     r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
     re.I,
 )
@@ -383,7 +383,7 @@ _REQUEST_ONLY_RE = re.compile(
 _ASK_LISTENER_RE = re.compile(
     r"^(?:(?:please|pls|just|go on|do|and|so|oh)[,\s]+)*(?:tell|make|save|get|grab|bring|wish|pray for|keep|water|feed|"
     r"text|buy|lend|cover for|pick|hug|kiss|say hi|say hello|give (?:my|her|him|them))\b|"
-    r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)",
+    r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)|发(?:给)?我(?:看看|瞧瞧|看一下)",
     re.I,
 )
 _I_SUBJECT_RE = re.compile(

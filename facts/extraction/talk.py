@@ -91,13 +91,16 @@ _LUCKY_RE = re.compile(
     re.I,
 )
 # ... something forwarded, not the speaker's own ("【转】每天一杯温开水…", "转给孩子们看看", "saw this on Facebook ...
-# [link]"), or a suggestion to the listener ("要不找房东说说", "要不请个护工"): nothing of the speaker's to keep.
+# [link]"), or a suggestion to the listener ("要不找房东说说", "要不请个护工") or where to meet ("我在你小区门口等你"):
+# nothing of the speaker's to keep.
 _FORWARDED_RE = re.compile(
     r"^\W{0,3}【[^】]{1,8}】|转给(?:你|孩子们|大家|你爱的人|家人)|\[link\]|\bsaw this on (?:facebook|insta\w*|tiktok|twitter|x)\b|"
-    r"^\W{0,3}(?:\[?转发\]?|转发[:：])",
+    r"^\W{0,3}(?:\[?转发\]?|转发[:：])|^(?:did|have) (?:u|you) see\b|^(?:yeah,? )?saw it on the (?:group|chat|news)",
     re.I,
 )
-_SUGGESTION_ZH_RE = re.compile(r"^(?:那|那就|其实)?要不(?!是|要)(?:然|咱们?|我们|你们?)?[\u4e00-\u9fff]")
+_SUGGESTION_ZH_RE = re.compile(
+    r"^(?:那|那就|其实)?要不(?!是|要)(?:然|咱们?|我们|你们?)?[\u4e00-\u9fff]|(?:在|到)\S{1,12}(?:门口|楼下|路口|站口?)等你"
+)
 _MISS_RE = re.compile(
     r"(?:好想你|想死你了?|想你了)[\s！!。~～]{0,3}$|\bi'?m (?:going to|gonna) miss (?:that|it|this|them|you)\b", re.I
 )
@@ -125,7 +128,7 @@ def talk_only(sentence: str) -> str:
         return "small_talk"
     if _FORWARDED_RE.search(text):
         return "small_talk"
-    if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.match(text):
+    if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.search(text):
         return "vague"
     if _MISS_RE.search(text) or _LUCKY_RE.search(text):
         return "reaction"

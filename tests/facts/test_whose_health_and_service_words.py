@@ -120,6 +120,15 @@ def test_a_yes_said_three_times_confirms_the_read_back() -> None:
         "社保卡要提前多久补办",
         "冰箱里就剩两个鸡蛋一根葱，午饭做点啥",
         "what's the difference between a Roth and a traditional IRA",
+        "帮我比较一下这两款扫地机器人",
+        "could you help me with my cover letter",
+        "菜单定了，发我看看",
+        "did you see the leisure centre's shutting the pool in May",
+        "七点，我在地铁站口等你",
+        "吓死我了",
+        "嘶，有点肉疼",
+        "给我一份减脂餐的食谱，简单点的",
+        "顺便问问，公积金一般每月交多少合适",
     ],
 )
 def test_forwarded_news_suggestions_conditions_and_unmarked_questions_keep_nothing(text: str) -> None:
