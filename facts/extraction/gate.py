@@ -43,7 +43,7 @@ from facts.extraction.signals import (
     strong_signal,
     wish,
 )
-from facts.extraction.talk import talk_only
+from facts.extraction.talk import I_SUBJECT_RE, request_only, talk_only
 from facts.text import has_cjk, keywords
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
@@ -323,7 +323,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
     if not has_slot and not signal and (effect := says_only_effect(plain)):
         return Verdict(False, effect)  # "It really reminds me why...", "这让我想起..."
-    if not has_slot and not signal and _request_only(plain):
+    if not has_slot and not signal and request_only(plain):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
         return Verdict(False, "vague")  # "tell her congrats from me", "make me a mug", "替我祝奶奶生日快乐"
@@ -368,16 +368,6 @@ _EMPTY_PROMISE_RE = re.compile(r"(?:\w{1,20}(?: \w{1,20}){0,2},? {1,3})?i promis
 _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
 
 
-# A request for a piece of work ("Give me ...", "Write me ...", "帮我写...", "给我推荐..."): it tells what the speaker
-# wants done now, not something about them, unless the speaker appears again after the request.
-_REQUEST_ONLY_RE = re.compile(
-    r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|"
-    r"help me (?:write|plan|draft|make|pick|choose|come up with)|help me with my (?:cv|resume|essay|speech|letter|cover letter|budget|homework|presentation))\b|^(?:请|麻烦)?(?:帮我|给我)(?:一个|一份|(?:再)?改|对比|比较|比一下|算|写|想|规划|列|设|推荐|"
-    r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
-    re.I,
-)
-
-
 # A request that the listener do something, the speaker only its beneficiary ("tell her congrats from me", "pray for
 # me", "save me a seat", "你必须给我当伴娘", "替我祝奶奶生日快乐"): what the listener should do, nothing of the speaker.
 _ASK_LISTENER_RE = re.compile(
@@ -385,9 +375,6 @@ _ASK_LISTENER_RE = re.compile(
     r"text|buy|lend|cover for|pick|hug|kiss|say hi|say hello|give (?:my|her|him|them))\b|"
     r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)|发(?:给)?我(?:看看|瞧瞧|看一下)",
     re.I,
-)
-_I_SUBJECT_RE = re.compile(
-    r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I
 )
 _CLAUSE_RE = re.compile(r"[,，;；:：]")
 
@@ -398,7 +385,7 @@ def _asks_listener(text: str) -> bool:
     named = [c for c in clauses if has_first_person(c)]
     if not named or not all(_ASK_LISTENER_RE.match(c) for c in named):
         return False
-    return not any(_I_SUBJECT_RE.search(_ASK_LISTENER_RE.sub(" ", c, count=1)) for c in named)
+    return not any(I_SUBJECT_RE.search(_ASK_LISTENER_RE.sub(" ", c, count=1)) for c in named)
 
 
 # News announced, not yet told ("I meant to tell you about the weirdest thing at work", "okay so I have news",
@@ -465,11 +452,6 @@ def statement_before_question(text: str) -> str:
     stated = bool(cuts) and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
     stated = stated and not _ASKS_FOR_HELP_RE.search(head)  # "帮我查一下快递，单号…": a request, no statement
     return head.strip() if stated else ""
-
-
-def _request_only(text: str) -> bool:
-    m = _REQUEST_ONLY_RE.match(text[:200])
-    return m is not None and not has_first_person(text[m.end() : 200])
 
 
 def _about_listener(text: str) -> bool:

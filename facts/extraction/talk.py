@@ -98,6 +98,14 @@ _FORWARDED_RE = re.compile(
     r"^\W{0,3}(?:\[?转发\]?|转发[:：])|^(?:did|have) (?:u|you) see\b|^(?:yeah,? )?saw it on the (?:group|chat|news)",
     re.I,
 )
+# ... or the listener's draft judged ("写得正式一点，我们领导比较古板", "too stiff, make it casual"): a request, no fact.
+_DRAFT_FEEDBACK_RE = re.compile(
+    r"^(?:语气|写得|改得)?(?:再)?(?:太|有点|稍微)?(?:正式|随意|客气|官方|口语化?|书面|简短|啰嗦|生硬)(?:一点|一些|点|了)|"
+    r"^(?:(?:can you )?make it|a bit|bit) (?:more |less |a bit )?(?:formal|casual|shorter|longer|friendlier|punchier)\b|"
+    r"^(?:too|way too|a bit too|bit too) (?:formal|stiff|casual|long|wordy|stuffy|corporate)\b",
+    re.I,
+)
+_SPEAKER_AFTER_RE = re.compile(r"我(?!们)|\bi(?:'m|'ve|'d)?\b", re.I)
 _SUGGESTION_ZH_RE = re.compile(
     r"^(?:那|那就|其实)?要不(?!是|要)(?:然|咱们?|我们|你们?)?[\u4e00-\u9fff]|(?:在|到)\S{1,12}(?:门口|楼下|路口|站口?)等你"
 )
@@ -128,6 +136,9 @@ def talk_only(sentence: str) -> str:
         return "small_talk"
     if _FORWARDED_RE.search(text):
         return "small_talk"
+    feedback = _DRAFT_FEEDBACK_RE.match(text)
+    if feedback and not _SPEAKER_AFTER_RE.search(text[feedback.end() :]):  # (not "…，我最烦感叹号满天飞": a dislike)
+        return "empty_question"
     if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.search(text):
         return "vague"
     if _MISS_RE.search(text) or _LUCKY_RE.search(text):
@@ -136,3 +147,23 @@ def talk_only(sentence: str) -> str:
     said = [p.strip() for p in pieces if _LESSON_RE.search(p) or _LUCKY_RE.search(p.strip())]
     rest = [p for p in pieces if p.strip() not in said and not _FRAME_ONLY_RE.match(p.strip())]
     return "small_talk" if said and not rest else ""
+
+
+# A request for a piece of work ("Give me ...", "Write me ...", "帮我写...", "给我推荐..."): it tells what the speaker
+# wants done now, not something about them, unless the speaker appears again after the request.
+_REQUEST_ONLY_RE = re.compile(
+    r"^(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send) me|(?:draft|write|compose) (?:a|an) (?:[\w-]+ )?(?:note|letter|email|message|msg|text|reply|speech|post|toast)|"
+    r"help me (?:write|plan|draft|make|pick|choose|come up with)|help me with my (?:cv|resume|essay|speech|letter|cover letter|budget|homework|presentation))\b|^(?:请|麻烦)?(?:帮我|给我)(?:一个|一份|(?:再)?改|对比|比较|比一下|算|写|想|规划|列|设|推荐|"
+    r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
+    re.I,
+)
+I_SUBJECT_RE = re.compile(
+    r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I
+)
+
+
+def request_only(text: str) -> bool:
+    """A request for a piece of work and nothing of the speaker's after it ("... to my manager": a possessive is the
+    request's, no fact of the speaker's)."""
+    m = _REQUEST_ONLY_RE.match(text[:200])
+    return m is not None and not I_SUBJECT_RE.search(text[m.end() : 200])

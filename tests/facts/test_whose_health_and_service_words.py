@@ -129,6 +129,9 @@ def test_a_yes_said_three_times_confirms_the_read_back() -> None:
         "嘶，有点肉疼",
         "给我一份减脂餐的食谱，简单点的",
         "顺便问问，公积金一般每月交多少合适",
+        "Draft a short note to my neighbour about the hedge.",
+        "语气再随意一点，我们组长人很好说话",
+        "way too corporate, make it friendlier, my team's pretty relaxed",
     ],
 )
 def test_forwarded_news_suggestions_conditions_and_unmarked_questions_keep_nothing(text: str) -> None:
@@ -147,4 +150,15 @@ def test_forwarded_news_suggestions_conditions_and_unmarked_questions_keep_nothi
     ],
 )
 def test_a_question_in_so_many_words_faults_and_the_body_in_new_words(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("帮我写个请假条，我下周三要去医院复查", "health"),  # the speaker again after the request: a fact of theirs
+        ("太正式了，口语一点，我最讨厌满屏的感叹号", "preference"),  # a dislike after the feedback
+    ],
+)
+def test_a_request_or_feedback_followed_by_the_speakers_own_fact_keeps_it(text: str, kind: str) -> None:
     assert first_kind(text) == kind
