@@ -111,6 +111,7 @@ _QUESTION_RE = re.compile(
     # A yes-no question by a modal and 不 at its end, without its mark ("能分期不", "有现货不").
     r"|^(?:请问|那)?(?:能|可以|有|会|要|支持|包)[\u4e00-\u9fff]{1,8}不\s*$"
     # A wh-question without its mark ("and how do I sort a dict by value").
+    r"|^(?:is|are|was|were|do|does|did|will|would|should|has|have|shall) (?:it|this|that|there|he|she|they|you|u|the|your|his|her|their|auntie|uncle)\b[^.!?]{0,60}\bor\b"
     r"|^(?:(?:and|so|also|but|ok|okay)[,\s]+)?(?:how|what|why|where|when|who|which) (?:do|does|did|can|could|should|"
     r"would|is|are|was|were) (?:i|we|you)\b|^(?:(?:mate|hey|hiya|so|and|ok|okay|also)[,\s]+)?(?:what'?s|which is) (?:a|an|the) "
     r"(?:good|best|decent|cheap|difference)\b",

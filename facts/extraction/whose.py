@@ -26,6 +26,12 @@ ACCOMPANY_RE = re.compile(
     re.I,
 )
 
+# A pet named, whom "he" or "she" may be ("can I bring my dog, he's allergic to chicken").
+_PET_RE = re.compile(
+    r"\b(?:my|our|the) (?:\w+ )?(?:dog|cat|puppy|kitten|pup|rabbit|bunny|hamster|horse|pony|parrot|budgie)\b|"
+    r"(?:狗|猫)(?!粮)",
+    re.I,
+)
 _CLAUSE_RE = re.compile(r"[^,.;:!?，。；：！？\n]+")
 _PERSON = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|baby|mum|mom|mother|dad|father|"
@@ -58,9 +64,10 @@ _ZH_NAME_LEAD_RE = re.compile(
 
 def someone_elses_body(sentence: str, health: re.Pattern[str]) -> bool:
     """A health fact about someone else in the speaker's life: a third person its subject or the owner of every clause
-    with a word of `health`; not a pet's care (a vet, a pet just gained) nor an appointment the speaker goes to with
+    with a word of `health`; not a pet's care (a vet, a pet named or just gained) nor an appointment the speaker goes to with
     someone (the speaker's plan)."""
-    if VET_RE.search(sentence) or possession_change(sentence) == "pet" or ACCOMPANY_RE.search(sentence):
+    pet = VET_RE.search(sentence) or possession_change(sentence) == "pet" or _PET_RE.search(sentence)
+    if pet or ACCOMPANY_RE.search(sentence):
         return False
     return bool(PRONOUN_SUBJECT_RE.match(strip_chatter(sentence))) or others_health(sentence, health)
 

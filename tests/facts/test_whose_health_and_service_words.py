@@ -132,6 +132,12 @@ def test_a_yes_said_three_times_confirms_the_read_back() -> None:
         "Draft a short note to my neighbour about the hedge.",
         "语气再随意一点，我们组长人很好说话",
         "way too corporate, make it friendlier, my team's pretty relaxed",
+        "is the quiz night on the 12th or the 19th",
+        "compare a 1 year and a 3 year broadband deal for me",
+        "help me with this maths problem, a train leaves at 9 going 80 km/h",
+        "ok but what if the interest rate goes up again",
+        "要是下个月房价跌了能不能退定金",
+        "if the plumber no-shows again I'm doing it myself",
     ],
 )
 def test_forwarded_news_suggestions_conditions_and_unmarked_questions_keep_nothing(text: str) -> None:
@@ -162,3 +168,7 @@ def test_a_question_in_so_many_words_faults_and_the_body_in_new_words(text: str,
 )
 def test_a_request_or_feedback_followed_by_the_speakers_own_fact_keeps_it(text: str, kind: str) -> None:
     assert first_kind(text) == kind
+
+
+def test_a_pets_health_said_with_he_or_she_is_no_relatives() -> None:
+    assert first_kind("Can I bring my dog to the barbecue, she's allergic to chicken") != "relationship"
