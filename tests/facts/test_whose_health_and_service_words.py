@@ -165,6 +165,7 @@ def test_a_question_in_so_many_words_faults_and_the_body_in_new_words(text: str,
         ("帮我写个请假条，我下周三要去医院复查", "health"),  # the speaker again after the request: a fact of theirs
         ("太正式了，口语一点，我最讨厌满屏的感叹号", "preference"),  # a dislike after the feedback
         ("plan to move to Leeds in May, still looking at areas", "profile"),  # a plan of the speaker's, not work asked
+        ("if I'm honest, the migraines are back again this month", "health"),  # "if I'm honest" sets no condition
     ],
 )
 def test_a_request_or_feedback_followed_by_the_speakers_own_fact_keeps_it(text: str, kind: str) -> None:
