@@ -13,7 +13,7 @@ import re
 from facts.extraction.person import UNNAMED, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.sentences import split_sentences
-from facts.extraction.signals import DECISION_RE
+from facts.extraction.signals import DECISION_RE, strong_signal
 from facts.extraction.slots import pet_slot, slot_of
 from facts.extraction.typer import rule_type, slot_family
 from facts.text import has_cjk
@@ -40,7 +40,7 @@ _DETAIL_RE = re.compile(
     r"(?<![一二三四五六七八九十两])[一二三四五六七八九十两]{1,8}(?:月|号|点|天|晚|元|块)|"
     r"地址|号码|手机|航班|改签|退款|换货|预订|预约|套餐|尾号|改到|改成|换成|(?:周|星期|礼拜)[一二三四五六日天末]|"
     # A remedy offered for what went wrong: accepting it is the customer's choice ("Would you like a replacement?").
-    r"(?i:\b(?:refund|replacement|exchange|repair|store credit|voucher)\b)|补发|维修|重新发",
+    r"(?i:\b(?:refund|replacement|exchange|repair|store credit|voucher|cancel\w*)\b)|补发|维修|重新发|取消|退订",
 )
 _LEAD_EN = re.compile(
     r"^(?:so,?|okay,?|ok,?|great,?|just to (?:confirm|check),?|to confirm,?|can i confirm|let me confirm|"
@@ -114,13 +114,28 @@ def readback(assistant: str) -> str:
     if not questions:
         return ""
     question = questions[-1].strip()
-    return question if _DETAIL_RE.search(question) else ""
+    return question if _DETAIL_RE.search(question) or _reads_back_a_fact(question) else ""
+
+
+# An open question, not a read-back ("Do you have any allergies?" -> "do I have any allergies"; 您有没有…; 是否).
+_OPEN_ASKING_RE = re.compile(r"^(?:do|does|did|have|has|are|is|can|could|will|would)\b|\bany\b|有没有|是否|还是", re.I)
+
+
+def _reads_back_a_fact(question: str) -> bool:
+    """A read-back with no number or name that states a durable fact of the user's ("Just to confirm, you're
+    allergic to penicillin?", "So you're vegetarian?", "您是对青霉素过敏对吧？"): said as the user, it opens with the
+    first person, asks nothing open and fills a slot or tells of their health, family or legal affairs."""
+    said = as_said(question)
+    if not re.match(r"I\b|my\b|我(?!们)", said, re.I) or _OPEN_ASKING_RE.search(said):
+        return False
+    return bool(slot_of(said) or strong_signal(said) in {"health", "relationship", "legal"})
 
 
 def confirmed_fact(question: str, speaker: str) -> str:
     """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
     named = speaker not in UNNAMED
     body = question.strip().rstrip("?？ ")
+    body = _TAG_ZH.sub("", body) if has_cjk(body) else _TAG_EN.sub("", body)  # "..., right?", "...，对吧？"
     offered = _ACCEPTED_EN_RE.match(body) or _ACCEPTED_ZH_RE.match(body)
     if offered:  # "Would you like a replacement?" -> "accepted a replacement"; "给您补发一个可以吗" -> "同意补发一个"
         thing = offered.group(1).strip(" ，,")
@@ -172,11 +187,30 @@ _OFFER_RE = re.compile(
     r"\b(?:shall i|should i|would you like|do you want|want me to|would you prefer|is that (?:ok|okay|alright|all "
     r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$|"
     # A change the service offers to make, asked to be confirmed ("可以为您办理…，确认办理吗？", "shall we go ahead?").
-    r"确认(?:办理|修改|更改|取消|下单|预订|提交|开通|退订)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b|"
+    r"确认(?:申请|要)?(?:办理|修改|更改|取消|下单|预订|预约|提交|开通|退订|改签|退款|退货|换货|支付|付款)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b|"
     # An act offered for the user, asked ("现在帮您续吗？", "给您约上吗？").
     r"(?:帮|给|为)(?:您|你)[\u4e00-\u9fff]{1,8}(?:吗|么)\s*[？?]?\s*$",
     re.I,
 )
+
+
+# The asking around a read-back: a tag ("..., right?", "，对吧？") and Chinese question particles.
+_TAG_EN = re.compile(r",?\s{1,3}(?:right|correct|yes|is that (?:right|correct)|am i right)$", re.I)
+_TAG_ZH = re.compile(
+    r"[，,]?\s{0,2}(?:对吧|是吧|对吗|是吗|对不对|是不是|没错吧|对么|是么)$|(?<=[\u4e00-\u9fff\w])[吗么呢]$"
+)
+
+
+def as_said(question: str) -> str:
+    """A read-back as the user would say it: "Just to confirm, you're allergic to penicillin?" -> "I'm allergic to
+    penicillin"; "请问您是要取消这个订单吗？" -> "我是要取消这个订单". The type of what a yes confirms is the type of this
+    statement, not of the question's asking (a 请问 or a "吗" would make any read-back an inquiry)."""
+    said = _YOU_RE.sub(lambda m: _AS_SPEAKER.get(m.group(0).lower(), "I"), question.strip()).rstrip(" ?？。")
+    said = _LEAD_ZH.sub("", _LEAD_EN.sub("", re.sub(r"^right,?\s+", "", said, flags=re.I)))
+    return _TAG_ZH.sub("", _TAG_EN.sub("", said))
+
+
+_WANTS_ACT_RE = re.compile(r"I(?:'d| would) like to \w|I want to \w|我(?:是)?(?:要|想)(?!的)[\u4e00-\u9fff]", re.I)
 
 
 def confirmed_type(question: str) -> str:
@@ -185,8 +219,9 @@ def confirmed_type(question: str) -> str:
     the user's in it is accepted: a decision."""
     if _OFFER_RE.search(question):
         return "decision"
-    said = _YOU_RE.sub(lambda m: _AS_SPEAKER.get(m.group(0).lower(), "I"), question).rstrip(" ?？")
-    said = re.sub(r"^(?:so|ok|okay|right|just to confirm)[,\s]+", "", said, flags=re.I)
+    said = as_said(question)
+    if _WANTS_ACT_RE.match(said):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
+        return "decision"
     found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
     return found if found and found != "inquiry" else "decision"
 

@@ -1,0 +1,56 @@
+"""A yes to the assistant's read-back keeps the read-back said as the user, and typed as the user's statement: the
+asking around it (请问, a "吗", ", right?", "对吧") neither makes it an inquiry nor stays in the fact. A read-back with
+no number or name that states a durable fact of the user's (an allergy, a diet, a cancellation) is confirmable too;
+an open question answered "yes" ("Do you have any allergies?") confirms nothing said."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.facts.user_turn import answer_of
+
+
+@pytest.mark.parametrize(
+    ("readback", "reply", "kind", "said"),
+    [
+        ("Just to confirm, you're allergic to shellfish?", "yes", "health", "allergic to shellfish"),
+        ("您是对芒果过敏对吧？", "对", "health", "对芒果过敏"),
+        ("So you're vegan now?", "Yep.", "preference", "vegan"),
+        ("So you'd like to cancel the yoga membership?", "yes please", "decision", "cancel the yoga membership"),
+        ("请问您是要退订这个视频会员吗？", "是的", "decision", "退订这个视频会员"),
+        ("请问您预约的是下周三上午的牙科吗？", "对", "health", "下周三上午的牙科"),
+        ("So you're booked in for a blood test on the 14th?", "That's right.", "health", "blood test on the 14th"),
+        ("改签需要补差价180元，确认改签吗？", "确认", "decision", "改签"),
+    ],
+)  # fmt: skip
+def test_a_yes_keeps_the_readback_as_the_users_statement(readback: str, reply: str, kind: str, said: str) -> None:
+    facts = answer_of(readback, reply)
+    assert len(facts) == 1
+    assert facts[0][0] == kind
+    assert said in facts[0][1]
+    assert not facts[0][1].rstrip(".。").endswith(("吗", "对吧", "right", "?", "？"))
+
+
+@pytest.mark.parametrize(
+    ("readback", "reply", "fact"),
+    [
+        ("So the parcel goes to 22 Rowan Close, right?", "yes", "Confirmed the parcel goes to 22 Rowan Close."),
+        ("收货地址是滨江区江南大道88号，对吧？", "对的", "确认收货地址是滨江区江南大道88号。"),
+    ],
+)
+def test_the_tag_of_a_readback_leaves_the_fact(readback: str, reply: str, fact: str) -> None:
+    assert [text for _kind, text in answer_of(readback, reply)] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("question", "reply"),
+    [
+        ("Do you have any allergies?", "yes"),
+        ("Are you vegetarian or vegan?", "yeah"),
+        ("您有没有过敏史？", "有"),
+        ("您是否对药物过敏？", "是的"),
+        ("Want a printable version of the plan?", "Sure, why not."),
+    ],
+)
+def test_a_yes_to_an_open_question_confirms_nothing_said(question: str, reply: str) -> None:
+    assert answer_of(question, reply) == []
