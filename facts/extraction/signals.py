@@ -195,8 +195,8 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
             # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
-            r"崴了?脚|扭伤|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
-            r"\b(?:meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
+            r"崴了?脚|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
+            r"\b(?:nebuli[sz]er|meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
             r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
             r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin)\b|"
             r"\b(?:wisdom (?:tooth|teeth)|root canal|(?:a |my )?(?:tooth|teeth) (?:out|pulled|removed|extracted))\b|"
@@ -231,7 +231,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| (?:my|his|her|their|our|your) hearts?)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
-            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|wrong (item|size|order)|"
+            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one) (?:answers|replies|responds|gets back)|(?:kept|left|had) (?:me|us) on hold|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
@@ -251,7 +251,7 @@ _STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
@@ -453,7 +453,8 @@ _AHEAD_RE = re.compile(
     re.I,
 )
 _ZH_PAST_DAY_RE = re.compile(
-    r"(?:昨天|前天|上周|上个?星期|上个?月|去年|前几天|那天|刚才|当年|那年|那时候?|小时候)\S{0,12}?(?:了|过)"
+    r"(?:昨天|前天|上周|上个?星期|上个?月|去年|前几天|那天|刚才|当年|那年|那时候?|小时候)\S{0,12}?(?:了|过)|"
+    r"(?:今天|(?:这|本)个?(?:周|星期|礼拜)[一二三四五六日天末])\S{0,12}?了"  # (过生日 is no aspect)
 )
 
 

@@ -113,6 +113,27 @@ _MISS_RE = re.compile(
     r"(?:好想你|想死你了?|想你了)[\s！!。~～]{0,3}$|\bi'?m (?:going to|gonna) miss (?:that|it|this|them|you)\b", re.I
 )
 _ME_OF_YOU_ZH_RE = re.compile(r"(?<!换)我(?![^，,。！!？?]{0,8}?[你您])")
+# Money passed between the people talking, to settle up ("我转你206", "just transfer me the 12 quid", "你给我250就行"):
+# the talk's own business, as a meeting time is.
+_SETTLING_RE = re.compile(
+    r"转(?:给)?你[\d一二三四五六七八九十两百]|(?:你|您)转(?:给)?我|(?:你|您)给我[\d一二三四五六七八九十两百]+(?:块|元)?就行|"
+    r"\b(?:transfer|send|venmo|paypal|bank) (?:me|you) (?:the |back )?(?:[£$€]|\d)|\bpay (?:me|you) back\b",
+    re.I,
+)
+# The group asked who will come, help or want something ("对了谁晚上帮我带个饭", "周末谁要去看live", "who's up for ..."):
+# a question to the listeners whatever its mark.
+_WHO_WILL_RE = re.compile(
+    r"^[^，,。！!？?]{0,6}谁(?:晚上|明天|今天|今晚|周末|有空)?(?:要|能|可以|帮|想|去|来|有)|"
+    r"^(?:so |ok |anyway )?who(?:'s| is)? (?:up for|coming|in for|wants?|can|could|fancies|free)\b",
+    re.I,
+)
+
+
+def _told_after(text: str, start: int) -> bool:
+    """Whether the speaker tells something of theirs after the first break past `start` ("谁能跟我换下周三的夜班😭
+    我儿子那天开家长会": the son's meeting is told)."""
+    rest = re.split(r"[\s，,。！!？?]+", text[start:], maxsplit=1)
+    return len(rest) > 1 and bool(_SPEAKER_AFTER_RE.search(rest[1]))
 
 
 def talk_only(sentence: str) -> str:
@@ -141,6 +162,11 @@ def talk_only(sentence: str) -> str:
         return "empty_question"
     if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.search(text):
         return "vague"
+    if _SETTLING_RE.search(text):
+        return "agreement"
+    who = _WHO_WILL_RE.search(text)
+    if who and not _told_after(text, who.end()):
+        return "empty_question"
     if _MISS_RE.search(text) or _LUCKY_RE.search(text):
         return "reaction"
     pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]

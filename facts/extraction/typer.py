@@ -71,9 +71,13 @@ _KIN = [
         "partner",
         r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
-    ("child", r"sons?|daughters?|kids?|children|baby|stepsons?|stepdaughters?|儿子|女儿|闺女|孩子|宝宝|我家娃|我娃"),
+    (
+        "child",
+        r"sons?|daughters?|kids?|children|baby|toddler|newborn|stepsons?|stepdaughters?|儿子|女儿|闺女|孩子|宝宝|"
+        r"(?<!娃)娃(?!娃)|我家那个|我家的(?=才|刚|已经|现在|[\d一二三四五六七八九十两])",
+    ),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
-    ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母"),
+    ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母|(?<!老)婆婆|公公|岳父|岳母|丈母娘|老丈人"),
 ]
 _KIN_RE = [
     (
@@ -89,7 +93,8 @@ _KIN_RE = [
 ]
 # A child by birth order alone ("my youngest, Ellie, ...", "our eldest starts school"), not "my oldest friend".
 _BIRTH_ORDER = (
-    r"\b(?:my|our) (?:youngest|eldest|oldest|middle one|little one)(?=\s*[,.;:!?]|\s*$|'s\b|\s+(?:is|was|has|had|"
+    r"\b(?:my|our) (?:youngest|eldest|oldest|middle one|little one|\d{1,2}[- ](?:week|month|year)[- ]old)"
+    r"(?=\s*[,.;:!?]|\s*$|'s\b|\s+(?:is|was|has|had|still|keeps|fights|sleeps|eats|wakes|"
     r"just|won't|will|starts?|started|got|gets|turned|turns|loves?|hates?|can'?t|doesn'?t|didn'?t|goes|went|needs|wants)\b)"
 )
 _KIN_RE.insert(1, ("child", re.compile(_BIRTH_ORDER, re.I)))
@@ -152,7 +157,9 @@ _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:�
 _PAST_EVENT_RE = re.compile(
     r"\b(yesterday|last (week|weekend|night|month|year|summer|winter|spring|autumn|fall|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|mon|tues?|weds?|thur?s?|fri|sat|sun)|"
-    r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上",
+    r"ago|this morning|on (monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b|昨天|前天|上周|上个月|去年|上周末|今天早上|"
+    # Today with a thing done ("我今天去健身房办了卡", "今天收到offer了").
+    r"今天(?:去|在|把|做|办|买|收到|拿到|领到|考)[^，,。！!？?\n]{0,16}?了",
     re.I,
 )
 _PROFILE_RE = re.compile(
@@ -183,13 +190,19 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
     return None
 
 
+# Chinese marks no future: a day or month ahead with a going ("这周六我回去一趟", "二月份过去办"), no done 了 ("爬了").
+_ZH_AHEAD = (
+    r"(?:(?:这|本)(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]|(?:[一二三]?十[一二三四五六七八九]?|[一二三四五六七八九]|"
+    r"\d{1,2})(?:号|月份)我?(?:去|回|过去|过来))(?![^，,。！!？?]{0,12}了)"
+)
 _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
     r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
     r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
     r"(?:i'?m|we'?re) off to|flight'?s on|over (?:christmas|easter|new year|the holidays|half-term))\b|"
-    r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标",
+    r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标|"
+    + _ZH_AHEAD,
     re.I,
 )
 
@@ -220,7 +233,7 @@ _PLAN_RE = re.compile(
     r"tomorrow|"
     r"this (?:weekend|summer|autumn|fall|winter|spring)|plan\w*|book(?:ed|ing)?|i'?m (?:going|taking|flying|"
     r"travell?ing|visiting|bringing|giving|hosting)|we'?re (?:going|taking|flying|travell?ing|visiting))\b|"
-    r"下周|下个月|明年|明天|后天|国庆|春节|出发|打算|计划|准备|规划|行程|要去|带.{1,4}去",
+    r"下周|下个月|明年|明天|后天|国庆|春节|出发|打算|计划|准备|规划|行程|要去|带.{1,4}去|" + _ZH_AHEAD,
     re.I,
 )
 
