@@ -19,9 +19,10 @@ from facts.extraction.typer import rule_type, slot_family
 from facts.text import has_cjk
 
 _ACCEPT = (
-    r"yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me)|yes,? please|"
+    r"yes|yeah|yep|yup|correct|exactly|right|that'?s (?:right|correct|it|the one|my number|me|fine|great|perfect|good|ok(?:ay)?)|"
+    r"yes,? please|(?:then )?i accept|please do|"
     r"sure|perfect|fine|ok(?:ay)?|sounds good|please do|go ahead|go on(?: then)?|go for it|do it|let'?s do (?:that|it)(?: one)?|that one|"
-    r"确认|对对对?|是是是?|嗯嗯|好好|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
+    r"确认|确定|对对对?|是是是?|嗯嗯|好好|对|对的|对啊|是的|是|没错|行|行吧|好的|好|嗯|可以|就这样|就这个|就它了|要的|都要|没问题"
 )
 _CONFIRM_RE = re.compile(
     rf"^(?:{_ACCEPT})"
@@ -43,11 +44,14 @@ _DETAIL_RE = re.compile(
     r"(?i:\b(?:refund|replacement|exchange|repair|store credit|voucher|cancel\w*)\b)|补发|维修|重新发|取消|退订",
 )
 _LEAD_EN = re.compile(
-    r"^(?:so,?|okay,?|ok,?|great,?|just to (?:confirm|check),?|to confirm,?|can i confirm|let me confirm|"
+    r"^(?:so,?|okay,?|ok,?|great,?|just to (?:confirm|check),?|to confirm,?|can i confirm|let me confirm|(?:please|can you|"
+    r"could you) confirm(?: that)?,?|"
     r"and|alright,?)\s+",
     re.I,
 )
-_LEAD_ZH = re.compile(r"^(?:好的|那|请问|跟您确认一下|确认一下|和您确认一下|我再确认一下)[，,：:]?")
+_LEAD_ZH = re.compile(
+    r"^(?:好的|那|请问|跟您确认一下|确认一下|和您确认一下|我再确认一下|请(?:您)?(?:再)?确认(?:一下)?)[，,：:]?"
+)
 
 
 def pieces_of(text: str) -> list[str]:
@@ -78,6 +82,9 @@ _BARE_PROPOSAL_RE = re.compile(
     r"apply (?:it|that|this)|do (?:it|that)|set (?:it|that) up|put (?:it|that) through|make (?:the|that) change)|"
     r"would you like (?:me )?to (?:go ahead|proceed|confirm)|(?:does|would|will) (?:that|this) (?:work|suit|do)(?: for you)?|"
     r"is (?:that|this) (?:ok|okay|alright|all right|fine|acceptable)|(?:are you )?happy (?:with that|to (?:go ahead|proceed))|"
+    # An act proposed on what the sentence before names ("Shall I move you both there?", "Shall we book that one in?").
+    r"(?:shall|should|can) (?:i|we) (?:\w+ ){1,2}(?:it|that|this|that one|them|you|you both|you all)(?: (?:there|over|through|"
+    r"in|up|for you))?|would that help|"
     r"(?:您看)?(?:可以|好|行)(?:吗|么)|(?:确认|需要)(?:办理|修改|更改|预订|下单)?(?:吗|么)|要(?:办|改|订)吗)[?？]?$",
     re.I,
 )
@@ -109,8 +116,12 @@ def readback(assistant: str) -> str:
     """The assistant's last question when it reads back a concrete detail, else ""."""
     pieces = pieces_of(assistant.strip())
     questions = [p for p in pieces if p.endswith(("?", "？"))]
-    if pieces and re.search(r"吗[。]?\s*$", pieces[-1]) and not pieces[-1].endswith(("?", "？")):
-        questions.append(pieces[-1])
+    if (
+        pieces
+        and re.search(r"吗[。]?\s*$|^请(?:您)?(?:再)?确认|^(?:please|can you|could you) confirm\b", pieces[-1], re.I)
+        and not pieces[-1].endswith(("?", "？"))
+    ):
+        questions.append(pieces[-1])  # "…吗。", "请确认参赛号A10392。", "Please confirm the new date is the 9th."
     if not questions:
         return ""
     question = questions[-1].strip()
@@ -134,7 +145,7 @@ def _reads_back_a_fact(question: str) -> bool:
 def confirmed_fact(question: str, speaker: str) -> str:
     """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
     named = speaker not in UNNAMED
-    body = question.strip().rstrip("?？ ")
+    body = question.strip().rstrip("?？。. ")
     body = _TAG_ZH.sub("", body) if has_cjk(body) else _TAG_EN.sub("", body)  # "..., right?", "...，对吧？"
     offered = _ACCEPTED_EN_RE.match(body) or _ACCEPTED_ZH_RE.match(body)
     if offered:  # "Would you like a replacement?" -> "accepted a replacement"; "给您补发一个可以吗" -> "同意补发一个"
@@ -210,7 +221,9 @@ def as_said(question: str) -> str:
     return _TAG_ZH.sub("", _TAG_EN.sub("", said))
 
 
-_WANTS_ACT_RE = re.compile(r"I(?:'d| would) like to \w|I want to \w|我(?:是)?(?:要|想)(?!的)[\u4e00-\u9fff]", re.I)
+_WANTS_ACT_RE = re.compile(
+    r"I(?:'d| would) like to \w|(?:I'm sure )?I want to \w|我(?:是|确定|真的)?(?:要|想)(?!的)[\u4e00-\u9fff]", re.I
+)
 
 
 def confirmed_type(question: str) -> str:
@@ -220,7 +233,9 @@ def confirmed_type(question: str) -> str:
     if _OFFER_RE.search(question):
         return "decision"
     said = as_said(question)
-    if _WANTS_ACT_RE.match(said):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
+    if _WANTS_ACT_RE.match(
+        re.split(r"[，,;；]\s{0,2}", said)[-1]
+    ):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
         return "decision"
     found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
     return found if found and found != "inquiry" else "decision"
@@ -230,7 +245,9 @@ def confirmed_type(question: str) -> str:
 # it?", "您是希望退货还是换新呢？", "续保支持分三期付款，您需要吗？"): the user's short reply that takes it is a decision.
 _OFFERING_RE = re.compile(
     _OFFER_RE.pattern
-    + r"|\b(?:i|we) can (?:also |still )?(?:offer|give|switch|move|book|arrange|send|put)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|选哪(?:个|种|款)|\bwhich (?:one|would you)\b",
+    + r"|\b(?:i|we) can (?:also |still )?(?:offer|give|switch|move|book|arrange|send|put|pay|ask|defer|refund|replace|"
+    r"transfer|upgrade|extend|waive)\b|\b(?:would that help|if you(?:'d)? prefer)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|"
+    r"选哪(?:个|种|款)|(?:可以|能)(?:为|帮|给)(?:您|你)|推荐您|您看是|\bwhich (?:one|would you)\b",
     re.I,
 )
 _TAKES_EN_RE = re.compile(
@@ -240,9 +257,9 @@ _TAKES_EN_RE = re.compile(
     re.I,
 )
 _TAKES_ZH_RE = re.compile(
-    r"^(?:那就|那|就|行|好|嗯|可以)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){1,10}?)吧(?=[，,。！!~～]|$)|"
+    r"^(?:那就|那|就|行|好|嗯|可以)?[，,]?\s*((?:[\u4e00-\u9fff]|\w){1,10}?)吧(?=[\s，,。！!~～]|$)|"
     # "那就换88的，下个月开始", "可以，赶紧退": a choice settled, an act agreed to at once.
-    r"^(?:那就|就)((?:[\u4e00-\u9fff]|\w){2,10}?)(?=[，,。！!~～]|$)|^(?:可以|好的?|行)[，,]\s*(?:赶紧|马上|直接)((?:[\u4e00-\u9fff]){1,6}?)(?=[，,。！!~～]|$)"
+    r"^(?:那就|就)((?:[\u4e00-\u9fff]|\w){2,10}?)(?=[\s，,。！!~～]|$)|^(?:可以|好的?|行)[，,]\s*(?:赶紧|马上|直接)((?:[\u4e00-\u9fff]){1,6}?)(?=[\s，,。！!~～]|$)"
 )
 # A thing of the offer chosen ("The credit please, I never watch sport.").
 _CHOSEN_EN_RE = re.compile(r"^(?:the|a|an) ([\w£$€ -]{1,30}?),? please\b", re.I)

@@ -54,3 +54,29 @@ def test_the_tag_of_a_readback_leaves_the_fact(readback: str, reply: str, fact: 
 )
 def test_a_yes_to_an_open_question_confirms_nothing_said(question: str, reply: str) -> None:
     assert answer_of(question, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply", "said"),
+    [
+        ("There's a room with a sea view on the 4th floor. Shall we put you there?", "Yes please", "sea view"),
+        ("So that's Friday the 9th at 10:30?", "Yes that's fine", "Friday the 9th"),
+        ("Please confirm the new delivery date is Tuesday the 14th.", "yes", "Tuesday the 14th"),
+        ("请确认收件人为王磊，电话尾号2231。", "对的", "王磊"),
+        ("退订的话剩余的45元会退回，您确定要退订吗？", "确定", "退订"),
+        ("单人间一晚480，双人间一晚560，您看是单人间还是双人间？", "双人间吧 我跟我妈一起住", "双人间"),
+    ],
+)
+def test_a_business_offer_or_readback_taken_is_kept(offer: str, reply: str, said: str) -> None:
+    facts = answer_of(offer, reply)
+    assert len(facts) == 1 and said in facts[0][1]
+    assert not facts[0][1].startswith(("确认请", "Confirmed please"))
+    assert not facts[0][1].endswith("。。")
+
+
+@pytest.mark.parametrize(
+    ("offer", "reply"),
+    [("Would you like a printable version?", "Sure, why not."), ("要不要我把清单发你一份？", "好啊")],
+)
+def test_a_yes_to_a_generic_offer_still_keeps_nothing(offer: str, reply: str) -> None:
+    assert answer_of(offer, reply) == []
