@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.possession import _PET, possession_change
+from facts.extraction.possession import PET_WORDS, possession_change
 
 _NOUN_EN_RE = re.compile(
     r"\b(?:adopt(?:ed|ing)?|rescued|bought|purchased|inherited|leased|brought home|picked up|got|getting)"
@@ -42,7 +42,7 @@ _NAMING_RE = re.compile(r"^(?:'s| is| was) (?:called|named)\b|^ name(?:'s| is| w
 # age ("she's four", "he's 3 months old", 它两岁了); not how the speaker feels about it ("she's so cute").
 _NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
 _LASTING_RE = re.compile(
-    rf"^(?:'s| is| was) (?:(?:a|an) (?:[A-Z0-9]|(?:{_PET})\b)|{_NUMBER}(?: (?:years?|months?|weeks?)(?: old)?)?[.!,]?$)"
+    rf"^(?:'s| is| was) (?:(?:a|an) (?:[A-Z0-9]|(?:{PET_WORDS})\b)|{_NUMBER}(?: (?:years?|months?|weeks?)(?: old)?)?[.!,]?$)"
     r"|^(?:[一二两三四五六七八九十\d]+(?:岁|个月))|^是(?:一)?(?:只|条|辆|台)",
 )
 

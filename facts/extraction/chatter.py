@@ -5,7 +5,23 @@ from __future__ import annotations
 
 import re
 
-_FIRST_PERSON_RE = re.compile(r"\b(i|i'm|i've|i'd|i'll|im|ive|my|me|mine|myself|we|we're|our|us)\b|我", re.I)
+# The first person's English words by role; each reader takes the roles it means (who acts, who is acted on, whose).
+I_WORDS = ("i", "i'm", "i've", "i'd", "i'll", "im", "ive")
+WE_WORDS = ("we", "we're", "we've", "we'll")
+ME_WORDS = ("me", "myself", "us")
+MY_WORDS = ("my", "mine", "our")
+
+
+def first_person_re(*roles: tuple[str, ...], zh: str = "我", more: str = "") -> re.Pattern[str]:
+    """The first person as a reader means it: the English words of `roles` (whole words), `more` (an alternative
+    with a condition of its own, such as a possessive not of a person's) and the Chinese pronoun as `zh` spells it,
+    its look-arounds included ("我(?!的)": the speaker acting, not owning)."""
+    words = "|".join(w for role in roles for w in role)
+    parts = [rf"\b(?:{words})\b" if words else "", more, zh]
+    return re.compile("|".join(p for p in parts if p), re.I)
+
+
+_FIRST_PERSON_RE = first_person_re(I_WORDS, WE_WORDS, ME_WORDS, MY_WORDS)
 
 
 def has_first_person(sentence: str) -> bool:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.chatter import I_WORDS, ME_WORDS, MY_WORDS, WE_WORDS, first_person_re
 from facts.extraction.person import is_past_form, third_person_en
 from facts.text import keywords
 
@@ -365,7 +366,7 @@ _ATTITUDE_RE = re.compile(
     re.I,
 )
 _ATTITUDE_ZH_RE = re.compile(r"(?:我)?(?:真的|也|完全)?(?:相信|理解|懂|明白|为)(你|您)(?!们)")
-_FIRST_PERSON_RE = re.compile(r"\b(?:i|me|my|mine|myself|we|our|us)\b|i'm|i've|i'll|i'd", re.I)
+_FIRST_PERSON_RE = first_person_re(I_WORDS, WE_WORDS, ME_WORDS, MY_WORDS, zh="")
 _EMPATHY_RE = re.compile(r"^\s*(?:how|what)\s+(?!to\b)", re.I)
 _OUTCOME_RE = re.compile(
     r"^\s*(?:that\s+)?(?:it|that|this|they|she|he|things|everything)(?:'ll|'s| will| is| are| would| was)?\s+"

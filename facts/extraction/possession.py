@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-_PET = (
+PET_WORDS = (
     r"dogs?|cats?|pupp(?:y|ies)|pups?|kittens?|kitty|greyhounds?|spaniels?|labradors?|terriers?|collies?|corgis?|"
     r"poodles?|retrievers?|beagles?|dachshunds?|huskies|husky|hamsters?|guinea pigs?|parrots?|budgies?|rabbits?|"
     r"bunn(?:y|ies)|tortoises?|turtles?|goldfish|fish|snakes?|lizards?|geckos?|horses?|pon(?:y|ies)|hens|chickens|pets?"
@@ -39,7 +39,7 @@ _MARKED = r"(?:new|old|used|second-hand|secondhand|first|own|vintage|brand new|r
 _POSSESSION_EN_RE = re.compile(
     rf"\b(?:(?:{_GAIN_OR_LOSS_EN}) (?:(?:{_DETERMINER}) )?|(?:got|getting) (?:a|an|my|our|two|three|another) )"
     rf"(?:(?:{_MARKED}|[a-z][\w-]{{1,15}}) ){{0,2}}?"
-    rf"(?:(?P<pet>{_PET})|(?P<vehicle>{_VEHICLE})|{_THING})\b|"
+    rf"(?:(?P<pet>{PET_WORDS})|(?P<vehicle>{_VEHICLE})|{_THING})\b|"
     # Any thing at all when it is marked as new, old or first ("bought a new lamp", "sold my old records").
     rf"\b(?:adopted|bought|purchased|sold|gave|gave away|got rid of|traded in|inherited) (?:{_DETERMINER}) {_MARKED} "
     rf"[a-z][\w-]{{1,20}}|"
@@ -49,7 +49,7 @@ _POSSESSION_EN_RE = re.compile(
     rf"(?!(?:{_ABSTRACT})s?\b)[a-z][\w-]{{2,20}}",
     re.I,
 )
-_ZH_ANIMAL = r"猫|狗|柯基|仓鼠|兔|鹦鹉|金毛|泰迪|柴犬|哈士奇|布偶|鱼|龟|鸟"
+ZH_ANIMAL_WORDS = r"猫|狗|柯基|仓鼠|兔|鹦鹉|金毛|泰迪|柴犬|哈士奇|布偶|鱼|龟|鸟"
 _ZH_VEHICLE = r"车|摩托|单车"
 _MEASURE = r"只|条|辆|台|架|套|部|匹|头"
 _POSSESSION_ZH_RE = re.compile(
@@ -64,7 +64,7 @@ _POSSESSION_ZH_RE = re.compile(
     # A machine or a car replaced by a new one ("去年换了台特斯拉", "换了部新手机"; not "换了一条路").
     rf"换了(?:一|新)?(?:台|辆|部)"
 )
-_ZH_PET_RE = re.compile(rf"(?:{_MEASURE})?[^，。！？,.!?]{{0,4}}?(?:{_ZH_ANIMAL})")
+_ZH_PET_RE = re.compile(rf"(?:{_MEASURE})?[^，。！？,.!?]{{0,4}}?(?:{ZH_ANIMAL_WORDS})")
 _ZH_VEHICLE_RE = re.compile(rf"(?:{_ZH_VEHICLE})")
 
 
@@ -96,7 +96,7 @@ def _kind(pet: bool, vehicle: bool) -> str:
 # as durable as a purchase, and short enough that the gate's word count took it for filler.
 _STATE_EN_RE = re.compile(
     rf"\b(?:i|we)(?:'ve got| have got| have| own| drive| ride)\s(?:a|an|my|our|two|three|\d+)\s"
-    rf"(?:[\w-]{{1,15}}\s){{0,4}}?(?:(?P<pet>{_PET})|(?P<vehicle>{_VEHICLE})|{_THING})\b",
+    rf"(?:[\w-]{{1,15}}\s){{0,4}}?(?:(?P<pet>{PET_WORDS})|(?P<vehicle>{_VEHICLE})|{_THING})\b",
     re.I,
 )
 _STATE_ZH_RE = re.compile(rf"我(?:们)?(?:家)?(?:有|养着|开着|开的是)(?:一|两|三|几|\d)(?:{_MEASURE})")

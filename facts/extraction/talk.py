@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.chatter import strip_chatter
+from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, strip_chatter
 
 # What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
 # picture shown ("这张是凌晨四点出发的时候拍的", "here's another one, that's the harbour at six"), ...
@@ -105,7 +105,7 @@ _DRAFT_FEEDBACK_RE = re.compile(
     r"^(?:too|way too|a bit too|bit too) (?:formal|stiff|casual|long|wordy|stuffy|corporate)\b",
     re.I,
 )
-_SPEAKER_AFTER_RE = re.compile(r"我(?!们)|\bi(?:'m|'ve|'d)?\b", re.I)
+_SPEAKER_AFTER_RE = first_person_re(I_WORDS, zh="我(?!们)")
 _SUGGESTION_ZH_RE = re.compile(
     r"^(?:那|那就|其实)?要不(?!是|要)(?:然|咱们?|我们|你们?)?[\u4e00-\u9fff]|(?:在|到)\S{1,12}(?:门口|楼下|路口|站口?)等你"
 )
@@ -184,9 +184,7 @@ _REQUEST_ONLY_RE = re.compile(
     r"做|起|翻译|改|出|整理|排|安排|制定|拟|设计|挑|选)",
     re.I,
 )
-I_SUBJECT_RE = re.compile(
-    r"\b(?:i|i'm|i've|i'll|i'd|im|ive|we|we're|we've|we'll|our|us)\b|(?<![给帮替陪跟])我(?!们?的)", re.I
-)
+I_SUBJECT_RE = first_person_re(I_WORDS, WE_WORDS, ("our", "us"), zh="(?<![给帮替陪跟])我(?!们?的)")
 
 
 def request_only(text: str) -> bool:

@@ -10,14 +10,8 @@ from __future__ import annotations
 import re
 
 from facts.extraction import classifier
-from facts.extraction.gate import (
-    _SERVICE_RE,
-    has_first_person,
-    is_question,
-    keep_hint,
-    statement_before_question,
-    strip_chatter,
-)
+from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
+from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_before_question, strip_chatter
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
@@ -226,7 +220,7 @@ _RELATIVE_RE = re.compile(
     r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + _BIRTH_ORDER,
     re.I,
 )
-_SPEAKER_RE = re.compile(r"\b(?:i|i'm|i'll|i've|i'd|we|we're|we'll|me)\b|我(?!的)", re.I)
+_SPEAKER_RE = first_person_re(I_WORDS, WE_WORDS, ("me",), zh="我(?!的)")
 # Words of a plan the speaker makes (not a month alone, which a past event has too).
 _PLAN_RE = re.compile(
     r"\b(?:i'?ll|i will|we'?ll|we will|going to|gonna|have to|need to|next (?:week|weekend|month|year|\w+day)|"

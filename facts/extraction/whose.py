@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.chatter import I_WORDS, ME_WORDS, WE_WORDS, first_person_re
 from facts.extraction.gate import strip_chatter
-from facts.extraction.possession import possession_change
+from facts.extraction.possession import PET_WORDS, ZH_ANIMAL_WORDS, possession_change
 from facts.extraction.signals import VET_RE
 
 # A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
@@ -27,11 +28,7 @@ ACCOMPANY_RE = re.compile(
 )
 
 # A pet named, whom "he" or "she" may be ("can I bring my dog, he's allergic to chicken").
-_PET_RE = re.compile(
-    r"\b(?:my|our|the) (?:\w+ )?(?:dog|cat|puppy|kitten|pup|rabbit|bunny|hamster|horse|pony|parrot|budgie)\b|"
-    r"(?:狗|猫)(?!粮)",
-    re.I,
-)
+_PET_RE = re.compile(rf"\b(?:my|our|the) (?:\w+ )?(?:{PET_WORDS})\b|(?:{ZH_ANIMAL_WORDS})(?!粮)", re.I)
 _CLAUSE_RE = re.compile(r"[^,.;:!?，。；：！？\n]+")
 _PERSON = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|baby|mum|mom|mother|dad|father|"
@@ -39,8 +36,8 @@ _PERSON = (
     r"flatmate|neighbour|neighbor|boss|colleague)"
 )
 # ("my sister's knee" is the sister's: a person's possessive after "my" names her, not the speaker; "my knee's")
-_SPEAKER_RE = re.compile(
-    rf"\b(?:i|i'm|i've|i'll|i'd|me|myself|we|we're|us)\b|\b(?:my|our)\b(?! (?:[\w-]+ )?{_PERSON}'s\b)|我(?!们|家)", re.I
+_SPEAKER_RE = first_person_re(
+    I_WORDS, WE_WORDS, ME_WORDS, zh="我(?!们|家)", more=rf"\b(?:my|our)\b(?! (?:[\w-]+ )?{_PERSON}'s\b)"
 )
 # A third person: a pronoun, a name's ("Tom's", "Ron's knees") or a kinship word's ("mum's test results").
 _OTHER_RE = re.compile(
