@@ -68,7 +68,7 @@ _KIN = [
     (
         "child",
         r"sons?|daughters?|kids?|children|baby|toddler|newborn|stepsons?|stepdaughters?|儿子|女儿|闺女|孩子|宝宝|"
-        r"(?<!娃)娃(?!娃)|我家那个|我家的(?=才|刚|已经|现在|[\d一二三四五六七八九十两])",
+        r"(?<!娃)娃(?!娃)|我家(?:那个(?=[\s，,]|[吃喝睡哭闹是才刚已还又也就老总最现一])|的(?=[才刚已现\d一二三四五六七八九十两]))",
     ),
     ("sibling", r"brothers?|sisters?|siblings?|哥哥|姐姐|弟弟|妹妹|我哥|我姐|我弟|我妹"),
     ("parent", r"mum|mom|mother|dad|father|parents|妈妈|妈|爸爸|爸|父母|(?<!老)婆婆|公公|岳父|岳母|丈母娘|老丈人"),
@@ -95,7 +95,12 @@ _KIN_RE.insert(1, ("child", re.compile(_BIRTH_ORDER, re.I)))
 # Slot families the slot rules do not name, recognised by their values' shapes.
 _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+")),  # bounded: linear
-    ("phone", re.compile(r"\b1[3-9]\d{9}\b|\b0\d{4} ?\d{6}\b|\bmy (?:phone )?number\b|手机号|号码是", re.I)),
+    (
+        "phone",
+        re.compile(
+            r"\b1[3-9]\d{9}\b|\b0\d{4} ?\d{6}\b|\b07\d{3} \d{3} \d{3}\b|\bmy (?:phone )?number\b|手机号|号码是", re.I
+        ),
+    ),
     (
         "residence",
         re.compile(

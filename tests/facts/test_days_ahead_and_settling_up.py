@@ -1,7 +1,9 @@
 """Chinese marks no future: a day or a month ahead with the speaker's going is a plan ("这周日我回老家"), the same with a
 done 了 is an event, and "today" with a thing done is an event. The body, and a service's faults, in more words (a
-dislocation, failing eyes, a prescription, a frozen account, a membership not working, a caller kept on hold). Money
-passed between the people talking to settle up, and the group asked who will come or help, keep nothing."""
+dislocation, failing eyes, a prescription, a frozen account, a membership not working, a caller kept on hold, luggage
+lost), the law in traffic fines, car insurance and consumer loans. A child named by age or as ours at home is a
+relative. Money passed between the people talking to settle up, and the group asked who will come or help, keep
+nothing."""
 
 from __future__ import annotations
 
@@ -39,6 +41,14 @@ def test_a_day_ahead_is_a_plan_and_a_day_done_an_event(text: str, kind: str) -> 
         ("外卖又漏送了一杯饮料", "complaint"),
         ("Your helpline kept me on hold for an hour", "complaint"),
         ("My refund has been on hold for ten days and nobody replies", "complaint"),
+        ("航空公司把我托运的箱子弄丢了，三天了还没消息", "complaint"),
+        ("the airline lost my bags on the way to Porto", "complaint"),
+        ("the shower hasn't worked since we moved in", "complaint"),
+        ("押金拖了两个多月才退", "complaint"),
+        ("上周在环城高速超速被拍了，罚200扣3分", "legal"),
+        ("车险下个月到期，一直在平安买的", "legal"),
+        ("去年花呗欠了八千，这个月还完", "legal"),
+        ("Got a penalty charge notice for the bus lane on Hope Street", "legal"),
     ],
 )
 def test_the_body_and_a_services_faults_in_more_words(text: str, kind: str) -> None:
@@ -81,3 +91,8 @@ def test_what_the_speaker_tells_beside_it_stays(text: str, kind: str) -> None:
 )  # fmt: skip
 def test_a_child_named_by_age_or_as_ours_at_home_is_a_relative(text: str) -> None:
     assert first_kind(text) == "relationship"
+
+
+@pytest.mark.parametrize("text", ["我家那个7kw的桩 一晚上才充六七成", "my 3 year old laptop finally died"])
+def test_a_thing_at_home_or_of_an_age_is_no_relative(text: str) -> None:
+    assert first_kind(text) not in {"relationship", "drop"}

@@ -90,7 +90,7 @@ def test_the_words_in_other_senses_decide_nothing(text: str) -> None:
         (
             "We can refund you or send a new one. Which do you prefer?",
             "A refund, please.",
-            ("decision", "Nadia asked for a refund"),
+            ("decision", "Nadia chose the refund"),
         ),
         ("您好，可以为您办理69元套餐，次月生效，确认办理吗？", "嗯，办吧", ("decision", "Nadia同意办理69元套餐")),
         # Guard: a read-back of the user's own detail is still confirmed as it was read.
