@@ -184,7 +184,8 @@ class RuleExtractor:
         candidate = self._candidate(message, said, offset, offset + len(content), speaker, None, None, framed=False)
         if candidate is None:
             return None
-        candidate.text = confirmed_fact(question, speaker) if question else accepted_fact(detail, speaker)
+        said_back = confirmed_fact(question, speaker) if question else accepted_fact(detail, speaker)
+        candidate.text = resolve_text(said_back, message.created_at)[0]  # "下周三" read back: the date it names
         candidate.type = confirmed_type(question) if question else "decision"
         candidate.keywords = keywords(candidate.text)
         candidate.confidence = 0.8

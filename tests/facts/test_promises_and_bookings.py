@@ -130,15 +130,16 @@ def test_laughter_in_stitches_is_no_health() -> None:
 @pytest.mark.parametrize(
     ("before", "reply", "expected"),
     [
-        # Acceptance in more than one word keeps what it accepts; an act offered is asked of the business.
+        # Acceptance in more than one word keeps what it accepts; an act offered is asked of the business; a day
+        # read back is kept as the date it names (WHEN is Monday 11 May 2026).
         ("Shall I move your delivery to the 22nd, between 8 and 12?", "Fine, do it.",
          "Asked the business to move their delivery to the 22nd, between 8 and 12."),
         ("Would you like me to book the 10:15 with Dr Haddad on Monday?", "Yes.",
          "Asked the business to book the 10:15 with Dr Haddad on Monday."),
         ("Would you like me to cancel the Thursday class for you?", "ok sure, go ahead",
          "Asked the business to cancel the Thursday class for them."),
-        ("需要帮您把取件时间改到周六上午吗？", "行，可以", "同意把取件时间改到周六上午。"),
-        ("需要帮您改成周日晚上吗？", "好的，可以", "同意改成周日晚上。"),
+        ("需要帮您把取件时间改到周六上午吗？", "行，可以", "同意把取件时间改到2026年5月16日上午。"),
+        ("需要帮您改成周日晚上吗？", "好的，可以", "同意改成2026年5月17日晚上。"),
     ],
 )  # fmt: skip
 def test_an_act_offered_and_accepted_is_the_users_decision(before: str, reply: str, expected: str) -> None:

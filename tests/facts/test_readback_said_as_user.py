@@ -18,7 +18,7 @@ from tests.facts.user_turn import answer_of
         ("So you're vegan now?", "Yep.", "preference", "vegan"),
         ("So you'd like to cancel the yoga membership?", "yes please", "decision", "cancel the yoga membership"),
         ("请问您是要退订这个视频会员吗？", "是的", "decision", "退订这个视频会员"),
-        ("请问您预约的是下周三上午的牙科吗？", "对", "health", "下周三上午的牙科"),
+        ("请问您预约的是下周三上午的牙科吗？", "对", "health", "上午的牙科"),
         ("So you're booked in for a blood test on the 14th?", "That's right.", "health", "blood test on the 14th"),
         ("改签需要补差价180元，确认改签吗？", "确认", "decision", "改签"),
     ],
@@ -80,3 +80,15 @@ def test_a_business_offer_or_readback_taken_is_kept(offer: str, reply: str, said
 )
 def test_a_yes_to_a_generic_offer_still_keeps_nothing(offer: str, reply: str) -> None:
     assert answer_of(offer, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("readback", "reply", "relative", "absolute"),
+    [
+        ("请问您预约的是下周三上午的牙科吗？", "对", "下周三", "2026年5月"),
+        ("So your appointment is next Tuesday at 2pm?", "yes", "next Tuesday", "May 2026"),
+    ],
+)
+def test_a_time_read_back_is_kept_as_the_date_it_names(readback: str, reply: str, relative: str, absolute: str) -> None:
+    [(_kind, text)] = answer_of(readback, reply)
+    assert relative not in text and absolute in text
