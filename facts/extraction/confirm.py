@@ -233,9 +233,8 @@ def confirmed_type(question: str) -> str:
     if _OFFER_RE.search(question):
         return "decision"
     said = as_said(question)
-    if _WANTS_ACT_RE.match(
-        re.split(r"[，,;；]\s{0,2}", said)[-1]
-    ):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
+    last = re.split(r"[，,;；]\s{0,2}", said)[-1]
+    if _WANTS_ACT_RE.match(last):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
         return "decision"
     found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
     return found if found and found != "inquiry" else "decision"

@@ -117,7 +117,7 @@ _ME_OF_YOU_ZH_RE = re.compile(r"(?<!换)我(?![^，,。！!？?]{0,8}?[你您])"
 # the talk's own business, as a meeting time is.
 _SETTLING_RE = re.compile(
     r"转(?:给)?你[\d一二三四五六七八九十两百]|(?:你|您)转(?:给)?我|(?:你|您)给我[\d一二三四五六七八九十两百]+(?:块|元)?就行|"
-    r"\b(?:transfer|send|venmo|paypal|bank) (?:me|you) (?:the |back )?(?:[£$€]|\d)|\bpay (?:me|you) back\b",
+    r"\b(?:transfer|send|venmo|paypal) (?:me|you) (?:the |back )?(?:[£$€]|\d)|\bpay (?:me|you) back\b",
     re.I,
 )
 # The group asked who will come, help or want something ("对了谁晚上帮我带个饭", "周末谁要去看live", "who's up for ..."):
