@@ -33,10 +33,10 @@ from facts.extraction.chatter import (
     worth_only,
 )
 from facts.extraction.elision import speaker_elided
+from facts.extraction.lexicon import LAW_RE
 from facts.extraction.signals import (
     ACHIEVED_RE,
     DIET_CHANGE_RE,
-    LAW_RE,
     REMIND_RE,
     asks_terms,
     decided,

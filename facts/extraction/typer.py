@@ -12,10 +12,10 @@ import re
 from facts.extraction import classifier
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_before_question, strip_chatter
+from facts.extraction.lexicon import LAW_RE, STRONG
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
-    _STRONG,
     ACHIEVED_RE,
     ASKS_ABOUT_RE,
     ATTENDS_RE,
@@ -27,7 +27,6 @@ from facts.extraction.signals import (
     HOME_RE,
     ID_ONLY_RE,
     INCOME_RE,
-    LAW_RE,
     MOVED_RE,
     OF_A_CAR,
     REMEMBERED_RE,
@@ -263,9 +262,9 @@ def _relative_named(text: str) -> bool:
 
 
 _ANY_KIN_RE = re.compile("|".join(p.pattern for _slot, p in _KIN_RE), re.I)
-_RELATION_SIGNAL_RE = dict(_STRONG)["relationship"]
-_COMPLAINT_SIGNAL_RE = dict(_STRONG)["complaint"]
-_HEALTH_SIGNAL_RE = dict(_STRONG)["health"]
+_RELATION_SIGNAL_RE = dict(STRONG)["relationship"]
+_COMPLAINT_SIGNAL_RE = dict(STRONG)["complaint"]
+_HEALTH_SIGNAL_RE = dict(STRONG)["health"]
 
 
 def _own_or_relative(sentence: str, family: str | None) -> str:
