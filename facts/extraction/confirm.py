@@ -146,7 +146,7 @@ def confirmed_fact(question: str, speaker: str) -> str:
     """The read-back said of the user ("So your new address is X?" -> "Confirmed that their new address is X.")."""
     named = speaker not in UNNAMED
     body = question.strip().rstrip("?？。. ")
-    body = _TAG_ZH.sub("", body) if has_cjk(body) else _TAG_EN.sub("", body)  # "..., right?", "...，对吧？"
+    body = _untagged(body)  # "..., right?", "...，对吧？"
     offered = _ACCEPTED_EN_RE.match(body) or _ACCEPTED_ZH_RE.match(body)
     if offered:  # "Would you like a replacement?" -> "accepted a replacement"; "给您补发一个可以吗" -> "同意补发一个"
         thing = offered.group(1).strip(" ，,")
@@ -218,7 +218,12 @@ def as_said(question: str) -> str:
     statement, not of the question's asking (a 请问 or a "吗" would make any read-back an inquiry)."""
     said = _YOU_RE.sub(lambda m: _AS_SPEAKER.get(m.group(0).lower(), "I"), question.strip()).rstrip(" ?？。")
     said = _LEAD_ZH.sub("", _LEAD_EN.sub("", re.sub(r"^right,?\s+", "", said, flags=re.I)))
-    return _TAG_ZH.sub("", _TAG_EN.sub("", said))
+    return _untagged(said)
+
+
+def _untagged(text: str) -> str:
+    """The read-back without the tag that asks it (", right", "，对吧", a final 吗)."""
+    return _TAG_ZH.sub("", _TAG_EN.sub("", text))
 
 
 _WANTS_ACT_RE = re.compile(

@@ -130,8 +130,8 @@ _WHO_WILL_RE = re.compile(
 
 
 def _told_after(text: str, start: int) -> bool:
-    """Whether the speaker tells something of theirs after the first break past `start` ("谁能跟我换下周三的夜班😭
-    我儿子那天开家长会": the son's meeting is told)."""
+    """Whether the speaker tells something of theirs after the first break past `start`, the end of a request or a
+    question ("谁能跟我换下周三的夜班😭 我儿子那天开家长会": the son's meeting is told; "写得正式一点，我最烦感叹号": a dislike)."""
     rest = re.split(r"[\s，,。！!？?]+", text[start:], maxsplit=1)
     return len(rest) > 1 and bool(_SPEAKER_AFTER_RE.search(rest[1]))
 
@@ -158,7 +158,7 @@ def talk_only(sentence: str) -> str:
     if _FORWARDED_RE.search(text):
         return "small_talk"
     feedback = _DRAFT_FEEDBACK_RE.match(text)
-    if feedback and not _SPEAKER_AFTER_RE.search(text[feedback.end() :]):  # (not "…，我最烦感叹号满天飞": a dislike)
+    if feedback and not _told_after(text, feedback.end()):  # (not "…，我最烦感叹号满天飞": a dislike)
         return "empty_question"
     if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.search(text):
         return "vague"
