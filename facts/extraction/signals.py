@@ -52,7 +52,14 @@ WORK_RE = re.compile(
     r"doctorate|mba|apprenticeship|academy|conservatory)\b|考上了?|被\S{0,10}录取|拿到了?\S{0,10}(?:offer|录取通知书)|"
     r"被提拔|转正了|换(?:了)?(?:份|个)?(?:新)?工作|找到(?:了)?(?:新)?工作|离职了|被裁|加班|"
     r"在家办公|居家办公|我(?:们)?公司(?:是)?做|我(?:一个人)?负责|我是做\S{1,8}的|退休了|自由职业|"
-    r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码",
+    r"我是(?:在)?[^，,。？?]{1,10}做[^，,。？?]{1,8}的|做的是|把工作辞了|辞职了|在家带娃|写代码|"
+    # Work or study ahead is who the speaker is next (the corpus README's profile: "a new job or school, settled or
+    # planned, and retiring"), not a plan: "going part-time from October", "下个月返岗", "明年六月毕业".
+    r"\b(?:i'?m|i am|i'?ll be) (?:starting|going back to|returning to|back at) (?:work|nights|lates|earlies|shifts|"
+    r"uni|university|college|school)\b|\b(?:go|going|went|switch(?:ing)?) (?:back )?(?:part|full)[- ]time\b|"
+    r"\b(?:i|i'?ll) (?:graduate|retire)\b|\bi'?m graduating\b|\b(?:my )?(?:maternity|paternity|parental) leave "
+    r"(?:ends|is over|finishes)\b|返岗|复工|回去上班|开始(?:去|到|在)?\S{0,10}上班|入职|到龄|退休|"
+    r"毕业(?!旅行|典礼|晚会|聚会|照|季)|调(?:到|去)\S{1,10}(?:办公室|门店|分店|店|校区|项目组|院区|分行|支行)",
     re.I,
 )
 
@@ -232,6 +239,12 @@ HOME_RE = re.compile(
     r"合租|租了(?:个|一)|租着|一居室|两居|三居|主卧|次卧",
     re.I,
 )
+# Height and weight ("I'm 6'1", "我一米七五，一百八十斤"): the body's size is who the speaker is.
+BODY_RE = re.compile(
+    r"\b(?:i'?m|i am) (?:[4-7]'\d{1,2}|1\.[5-9]\d ?m|1[5-9]\d ?cm)|\bi weigh\b|身高|体重|一米[五六七八九]|\d{2,3}(?:斤|公斤)|"
+    r"[一二][百十][一二三四五六七八九十]*斤",
+    re.I,
+)
 INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
 DIET_CHANGE_RE = re.compile(
     r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食|甜食|可乐|饮料|夜宵|烟)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
@@ -334,8 +347,8 @@ MOVED_RE = re.compile(
     r"\b(?:i'?m|we'?re|i am|we are|i'?ll be|we'?ll be) (?:moving|relocating) (?:house|home|flats?|out|abroad|back)\b|"
     # Chat drops the subject: "搬完家累瘫了", "刚搬好家".
     r"(?:^|[，,])\s*(?:刚|才)?搬(?:完|好|了)家|^\W{0,3}(?:just |finally )?moved (?:to|into|back to|out of)\b|"
-    # A move with its time, also to come ("下个月搬成都了", "年底搬回老家").
-    r"(?:下个?月|下周|明年|月底|年底|年后|过完年)(?:就|要)?搬(?:到|去|回)?",
+    # A move with its time, also to come ("下个月搬成都了", "年底搬回老家", "下下周六搬").
+    r"(?:下个?月|下{1,2}(?:个)?(?:周|星期|礼拜)[一二三四五六日天末]?|明年|月底|年底|年后|过完年|\d{1,2}号)(?:就|要)?搬",
     re.I,
 )
 # A pet's care ("stitches out monday at the vet"): the pet's health, not the speaker's body.

@@ -20,6 +20,7 @@ from facts.extraction.signals import (
     ASKS_ABOUT_RE,
     ATTENDS_RE,
     BACK_FROM_RE,
+    BODY_RE,
     BOOKED_RE,
     BOUGHT_FROM_LISTENER_RE,
     DECISION_RE,
@@ -236,13 +237,6 @@ _PLAN_RE = re.compile(
 )
 
 
-_BODY_RE = re.compile(
-    r"\b(?:i'?m|i am) (?:[4-7]'\d{1,2}|1\.[5-9]\d ?m|1[5-9]\d ?cm)|\bi weigh\b|身高|体重|一米[五六七八九]|\d{2,3}(?:斤|公斤)|"
-    r"[一二][百十][一二三四五六七八九十]*斤",
-    re.I,
-)
-
-
 # A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
 # the fact is still the speaker's own.
 _KIN_EN = (
@@ -277,13 +271,18 @@ def _own_or_relative(sentence: str, family: str | None) -> str:
     if not _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))):
         if _PAST_EVENT_RE.search(sentence):
             return "event"
-        return "commitment" if _PLAN_RE.search(sentence) else ""
+        return _planned(sentence) if _PLAN_RE.search(sentence) else ""
     if not _speaker_first(sentence):
         return "relationship"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
     plan = _PLAN_RE.search(sentence) or _ELIDED_PLAN_ZH_RE.match(strip_chatter(sentence))
-    return "commitment" if plan else "relationship"
+    return _planned(sentence) if plan else "relationship"
+
+
+def _planned(sentence: str) -> str:
+    """The speaker's plan: work, study or a home ahead is who the speaker is next ("下个月返岗，孩子交给婆婆")."""
+    return "profile" if WORK_RE.search(sentence) or MOVED_RE.search(sentence) else "commitment"
 
 
 def _relative_is_subject(sentence: str) -> bool:
@@ -403,7 +402,7 @@ def cue_type(sentence: str) -> str:
         return "profile"  # work and study, classes and clubs attended
     if BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):
         return "complaint"  # a customer tells the business what they bought from it: what went wrong comes next
-    if _BODY_RE.search(sentence):
+    if BODY_RE.search(sentence):
         return "profile"  # height and weight ("I'm 6'1", "我一米七五，一百八十斤")
     if MOVED_RE.search(sentence) or HOME_RE.search(sentence) and signal not in {"amount", "id"}:
         return "profile"  # a move or the home one rents is a residence, even without a place or with a date
