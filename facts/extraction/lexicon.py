@@ -70,7 +70,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
             r"named driver|no[- ]claims|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险(?!杠|丝|箱|柜)|保单|交强险|商业险|车险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|户口|入籍|移民局|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            r"保险(?!杠|丝|箱|柜)|保单|交强险|商业险|车险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
             re.I,
         ),
@@ -101,7 +101,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
-            r"跳闸|冒烟|一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
+            r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
+            r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
             r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").

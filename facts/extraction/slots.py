@@ -133,7 +133,7 @@ _REL_EN = re.compile(
     re.I,
 )
 _REL_ZH = re.compile(
-    r"我(?:的)?(老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|母亲|父亲|姐姐|妹妹|哥哥|弟弟|朋友|男朋友|女朋友|"
+    r"我(?:的)?(老婆|老公|妻子|丈夫|儿子|女儿|闺女|妈妈|爸爸|母亲|父亲|姐姐|妹妹|哥哥|弟弟|朋友|男朋友|女朋友|"
     r"奶奶|爷爷|外婆|外公|同事|老板|室友)(?:叫|是)?([\u4e00-\u9fff]{2,3})?"
 )
 # "we have a ginger cat called Niangao", "my dog is a golden retriever named Cola": up to two lower-case words
@@ -208,7 +208,7 @@ _TYPE_RULES: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(wife|husband|son|daughter|mom|mother|dad|father|sister|brother|friend|partner|"
             r"boyfriend|girlfriend|kids?|children|married|grandma|grandpa|family)\b"
-            r"|老婆|老公|妻子|丈夫|儿子|女儿|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|朋友|孩子|家人|结婚",
+            r"|老婆|老公|妻子|丈夫|儿子|女儿|闺女|妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|朋友|孩子|家人|结婚",
             re.I,
         ),
     ),

@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from tests.facts.user_turn import first_kind
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+from tests.facts.user_turn import WHEN, first_kind
 
 
 @pytest.mark.parametrize(
@@ -43,3 +45,26 @@ def test_work_study_and_moves_ahead_are_the_profile(text: str) -> None:
 )
 def test_a_trip_a_promise_or_an_exam_ahead_stays_a_plan(text: str) -> None:
     assert first_kind(text) == "commitment"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("我闺女下学期转学到朝阳", "relationship"),
+        ("我的居住证下个月到期", "legal"),
+        ("my work permit runs out in June", "legal"),
+        ("我手机屏幕摔碎了", "complaint"),
+        ("我的路由器一直离线", "complaint"),
+        ("快递到了，衬衫尺码不对", "complaint"),
+        ("the doorbell camera keeps going offline", "complaint"),
+        ("my laptop won't boot since the update", "complaint"),
+    ],
+)
+def test_a_daughter_a_permit_and_a_device_at_fault(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
+
+
+def test_a_residence_permit_is_no_residence() -> None:
+    view = MessageView(id=1, role="user", name="", content="孩子上学要居住证和社保满一年", created_at=WHEN)
+    out = RuleExtractor().extract([view])[1]
+    assert out.candidates and not any(c.predicate.startswith("residence") for c in out.candidates)
