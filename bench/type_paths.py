@@ -4,7 +4,7 @@
     .venv/bin/python -m bench.type_paths --fresh    # re-run the extractor (else its cached records are reused)
     .venv/bin/python -m bench.type_paths --labelled-pool --locomo   # the labelled-pool experiment (not shipped)
 
-Groups: the corpus's train split by group (`en-fr`, `zh-svc`, ...) and each read batch of bench/fresh_turns (its
+Groups: the corpus's train split by group (`en-fr`, `zh-svc`, ...) and each read batch of facts/extraction/corpus/batches (its
 file name). The blind batch and the corpus's holdout are never read. Over the turns labelled and predicted keep,
 the most likely fact's sentence, slot and family are recorded once (the extractor as bench.distil runs it); the
 typer's paths are then re-run on these records, so a change to the typer is scored in seconds. "open forced" types
@@ -27,7 +27,7 @@ from typing import Any
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "memory_site.settings")
 
 READ_BATCHES = ("i-type3-a", "i-type3-b", "i-type4-c", "i-prec-d", "i-gate5-e", "s12-f")
-_FRESH = Path(__file__).parent / "fresh_turns"
+_FRESH = Path(__file__).parent.parent / "facts" / "extraction" / "corpus" / "batches"
 _CACHE = Path(os.environ.get("TYPE_PATHS_CACHE", "/tmp/type_paths_records.json"))
 
 

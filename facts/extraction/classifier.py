@@ -11,17 +11,15 @@ downloaded; when the embedder is down the classifier answers None and the rules 
 
 from __future__ import annotations
 
-import hashlib
-import os
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
 from facts import embedding as embedding_backend
 from facts.extraction import hanzi, type_definitions
 from facts.extraction.corpus import CorpusTurn, load_turns
+from facts.extraction.stored_vectors import stored_vectors
 
 _STEPS = 400
 _RATE = 2.0
@@ -136,33 +134,15 @@ def _features() -> str:
 
 
 def training_vectors(texts: list[str]) -> np.ndarray | None:
-    """The feature vectors of the training texts, kept on disk under VAR_DIR by a hash of the texts, the embedder and
-    the features (the first worker embeds them once, the next processes read them): fitting is then milliseconds."""
+    """The feature vectors of the training texts, kept on disk (stored_vectors.py) by a hash of the texts, the
+    embedder and the features: fitting is then milliseconds."""
     from django.conf import settings
 
     embedder = embedding_backend.get_embedder()
     features = _features()
     name = f"{type(embedder).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}"
     name += "" if features == "full" else f":{features}"  # the model's own vectors keep the cache they had
-    digest = hashlib.sha256(("\n".join(texts) + "\x00" + name).encode()).hexdigest()[:16]
-    path = Path(settings.VAR_DIR) / "gate" / f"train-{digest}.npy"
-    try:
-        cached = np.load(path)
-        if cached.shape[0] == len(texts):
-            return np.asarray(cached, dtype=np.float64)
-    except (OSError, ValueError):
-        pass
-    vectors = embed(texts)
-    if vectors is not None:
-        vectors = vectors.astype(np.float32).astype(np.float64)  # as read back from disk: one fit everywhere
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp.npy")
-            np.save(tmp, vectors.astype(np.float32))
-            os.replace(tmp, path)
-        except OSError:
-            pass
-    return vectors
+    return stored_vectors(texts, kind="train", name=name, embed=embed)
 
 
 _lock = threading.Lock()

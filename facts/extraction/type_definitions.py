@@ -4,8 +4,9 @@ Where no rule is sure of a kept sentence's type, the classifier's type head (fit
 has been right about a third of the time on phrasings it never saw: the MiniLM vector carries topic more than
 type, and a head fitted on a thousand turns learns their topics. The exemplars below were written from the type
 definitions of facts/extraction/corpus/README.md (what each type is, in English and Chinese), not from corpus
-turns, so nothing here is fitted: a sentence takes the type of its nearest exemplars (the mean cosine of the
-K most similar of each type). Leave-one-group-out on the train split, over the English turns no rule types, this
+turns; the English kept turns of the blind batches (written from the same README by people who never saw the rules)
+join them. Nothing is fitted: a sentence takes the type of its nearest exemplars (the mean cosine of the K most
+similar of each type). Leave-one-group-out on the train split, over the English turns no rule types, this
 was right on 32 of 58 against 13 for the head; Chinese turns score near every exemplar alike with MiniLM (6 of
 34 against 4), so the exemplars in Chinese wait for a multilingual embedder. Without an embedder: None.
 """
@@ -17,6 +18,8 @@ import threading
 import numpy as np
 
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
+from facts.extraction.corpus import load_batches
+from facts.extraction.stored_vectors import stored_vectors
 from facts.text import detect_language
 
 K = 5  # exemplars per type whose similarities are averaged
@@ -229,6 +232,28 @@ _built: dict[int, tuple[tuple[str, ...], np.ndarray, np.ndarray]] = {}
 _memo: dict[tuple[int, str], str] = {}
 
 
+def exemplar_rows() -> list[tuple[str, str]]:
+    """(type, text) of every exemplar: the definitions' own, then the English kept user turns of the blind batches
+    (facts/extraction/corpus/README.md, "Batches": labelled from the type definitions by writers who never saw the
+    rules). Chinese ones inform the character head instead (classifier.fit_chinese): MiniLM reads no Chinese."""
+    rows = [(t, text) for t, texts in EXEMPLARS.items() for text in texts]
+    labelled = [t for t in load_batches() if t.split == "train" and t.role == "user" and t.keep and t.lang == "en"]
+    return rows + [(str(t.type), t.text) for t in labelled if t.type in EXEMPLARS]
+
+
+def _name() -> str:
+    from django.conf import settings
+
+    return f"{type(embedding_backend.get_embedder()).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}:texts"
+
+
+def _embed(texts: list[str]) -> np.ndarray | None:
+    try:
+        return np.asarray(embedding_backend.embed_texts(texts), dtype=np.float32)
+    except embedding_backend.EmbedderUnavailable:
+        return None
+
+
 def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] | None:
     """The embedder's key, the types, each exemplar's type index and unit vector (embedded once per embedder)."""
     try:
@@ -241,11 +266,14 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
             built = _built.get(key)
             if built is None:
                 types = tuple(EXEMPLARS)
-                rows = [(i, text) for i, t in enumerate(types) for text in EXEMPLARS[t]]
-                try:
-                    vectors = np.asarray(embedding_backend.embed_texts([text for _, text in rows]), dtype=np.float32)
-                except embedding_backend.EmbedderUnavailable:
+                defined = sum(len(texts) for texts in EXEMPLARS.values())  # (the definitions' come first)
+                rows = [
+                    (types.index(t) + (j >= defined) * len(types), text) for j, (t, text) in enumerate(exemplar_rows())
+                ]
+                stored = stored_vectors([text for _, text in rows], kind="exemplars", name=_name(), embed=_embed)
+                if stored is None:
                     return None
+                vectors = stored.astype(np.float32)
                 vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
                 built = (types, np.array([i for i, _ in rows]), vectors)
                 _built.clear()
@@ -255,9 +283,20 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
 
 def type_scores(vectors: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray) -> np.ndarray:
     """Per unit-length sentence vector (rows) and type (columns), the mean cosine to the type's K most similar
-    exemplars."""
+    exemplars. An exemplar's index is its type's for a definition's sentence, that plus len(types) for a batch's turn:
+    where a type has both, each kind's mean weighs half, so that many labelled turns on one topic ("billing") do not
+    outvote what the definitions say of the type (the weight chosen on blind batches, bench/README.md)."""
     sims = vectors @ exemplars.T
-    return np.stack([-np.sort(-sims[:, index == i], axis=1)[:, :K].mean(axis=1) for i in range(len(types))], axis=1)
+
+    def nearest(i: int) -> np.ndarray | None:
+        cols = index == i
+        return -np.sort(-sims[:, cols], axis=1)[:, :K].mean(axis=1) if cols.any() else None
+
+    scores = []
+    for i in range(len(types)):
+        parts = [p for p in (nearest(i), nearest(i + len(types))) if p is not None]
+        scores.append(sum(parts) / len(parts) if parts else np.full(len(vectors), -1.0))
+    return np.stack(scores, axis=1)
 
 
 def nearness_speaks(sentence: str) -> bool:

@@ -59,3 +59,21 @@ def _turns() -> tuple[CorpusTurn, ...]:
 def load_turns() -> list[CorpusTurn]:
     """Return every turn of the corpus in file order (dialogues consecutive, turns in order)."""
     return list(_turns())
+
+
+@cache
+def _batches() -> tuple[CorpusTurn, ...]:
+    folder = resources.files(__name__).joinpath("batches")
+    rows: list[CorpusTurn] = []
+    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".jsonl"):
+            lines = entry.read_text(encoding="utf-8").splitlines()
+            rows.extend(CorpusTurn(**json.loads(line)) for line in lines if line.strip())
+    return tuple(rows)
+
+
+def load_batches() -> list[CorpusTurn]:
+    """Every turn of the blind batches (batches/*.jsonl, README "Batches"), by file name then in file order: labelled
+    after the rules by writers who read only the README. Their `split` is the writer's: only `train` turns inform a
+    type; none is in the corpus's holdout."""
+    return list(_batches())
