@@ -235,7 +235,7 @@ _memo: dict[tuple[int, str], str] = {}
 def exemplar_rows() -> list[tuple[str, str]]:
     """(type, text) of every exemplar: the definitions' own, then the English kept user turns of the blind batches
     (facts/extraction/corpus/README.md, "Batches": labelled from the type definitions by writers who never saw the
-    rules). Chinese ones inform the character head instead (classifier.fit_chinese): MiniLM reads no Chinese."""
+    rules). Not the Chinese ones: MiniLM reads no Chinese (the character head is fitted on the corpus alone)."""
     rows = [(t, text) for t, texts in EXEMPLARS.items() for text in texts]
     labelled = [t for t in load_batches() if t.split == "train" and t.role == "user" and t.keep and t.lang == "en"]
     return rows + [(str(t.type), t.text) for t in labelled if t.type in EXEMPLARS]

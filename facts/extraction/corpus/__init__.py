@@ -1,7 +1,7 @@
 """The labelled corpus of conversation turns the extraction owns: keep or drop, type, slot and fact per turn.
 
-The data lies beside this module (turns.jsonl, see README.md there); it is read once and shared as frozen rows,
-so a caller cannot alter what another caller sees.
+The data lies beside this module (turns.jsonl, and the blind batches under batches/, see README.md there); it is
+read once and shared as frozen rows, so a caller cannot alter what another caller sees.
 """
 
 from __future__ import annotations
