@@ -19,7 +19,7 @@ import numpy as np
 from facts import embedding as embedding_backend
 from facts.extraction import hanzi, type_definitions
 from facts.extraction.corpus import CorpusTurn, load_turns
-from facts.extraction.stored_vectors import stored_vectors
+from facts.extraction.stored_vectors import embedder_name, stored_vectors
 
 _STEPS = 400
 _RATE = 2.0
@@ -136,11 +136,8 @@ def _features() -> str:
 def training_vectors(texts: list[str]) -> np.ndarray | None:
     """The feature vectors of the training texts, kept on disk (stored_vectors.py) by a hash of the texts, the
     embedder and the features: fitting is then milliseconds."""
-    from django.conf import settings
-
-    embedder = embedding_backend.get_embedder()
     features = _features()
-    name = f"{type(embedder).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}"
+    name = embedder_name(embedding_backend.get_embedder())
     name += "" if features == "full" else f":{features}"  # the model's own vectors keep the cache they had
     return stored_vectors(texts, kind="train", name=name, embed=embed)
 

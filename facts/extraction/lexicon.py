@@ -16,6 +16,9 @@ LAW_WORDS = (
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
+# A child named by the speaker in Chinese ("我闺女", "我们娃"): the relationship signal and the typer's relative.
+ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝"
+
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
 STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
@@ -127,7 +130,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
             # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
-            r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|儿子|女儿|闺女|娃(?!娃)|孩子|宝宝|妈妈|妈|爸爸|爸|父母|"
+            r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
+            + ZH_CHILD_WORDS
+            + r"|妈妈|妈|爸爸|爸|父母|"
             r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
             re.I,
         ),

@@ -11,6 +11,13 @@ from pathlib import Path
 import numpy as np
 
 
+def embedder_name(embedder: object) -> str:
+    """The part of a stored file's key that names the embedder: its class and the configured model."""
+    from django.conf import settings
+
+    return f"{type(embedder).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}"
+
+
 def stored_vectors(
     texts: list[str], *, kind: str, name: str, embed: Callable[[list[str]], np.ndarray | None]
 ) -> np.ndarray | None:

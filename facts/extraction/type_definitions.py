@@ -19,7 +19,7 @@ import numpy as np
 
 from facts import embedding as embedding_backend  # module import: safe when threads import it concurrently
 from facts.extraction.corpus import load_batches
-from facts.extraction.stored_vectors import stored_vectors
+from facts.extraction.stored_vectors import embedder_name, stored_vectors
 from facts.text import detect_language
 
 K = 5  # exemplars per type whose similarities are averaged
@@ -241,12 +241,6 @@ def exemplar_rows() -> list[tuple[str, str]]:
     return rows + [(str(t.type), t.text) for t in labelled if t.type in EXEMPLARS]
 
 
-def _name() -> str:
-    from django.conf import settings
-
-    return f"{type(embedding_backend.get_embedder()).__name__}:{getattr(settings, 'EMBEDDINGS_MODEL', '')}:texts"
-
-
 def _embed(texts: list[str]) -> np.ndarray | None:
     try:
         return np.asarray(embedding_backend.embed_texts(texts), dtype=np.float32)
@@ -270,7 +264,12 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
                 rows = [
                     (types.index(t) + (j >= defined) * len(types), text) for j, (t, text) in enumerate(exemplar_rows())
                 ]
-                stored = stored_vectors([text for _, text in rows], kind="exemplars", name=_name(), embed=_embed)
+                stored = stored_vectors(
+                    [text for _, text in rows],
+                    kind="exemplars",
+                    name=f"{embedder_name(embedding_backend.get_embedder())}:texts",
+                    embed=_embed,
+                )
                 if stored is None:
                     return None
                 vectors = stored.astype(np.float32)
