@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from facts import embedding as embedding_backend
-from facts.extraction import hanzi, type_definitions
+from facts.extraction import type_definitions, zh_types
 from facts.extraction.corpus import CorpusTurn, load_turns
 from facts.extraction.stored_vectors import embedder_name, stored_vectors
 
@@ -35,7 +35,7 @@ class Model:
     types: tuple[str, ...]
     type_w: np.ndarray
     type_b: np.ndarray
-    chinese: hanzi.CharTypeHead | None = None
+    chinese: zh_types.ChineseTypeHead | None = None
 
     def keep_probability(self, vectors: np.ndarray) -> np.ndarray:
         return _sigmoid(vectors @ self.keep_w + self.keep_b)
@@ -105,15 +105,13 @@ def fit(turns: list[CorpusTurn], vectors: np.ndarray) -> Model:
     return Model(keep_w, keep_b, types, type_w, type_b, fit_chinese([turns[i] for i in kept]))
 
 
-def fit_chinese(kept: list[CorpusTurn]) -> hanzi.CharTypeHead | None:
-    """The character-pair type head: the kept Chinese turns and the Chinese exemplars of the type definitions."""
-    rows = [(t.text, str(t.type)) for t in kept if t.lang != "en"]
-    rows += [(e, ty) for ty, texts in type_definitions.EXEMPLARS.items() for e in texts if not e.isascii()]
-    return hanzi.fit_head([text for text, _ in rows], [label for _, label in rows], fit_multiclass)
+def fit_chinese(kept: list[CorpusTurn]) -> zh_types.ChineseTypeHead:
+    """The Chinese type heads (zh_types.py) over these kept turns, fitted when a Chinese sentence first needs them."""
+    return zh_types.ChineseTypeHead(kept, fit_multiclass)
 
 
 def chinese_type(sentence: str) -> str | None:
-    """The type the character-pair head gives a Chinese sentence, or None (embedder down, nothing seen)."""
+    """The type the Chinese heads give a sentence (zh_types.py), or None (embedder down, neither head speaks)."""
     m = model()
     return m.chinese.most_likely(sentence) if m is not None and m.chinese is not None else None
 

@@ -42,10 +42,17 @@ class CharTypeHead:
 
     def most_likely(self, text: str) -> str | None:
         """The type of the highest score, or None when no character pair of the text was seen in fitting."""
+        p = self.probabilities(text)
+        return max(sorted(p), key=lambda t: p[t]) if p else None
+
+    def probabilities(self, text: str) -> dict[str, float] | None:
+        """Each type's probability, or None when no character pair of the text was seen in fitting."""
         x = _vector(self.vocab, text)
         if not x.any():
             return None
-        return self.types[int(np.argmax(self.w @ x + self.b))]
+        z = self.w @ x + self.b
+        e = np.exp(z - z.max())
+        return dict(zip(self.types, (e / e.sum()).tolist(), strict=True))
 
 
 def _vector(vocab: dict[str, int], text: str) -> np.ndarray:

@@ -10,6 +10,7 @@ from facts.extraction.chatter import UNDECIDED_RE
 from facts.extraction.lexicon import LAW_RE, STRONG
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
+from facts.text import zh_tagged
 
 # How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
 WORK_RE = re.compile(
@@ -211,6 +212,13 @@ def asks_terms(sentence: str) -> bool:
     if not _TERMS_RE.search(sentence) or _OWN_TROUBLE_RE.search(sentence):
         return False
     return not _COMPLAINT_RE.search(_TERMS_RE.sub(" ", sentence))
+
+
+def only_describes(sentence: str) -> bool:
+    """A Chinese sentence that says how something is (an adjective) and names nothing done (no verb, by jieba's tags):
+    no plan ("周末天气不错，风景很好"). Bare times and places stay ("下周二上午", "九点半 在江宁那边": answers)."""
+    flags = [flag for _, flag in zh_tagged(sentence)]
+    return any(f.startswith("a") for f in flags) and not any(f.startswith("v") for f in flags)
 
 
 def legal_words(sentence: str) -> bool:

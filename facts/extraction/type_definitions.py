@@ -8,7 +8,8 @@ turns; the English kept turns of the blind batches (written from the same README
 join them. Nothing is fitted: a sentence takes the type of its nearest exemplars (the mean cosine of the K most
 similar of each type). Leave-one-group-out on the train split, over the English turns no rule types, this
 was right on 32 of 58 against 13 for the head; Chinese turns score near every exemplar alike with MiniLM (6 of
-34 against 4), so the exemplars in Chinese wait for a multilingual embedder. Without an embedder: None.
+34 against 4), so Chinese sentences take their type from a model that reads Chinese (zh_types.py) instead. Without an
+embedder: None.
 """
 
 from __future__ import annotations
@@ -235,7 +236,7 @@ _memo: dict[tuple[int, str], str] = {}
 def exemplar_rows() -> list[tuple[str, str]]:
     """(type, text) of every exemplar: the definitions' own, then the English kept user turns of the blind batches
     (facts/extraction/corpus/README.md, "Batches": labelled from the type definitions by writers who never saw the
-    rules). Not the Chinese ones: MiniLM reads no Chinese (the character head is fitted on the corpus alone)."""
+    rules). Not the Chinese ones: MiniLM reads no Chinese (they teach zh_types.py's head, which does)."""
     rows = [(t, text) for t, texts in EXEMPLARS.items() for text in texts]
     labelled = [t for t in load_batches() if t.split == "train" and t.role == "user" and t.keep and t.lang == "en"]
     return rows + [(str(t.type), t.text) for t in labelled if t.type in EXEMPLARS]

@@ -42,6 +42,7 @@ from facts.extraction.signals import (
     decided,
     legal_words,
     names_a_fault,
+    only_describes,
     strong_signal,
     told_as_past,
     wish,
@@ -455,12 +456,11 @@ def fallback_type(sentence: str) -> str:
 
 
 def _by_characters(sentence: str) -> str:
-    """The type a Chinese sentence's characters tell (hanzi.py) where it can stand, else profile: an inquiry
-    needs a question (it is none: the shape looked first) and an event a happening."""
+    """The type a Chinese sentence's meaning and characters tell (zh_types.py) where it can stand, else profile: an
+    inquiry needs a question (the shape looked first), an event a happening, legal a law's word, a plan a doing."""
     guess = classifier.chinese_type(sentence)
-    if guess is None or guess == "inquiry" or guess == "event" and not _HAPPENED_RE.search(sentence):
-        return "profile"
-    return guess if guess != "legal" or legal_words(sentence) else "profile"  # legal needs a word of the law
+    stands = {"inquiry": False, "event": bool(_HAPPENED_RE.search(sentence)), "legal": legal_words(sentence)}
+    return guess if guess and stands.get(guess, guess != "commitment" or not only_describes(sentence)) else "profile"
 
 
 def type_of(sentence: str, slot: Slot | None, family: str | None, predicted: tuple[str, float] | None) -> str:

@@ -15,12 +15,14 @@ def test_features_are_character_pairs_and_latin_words() -> None:
     assert hanzi.features("哦") == ["哦"]
 
 
-def test_the_head_is_fitted_deterministically() -> None:
+def test_the_heads_are_fitted_deterministically() -> None:
     kept = [t for t in classifier.training_turns() if t.keep and t.type]
-    first, second = classifier.fit_chinese(kept), classifier.fit_chinese(kept)
-    assert first is not None and second is not None
-    assert first.types == second.types and first.vocab == second.vocab
-    assert np.array_equal(first.w, second.w) and np.array_equal(first.b, second.b)
+    (chars, vectors), (chars2, vectors2) = classifier.fit_chinese(kept).heads(), classifier.fit_chinese(kept).heads()
+    assert chars is not None and chars2 is not None and vectors is not None and vectors2 is not None
+    assert chars.types == chars2.types and chars.vocab == chars2.vocab
+    assert np.array_equal(chars.w, chars2.w) and np.array_equal(chars.b, chars2.b)
+    assert vectors.types == vectors2.types
+    assert np.array_equal(vectors.w, vectors2.w) and np.array_equal(vectors.mean, vectors2.mean)
 
 
 @pytest.mark.parametrize(
