@@ -7,7 +7,7 @@ PORT ?= 8000
 # Tests use a real broker: Redis on this machine (a spare database number), unless told otherwise.
 TEST_BROKER_URL ?= redis://127.0.0.1:6379/15
 
-.PHONY: install chromium run test bench lint format clean
+.PHONY: install warm chromium run test bench lint format clean
 
 $(STAMP): pyproject.toml clients/python/pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -24,10 +24,14 @@ chromium:
 
 install: $(STAMP)
 
-run: install
+# The extraction's fixed texts embedded once per machine (var/gate), not by the first message or test that needs them.
+warm: install
+	CELERY_BROKER_URL=$${CELERY_BROKER_URL:-memory://} $(PY) manage.py warm_extraction
+
+run: install warm
 	PORT=$(PORT) $(PY) manage.py serve
 
-test: install chromium
+test: install chromium warm
 	PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 CELERY_BROKER_URL=$${CELERY_BROKER_URL:-$(TEST_BROKER_URL)} $(PY) -m pytest $(PYTEST_ARGS)
 
 bench: install

