@@ -36,7 +36,7 @@ _REACTION_RE = re.compile(
     r"that(?:'s| is) (?:so |really |pretty |just )?(?:rough|tough|awful|brutal|harsh|gutting|the worst|unfair|rubbish))\b",
     re.I,
 )
-_ELIDED_RE = re.compile(rf"(?:{_ADVERB}\s+)?([A-Za-z]+)\b(?:\s+([A-Za-z']+))?", re.I)
+_ELIDED_RE = re.compile(rf"\b(?:{_ADVERB}\s+)?([A-Za-z]+)\b(?:\s+([A-Za-z']+))?", re.I)
 # After a name that looks like a past form ("Fred came over", "Ahmed is back"): a verb, not an object.
 _VERB_AFTER = frozenset(["is", "was", "has", "had", "and", "will", "would", "can", "could", "says", "said", "'s"])
 
