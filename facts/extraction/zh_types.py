@@ -8,9 +8,10 @@ Two softmax regressions, fitted with the classifier's steps (deterministic), the
 - over its character pairs (hanzi.py), learnt from the first two only: fitted on the batches' topics as well, the
   characters typed a sheet that did not match its picture as a relationship (bench/README.md, session 25).
 
-Leaving one session's batches out of the fit and typing them, the open path's Chinese sentences went from ~0.42 right
-(characters alone) to ~0.55 (bench/README.md, session 26). Both heads are fitted at the first Chinese sentence that
-needs them, so an English-only workload never loads the encoder; with the encoder down the characters decide alone.
+Leaving one session's batches out of the fit and typing them, the open path went from ~0.42 right (characters alone)
+to ~0.50, the batches' type accuracy by +0.02 to +0.04 (bench/README.md, session 26). Both heads are fitted at the
+first Chinese sentence that needs them, so an English-only workload never loads the encoder; with the encoder down
+the characters decide alone.
 """
 
 from __future__ import annotations
@@ -25,8 +26,8 @@ from facts.extraction import hanzi, type_definitions, zh_encoder
 from facts.extraction.corpus import CorpusTurn, load_batches, load_turns
 from facts.extraction.stored_vectors import stored_vectors
 
-# Centred vectors are scaled to this length before fitting: the regression's fixed steps then fit them about as
-# far as a converged one would (held-out type accuracy 0.52 at 1, 0.55 at 4; bench/README.md, session 26).
+# Centred vectors are scaled to this length before fitting, so that the regression's fixed steps fit them nearly as
+# far as a converged fit (open-path accuracy held out 0.48 at 1, 0.52 at 4, converged 0.55; bench/README.md).
 _SCALE = 4.0
 
 Fitter = Callable[[np.ndarray, list[str]], tuple[tuple[str, ...], np.ndarray, np.ndarray]]
