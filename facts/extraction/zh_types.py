@@ -66,8 +66,7 @@ class ChineseTypeHead:
     """Both heads over the rows given, fitted on first use (once, thread-safe)."""
 
     def __init__(self, kept: list[CorpusTurn], fit: Fitter) -> None:
-        exemplars = [(e, t) for t, texts in type_definitions.EXEMPLARS.items() for e in texts if not e.isascii()]
-        self.char_rows = [(t.text, str(t.type)) for t in kept if t.lang != "en"] + exemplars
+        self.char_rows = [(t.text, str(t.type)) for t in kept if t.lang != "en"] + _exemplar_rows()
         self.vector_rows = self.char_rows + [(t.text, str(t.type)) for t in _batch_rows()]
         self._fit = fit
         self._lock = threading.Lock()
@@ -105,6 +104,11 @@ def _vector_vote(head: VectorTypeHead | None, text: str) -> dict[str, float] | N
     return head.probabilities(vector[0]) if vector is not None else None
 
 
+def _exemplar_rows() -> list[tuple[str, str]]:
+    """(text, type) of the type definitions' Chinese exemplars."""
+    return [(e, t) for t, texts in type_definitions.EXEMPLARS.items() for e in texts if not e.isascii()]
+
+
 def _batch_rows() -> list[CorpusTurn]:
     """The batches' kept Chinese user turns of the train split, with a type."""
     return [
@@ -116,8 +120,7 @@ def _known_texts() -> list[str]:
     """Every Chinese text a head may learn from (the corpus's kept train user turns, the exemplars, the batches'): one
     stored file holds their vectors, whatever subset a fit takes (cross-validation folds)."""
     corpus = [t.text for t in load_turns() if t.split == "train" and t.role == "user" and t.keep and t.lang != "en"]
-    exemplars = [e for texts in type_definitions.EXEMPLARS.values() for e in texts if not e.isascii()]
-    return sorted(set(corpus + exemplars + [t.text for t in _batch_rows()]))
+    return sorted(set(corpus + [e for e, _ in _exemplar_rows()] + [t.text for t in _batch_rows()]))
 
 
 _vectors: dict[str, np.ndarray] = {}
