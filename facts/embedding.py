@@ -322,6 +322,11 @@ def feature_encoder() -> Int8Encoder | None:
     return _int8_encoder(settings.GATE_FEATURES)
 
 
+def feature_kind() -> str:
+    """Which vectors the gate's features are: the embedder's own ("full") or its int8 copy's (builds it on first use)."""
+    return "full" if feature_encoder() is None else "int8"
+
+
 def _int8_encoder(choice: str) -> Int8Encoder | None:
     if choice != "int8" or settings.EMBEDDINGS_DISABLED:
         return None

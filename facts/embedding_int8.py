@@ -61,21 +61,22 @@ class Int8Encoder:
 def quantized_export(source: Path) -> Path:
     """The int8 model file beside the ONNX export `source` in VAR_DIR (written once per machine; a temporary file
     renamed into place, so processes quantizing at the same time never read a half-written one)."""
-    # Without VNNI, x86's int8 products of two 8-bit values can saturate (ONNX Runtime's warning): there the
-    # weights take 7 bits (`reduce_range`, cosine ~0.986 against 0.989 measured), in a file of their own.
-    reduce_range = not has_vnni()
-    path = source.with_name(f"{source.stem}-int8{'-r7' if reduce_range else ''}.onnx")
+    # The weights take 7 bits (`reduce_range`) on every CPU. With 8 bits, x86 without VNNI sums two 8-bit products
+    # in 16 bits, which can saturate, while VNNI does not: the same sentence got another vector on another CPU, and
+    # the gate's borderline decisions moved with the machine (seven tests' sentences on an AVX2-only host). With 7
+    # bits no sum saturates and every CPU computes the same integers (cosine to the model's own ~0.986 against 0.989).
+    path = source.with_name(f"{source.stem}-int8-r7.onnx")
     if path.exists():
         return path
     # One process at a time: the quantizer writes `<source>-inferred.onnx` beside the source and deletes it, so two
     # processes quantizing together (two workers starting) broke each other, and the loser read full vectors for life.
     with filelock.exclusive(path.with_name(path.name + ".lock")):
         if not path.exists():
-            _quantize(source, path, reduce_range)
+            _quantize(source, path)
     return path
 
 
-def _quantize(source: Path, path: Path, reduce_range: bool) -> None:
+def _quantize(source: Path, path: Path) -> None:
     import os
     import tempfile
 
@@ -92,7 +93,7 @@ def _quantize(source: Path, path: Path, reduce_range: bool) -> None:
             tmp,
             weight_type=QuantType.QInt8,
             per_channel=True,
-            reduce_range=reduce_range,
+            reduce_range=True,
             op_types_to_quantize=["MatMul"],
         )
         os.replace(tmp, path)
@@ -100,17 +101,3 @@ def _quantize(source: Path, path: Path, reduce_range: bool) -> None:
         quiet.setLevel(level)
         if os.path.exists(tmp):
             os.unlink(tmp)
-
-
-def has_vnni() -> bool:
-    """Whether this CPU multiplies int8 with VNNI (x86 flags avx512_vnni / avx_vnni; an ARM CPU does not saturate:
-    treated as having it)."""
-    import platform
-
-    if platform.machine().lower() not in {"x86_64", "amd64", "i386", "i686"}:
-        return True
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return "avx512_vnni" in flags or "avx_vnni" in flags

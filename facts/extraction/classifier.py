@@ -12,7 +12,7 @@ downloaded; when the embedder is down the classifier answers None and the rules 
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -36,6 +36,8 @@ class Model:
     type_w: np.ndarray
     type_b: np.ndarray
     chinese: zh_types.ChineseTypeHead | None = None
+    # The scores this model gave (prime, score), on the model itself: no other model can read them.
+    scores: dict[str, Score] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def keep_probability(self, vectors: np.ndarray) -> np.ndarray:
         return _sigmoid(vectors @ self.keep_w + self.keep_b)
@@ -126,22 +128,19 @@ def embed(texts: list[str]) -> np.ndarray | None:
         return None
 
 
-def _features() -> str:
-    """Which vectors the features are: the model's own, or its int8 copy's (builds the copy on first use)."""
-    return "full" if embedding_backend.feature_encoder() is None else "int8"
-
-
 def training_vectors(texts: list[str]) -> np.ndarray | None:
     """The feature vectors of the training texts, kept on disk (stored_vectors.py) by a hash of the texts, the
     embedder and the features: fitting is then milliseconds."""
-    features = _features()
+    features = embedding_backend.feature_kind()
     name = embedder_name(embedding_backend.get_embedder())
     name += "" if features == "full" else f":{features}"  # the model's own vectors keep the cache they had
     return stored_vectors(texts, kind="train", name=name, embed=embed)
 
 
 _lock = threading.Lock()
-_models: dict[tuple[int, str], Model] = {}
+# The model fitted for an embedder and its features, with the embedder itself: an id is only unique while its object
+# lives, and a test's or a reconfigured embedder freed could hand its id to the next one.
+_models: dict[tuple[int, str], tuple[embedding_backend.Embedder, Model]] = {}
 
 
 _override: list[Model] = []
@@ -160,21 +159,23 @@ def model() -> Model | None:
     if _override:
         return _override[0]
     try:
-        key = (id(embedding_backend.get_embedder()), _features())
+        embedder = embedding_backend.get_embedder()
+        key = (id(embedder), embedding_backend.feature_kind())
     except embedding_backend.EmbedderUnavailable:
         return None
     cached = _models.get(key)
-    if cached is not None:
-        return cached
+    if cached is not None and cached[0] is embedder:
+        return cached[1]
     with _lock:
-        if key in _models:
-            return _models[key]
+        cached = _models.get(key)
+        if cached is not None and cached[0] is embedder:
+            return cached[1]
         turns = training_turns()
         vectors = training_vectors([t.text for t in turns])
         if vectors is None:
             return None
         _models.clear()
-        _models[key] = fitted = fit(turns, vectors)
+        _models[key] = (embedder, fitted := fit(turns, vectors))
     return fitted
 
 
@@ -187,7 +188,6 @@ class Score:
 
 _MEMO_SIZE = 4096
 _CHUNK = 32
-_memo: dict[tuple[int, str], Score] = {}
 
 
 def prime(texts: list[str]) -> None:
@@ -197,15 +197,15 @@ def prime(texts: list[str]) -> None:
     m = model()
     if m is None:
         return
-    todo = sorted({t for t in texts if (id(m), t) not in _memo}, key=len)
-    if len(_memo) + len(todo) > _MEMO_SIZE:
-        _memo.clear()
+    todo = sorted({t for t in texts if t not in m.scores}, key=len)
+    if len(m.scores) + len(todo) > _MEMO_SIZE:
+        m.scores.clear()
     for start in range(0, len(todo), _CHUNK):
         chunk = todo[start : start + _CHUNK]
         scores = _score_with(m, chunk)
         if scores is None:
             return
-        _memo.update({(id(m), t): s for t, s in zip(chunk, scores, strict=True)})
+        m.scores.update(zip(chunk, scores, strict=True))
 
 
 def score(texts: list[str]) -> list[Score] | None:
@@ -215,11 +215,11 @@ def score(texts: list[str]) -> list[Score] | None:
         return None
     if not texts:
         return []
-    missing = [t for t in texts if (id(m), t) not in _memo]
+    missing = [t for t in texts if t not in m.scores]
     fresh = dict(zip(missing, _score_with(m, missing) or [], strict=False)) if missing else {}
     if len(fresh) < len(set(missing)):
         return None
-    return [_memo.get((id(m), t)) or fresh[t] for t in texts]
+    return [m.scores.get(t) or fresh[t] for t in texts]
 
 
 def _score_with(m: Model, texts: list[str]) -> list[Score] | None:

@@ -229,8 +229,10 @@ EXEMPLARS: dict[str, tuple[str, ...]] = {
 }
 
 _lock = threading.Lock()
-_built: dict[int, tuple[tuple[str, ...], np.ndarray, np.ndarray]] = {}
-_memo: dict[tuple[int, str], str] = {}
+# The exemplars embedded by one embedder, held with it (an id is unique only while its object lives), and the types of
+# sentences by their features' kind (int8 copy or full), both dropped together when the embedder changes.
+_built: dict[int, tuple[embedding_backend.Embedder, tuple[str, ...], np.ndarray, np.ndarray]] = {}
+_memo: dict[tuple[str, str], str] = {}
 
 
 def exemplar_rows() -> list[tuple[str, str]]:
@@ -249,16 +251,21 @@ def _embed(texts: list[str]) -> np.ndarray | None:
         return None
 
 
-def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] | None:
-    """The embedder's key, the types, each exemplar's type index and unit vector (embedded once per embedder)."""
+def _held(embedder: embedding_backend.Embedder) -> tuple[tuple[str, ...], np.ndarray, np.ndarray] | None:
+    held = _built.get(id(embedder))
+    return held[1:] if held is not None and held[0] is embedder else None
+
+
+def _exemplar_vectors() -> tuple[tuple[str, ...], np.ndarray, np.ndarray] | None:
+    """The types, each exemplar's type index and unit vector (embedded once per embedder)."""
     try:
-        key = id(embedding_backend.get_embedder())
+        embedder = embedding_backend.get_embedder()
     except embedding_backend.EmbedderUnavailable:
         return None
-    built = _built.get(key)
+    built = _held(embedder)
     if built is None:
         with _lock:
-            built = _built.get(key)
+            built = _held(embedder)
             if built is None:
                 types = tuple(EXEMPLARS)
                 defined = sum(len(texts) for texts in EXEMPLARS.values())  # (the definitions' come first)
@@ -268,7 +275,7 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
                 stored = stored_vectors(
                     [text for _, text in rows],
                     kind="exemplars",
-                    name=f"{embedder_name(embedding_backend.get_embedder())}:texts",
+                    name=f"{embedder_name(embedder)}:texts",
                     embed=_embed,
                 )
                 if stored is None:
@@ -277,8 +284,9 @@ def _exemplar_vectors() -> tuple[int, tuple[str, ...], np.ndarray, np.ndarray] |
                 vectors /= np.maximum(np.linalg.norm(vectors, axis=1, keepdims=True), 1e-9)
                 built = (types, np.array([i for i, _ in rows]), vectors)
                 _built.clear()
-                _built[key] = built
-    return (key, *built)
+                _memo.clear()
+                _built[id(embedder)] = (embedder, *built)
+    return built
 
 
 def type_scores(vectors: np.ndarray, types: tuple[str, ...], index: np.ndarray, exemplars: np.ndarray) -> np.ndarray:
@@ -310,7 +318,11 @@ def nearest_type(sentence: str) -> str | None:
     built = _exemplar_vectors()
     if built is None:
         return None
-    key, types, index, exemplars = built
+    types, index, exemplars = built
+    try:
+        key = embedding_backend.feature_kind()
+    except embedding_backend.EmbedderUnavailable:
+        return None
     memo = _memo.get((key, sentence))
     if memo is not None:
         return memo
@@ -329,10 +341,10 @@ def remember(sentences: list[str], vectors: np.ndarray) -> None:
     exemplars are embedded (by the first `nearest_type`): a process whose sentences all have a rule's type never
     embeds them."""
     try:
-        key = id(embedding_backend.get_embedder())
+        built = _held(embedding_backend.get_embedder())
+        key = embedding_backend.feature_kind()
     except embedding_backend.EmbedderUnavailable:
         return
-    built = _built.get(key)
     if built is None or len(sentences) == 0:
         return
     types, index, exemplars = built
@@ -343,7 +355,7 @@ def remember(sentences: list[str], vectors: np.ndarray) -> None:
 
 
 def _remembered(
-    key: int,
+    key: str,
     sentences: list[str],
     vectors: np.ndarray,
     types: tuple[str, ...],
