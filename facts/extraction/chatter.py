@@ -262,7 +262,7 @@ _SELF_PEP_RE = re.compile(
     r"(?:(?:i (?:totally |completely |fully )?agree|you'?re right|true|exactly|for sure|(?:good|fair) point|noted|that'?s (?:cool|great|fair|"
     r"true)),?\s{1,3})?(?:so |and |then )?"
     + _HARD_BUT
-    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re gonna| gotta| have to| want to|'m| am|"
+    + r"(?:(?:i|we)(?:'ll| will|'m gonna|'m going to| am going to| are going to|'re going to|'re gonna| gotta| have to| want to|'m| am|"
     r"(?:'m| am)(?: feeling)?(?: motivated| pumped| determined)?(?: and)? ready to)?\s{1,3})?"
     r"(?:just |definitely |totally |always |really |still )?(?:" + _EFFORT + r")"
     r"(?:(?:,|,? and|,? to) (?:" + _EFFORT + r"))*(?:,? no matter what|,? for sure|,? and see (?:what happens|how it "

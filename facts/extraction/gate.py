@@ -39,6 +39,7 @@ from facts.extraction.signals import (
     DIET_CHANGE_RE,
     REMIND_RE,
     asks_terms,
+    chose_one,
     decided,
     strong_signal,
     wish,
@@ -231,13 +232,15 @@ _TRADE_RE = re.compile(
     r"\b(?:invoices?|receipts?|vat|refunds?|returns?|exchanges?|warranty|guarantee|shipping|delivery|deliver|ship|"
     r"instal?ments?|discounts?|opening hours|open|close|send (?:it|them|this|these) back|in stock|sizes?|colou?rs?)\b|"
     r"发票|专票|普票|开票|收据|退款|退货|换货|保修|运费|包邮|发货|配送|分期|优惠|营业|开门|关门|有货|现货|库存|尺码|码数|大码|"
-    r"颜色|黑色|白色|多少钱|价格|收费|上门|安装|送到|寄到",
+    r"颜色|黑色|白色|多少钱|价格|收费|免费|上门|安装|送到|寄到|卖|停车",
     re.I,
 )
 _BUSINESS_ADDRESSED_RE = re.compile(
     r"你们|您们|贵(?:司|店|公司|行)|你家|^(?:请问|想问下|问一?下)?[，,\s]*(?:能不能|可不可以|能|可以|支持|有没有|是否|会不会)|"
     # The goods or the term itself opens the question ("这款有黑色的吗", "运费怎么算", "how long do I have to send it back").
-    r"^(?:请问|想问下|问一?下)?[，,\s]*(?:这(?:款|件|双|台|个|套|种)|运费|保修期?|退货|换货|尺码|价格)|"
+    r"^(?:请问|想问下|问一?下)?[，,\s]*(?:这(?:款|件|双|台|个|套|种)|运费|保修期?|退货|换货|尺码|价格|停车(?:场|位)?|车位)|"
+    # Goods asked for by what they are ("有防蓝光的镜片卖吗", "有没有大码的"): does the business sell them.
+    r"^(?:请问|想问下|问一?下)?[，,\s]*有(?=[^，,。？?]{1,16}卖)|"
     r"^(?:how (?:long|many days)|when) (?:do|does|can|will) (?:i|we|it|they)\b|"
     r"^(?:(?:hi|hello|and|so|also|quick question)[,:\s]+)?(?:do|does|can|could|will|would) you\b",
     re.I,
@@ -248,6 +251,12 @@ _BUSINESS_ADDRESSED_RE = re.compile(
 _WHY_OF_BUSINESS_RE = re.compile(
     r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
 )
+
+
+def grievance_asked(sentence: str) -> bool:
+    """A grievance asked of the business: why, then the business, then what went wrong ("Why is your courier so
+    slow?", "为什么你们的快递这么慢"): a complaint, however the question is put."""
+    return strong_signal(sentence) == "complaint" and bool(_WHY_OF_BUSINESS_RE.match(strip_chatter(sentence.strip())))
 
 
 def asks_the_business(sentence: str) -> bool:
@@ -294,10 +303,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
         if not first and asks_after_listener(bare):
             return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
+        if grievance_asked(bare):
+            return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry")
-        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
-            return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
         if first and not signal and statement_before_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:
@@ -336,6 +345,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "slot")
     if signal:
         return Verdict(True, signal)
+    if chose_one(text):
+        return Verdict(True, "decision")
     if wish(text) and not is_question(text):
         return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
     if ACHIEVED_RE.search(text) and (first or has_cjk(text)):

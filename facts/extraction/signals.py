@@ -112,6 +112,20 @@ DECISION_RE = re.compile(
 )
 
 
+# One of the options shown, picked ("Perfect, I'll get the green one after work", "那就要那款"): the choice is the
+# fact, whatever the classifier's vectors make of so few words.
+_CHOSEN_ONE_RE = re.compile(
+    r"\b(?:i'?ll|i will|i'?m gonna|i'?m going to|we'?ll) (?:get|take|order|buy|have|go for|go with) the "
+    r"(?:[\w-]+ ){1,2}?ones?\b|(?:那|就|那就|那我就)(?:要|选|拿|买|订)(?:那|这)(?:个|款|件|双|台|套)",
+    re.I,
+)
+
+
+def chose_one(sentence: str) -> bool:
+    """An option picked, stated not asked, not hedged."""
+    return bool(_CHOSEN_ONE_RE.search(sentence)) and not UNDECIDED_RE.search(sentence) and "?" not in sentence
+
+
 def decided(sentence: str) -> bool:
     """A choice made, not one hedged ("maybe I'll take the blue one", "我可能会换成年卡": nothing is decided yet)."""
     return bool(DECISION_RE.search(sentence)) and not UNDECIDED_RE.search(sentence)

@@ -90,7 +90,7 @@ def test_effort_or_a_reminder_with_content_is_kept(text: str) -> None:
     [
         "I sat a brutal chemistry exam last Tuesday and it knocked my confidence.",
         "We caught up with my old flatmates on the 3rd and it was brilliant!",
-        "I snapped this shot of the harbour at dawn from the old pier.",
+        "I snapped this shot of the harbour at dawn from the old pier last Sunday.",
     ],
 )
 def test_told_in_the_past_is_no_plan(text: str) -> None:
