@@ -187,10 +187,12 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
 
 @dataclass(frozen=True)
 class Verdict:
-    """keep: True (a rule is sure it is worth keeping), False (sure it is not), None (the classifier decides)."""
+    """keep: True (a rule is sure it is worth keeping), False (sure it is not), None (the classifier decides).
+    sure: a keep the classifier's vectors may not veto (a term of the business's trade or a grievance asked of it)."""
 
     keep: bool | None
     reason: str
+    sure: bool = False
 
 
 def small_talk_reason(sentence: str) -> str:
@@ -253,12 +255,6 @@ _WHY_OF_BUSINESS_RE = re.compile(
 )
 
 
-def grievance_asked(sentence: str) -> bool:
-    """A grievance asked of the business: why, then the business, then what went wrong ("Why is your courier so
-    slow?", "为什么你们的快递这么慢"): a complaint, however the question is put."""
-    return strong_signal(sentence) == "complaint" and bool(_WHY_OF_BUSINESS_RE.match(strip_chatter(sentence.strip())))
-
-
 def asks_the_business(sentence: str) -> bool:
     """Whether a question asks the business about a term of its trade, addressing it as the business."""
     text = strip_chatter(sentence.strip())[:200]
@@ -303,10 +299,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
         if not first and asks_after_listener(bare):
             return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
-        if grievance_asked(bare):
-            return Verdict(True, "complaint")  # "Why is your courier so slow?": a grievance, asked of the business
+        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
+            return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
         if _SERVICE_RE.search(text):
-            return Verdict(True, "inquiry")
+            return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
         if first and not signal and statement_before_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:

@@ -37,8 +37,6 @@ from facts.extraction.entities import entities_of
 from facts.extraction.framing import asked_by_speaker, frame, trip_planned
 from facts.extraction.gate import (
     Verdict,
-    asks_the_business,
-    grievance_asked,
     has_first_person,
     is_question,
     rule_verdict,
@@ -430,16 +428,8 @@ def _decide(verdict: Verdict, score: classifier.Score | None, sentence: str) -> 
     if verdict.keep:
         # A filled slot of the speaker's ("I can't stand jazz", "我对花生过敏") is what the classifier's turn-level
         # vectors know least: no veto on it.
-        # A term of the business's trade asked of the business ("你们能开发票吗") is as sure as a slot.
-        # So is a grievance asked of the business ("为什么你们的快递这么慢").
-        sure = (
-            verdict.reason in _NO_VETO
-            or verdict.reason == "inquiry"
-            and asks_the_business(sentence)
-            or verdict.reason == "complaint"
-            and grievance_asked(sentence)
-        )
-        if score is None or score.keep >= KEEP_CONFIRM or sure:
+        # So is what a rule marks sure (a term of the business's trade, a grievance asked of it: gate.Verdict).
+        if score is None or score.keep >= KEEP_CONFIRM or verdict.reason in _NO_VETO or verdict.sure:
             return True, verdict.reason
         return False, "low value"
     if score is None:
