@@ -99,8 +99,24 @@ def stop() -> None:
         return
     with locked():
         _wait_not_stopping()
-        if _postmaster() is None:
+        if (state := _postmaster()) is None:
             return
         server = PostgresServer(pgdata, cleanup_mode=None)  # a handle only: constructing it starts nothing
         server._postmaster_info = PostmasterInfo.read_from_pgdata(pgdata)
-        server.stop()  # pg_ctl -w stop: returns once the server has exited
+        server.stop()  # pg_ctl -w stop: returns once postmaster.pid is gone, which the server removes as it exits
+        _wait_exited(state[0])
+
+
+def _wait_exited(pid: int, timeout: float = 60.0) -> None:
+    """Wait until process `pid` has exited (a zombie counts as exited: its parent reaps it)."""
+    import psutil
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
+                return
+        except psutil.NoSuchProcess:
+            return
+        time.sleep(0.05)
+    raise RuntimeError(f"the embedded PostgreSQL (pid {pid}) under {pgdata_dir()} did not exit")
