@@ -72,7 +72,10 @@ _ADVICE_OPENER_RE = re.compile(
     r"(?:tell you|let you know|share(?: with you)?|announce|say)(?: that|(?=[:,]? (?:i|we)\b))|"
     r"我(?:很|特别|超|真的|非常)?(?:高兴|开心|激动|兴奋)(?:地)?(?:告诉你|跟你说|和你分享)(?:一下)?|"
     r"我(?:就是|只是)?想(?:跟|和)你说(?:一下)?|(?:这|那|它)让我(?:想起|意识到)(?:了)?|"
-    r"建议你(?:(?:记|存|留|保存|备注)(?:一下)?)?|提醒你(?:一下)?|你(?:记|存)一下)[\s,，:：]*",
+    r"建议你(?:(?:记|存|留|保存|备注)(?:一下)?)?|提醒你(?:一下)?|你(?:记|存)一下|"
+    # A liking for the listener's before the speaker's own news ("I love your idea, I'm booking ...", "我也喜欢你的穿搭，我...").
+    r"(?:i )?(?:really |just |totally |so )?(?:love|like|adore) (?:your|ur) [\w' -]{1,30}?(?=[,，])|"
+    r"我?也?(?:好|超|真|太|很|特别)?喜欢你(?:的|做的|拍的|家的)[\u4e00-\u9fff]{1,10}(?=[,，]))[\s,，:：]*",
     re.I,
 )
 
@@ -398,7 +401,8 @@ DONT_KNOW_RE = re.compile(
 # An offer left to the listener ("come work from mine friday if u want", "我那有多的，你要的话拿去"): their choice, no
 # fact of the speaker's.
 LISTENERS_CHOICE_RE = re.compile(
-    r"\bif (?:u|you) (?:want|like|fancy|wanna|need|feel like)(?: (?:to|it|one))?[\s.!~)]*$|你(?:要|想)(?:的话|要的话)",
+    r"\bif (?:u|you)(?:'d like| would like|'re interested| are interested| (?:want|like|fancy|wanna|need|feel like))"
+    r"(?: (?:to|it|one))?[\s.!~)]*$|你(?:要|想)(?:的话|要的话)",
     re.I,
 )
 

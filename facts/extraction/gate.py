@@ -34,6 +34,7 @@ from facts.extraction.chatter import (
 )
 from facts.extraction.elision import speaker_elided
 from facts.extraction.lexicon import LAW_RE
+from facts.extraction.pieces import main_reason, small_talk_reason
 from facts.extraction.signals import (
     ACHIEVED_RE,
     DIET_CHANGE_RE,
@@ -44,56 +45,8 @@ from facts.extraction.signals import (
     strong_signal,
     wish,
 )
-from facts.extraction.talk import I_SUBJECT_RE, request_only, talk_only
+from facts.extraction.talk import I_SUBJECT_RE, praise_of_yours, request_only, talk_only
 from facts.text import has_cjk, keywords
-
-# Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
-_PIECES: dict[str, str] = {
-    "greeting": r"hi+|hello+|hey+|heyy+|hiya|yo|howdy|morning|good (morning|afternoon|evening)|long time no see|"
-    r"hey stranger|heyy+ stranger|how'?ve you been|how have you been|how are you( doing)?|how'?s it going|"
-    r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢|"
-    # Catch-up questions: they ask for news and carry none.
-    r"long time|what(?:'?ve| have) you been (?:up to|doing)(?: lately| recently| these days)?|what'?s new(?: with you)?|how'?s life|"
-    r"how(?:'?s| is| are| have) (?:everything|things)(?: been| going)?|how'?s it been|近来可好|最近还好吗|最近(?:在)?忙(?:什么|些什么)呢?|"
-    r"最近(?:过得)?(?:咋样|如何|怎样)|最近过得怎么样|这阵子怎么样|最近还行吗",
-    "thanks": r"thanks?( (you|so much|a lot|a bunch|again|for (your|the|all)( \w+){0,4}))*|thank you( (so|very) much)?"
-    r"( for (your|the|all|sorting|helping)( \w+){0,4})?|thx|ty|cheers|(i )?(really )?appreciate (it|that|you)|"
-    r"much appreciated|谢谢(你|您|啦|了)?|多谢啦|多谢|感谢|太感谢了|非常感谢|辛苦(了|啦)|麻烦(你|您)了|谢啦",
-    "sign_off": r"bye+|goodbye|bye bye|see (you|ya)( (later|soon|there|then|tomorrow))?|talk (soon|later)|"
-    r"(?:i'?m|i am) (?:away|off) (?:to|tae) (?:get|make|start|put|cook) (?:the |my )?(?:dinner|tea|lunch)(?: on)?|"
-    r"take care|good ?night|night( night)?|nite|gotta (run|go)|have a (good|great|nice) (one|day|night|evening|"
-    r"weekend)|catch you later|ttyl|later|laters|(?:duty|work|bed|(?:\w{1,20} ){0,2}homework) calls|that'?s all|no,? that'?s all|safe travels|(?:that'?s|that is) (?:me|us|everything|"
-    r"all|it all) (?:sorted|done|set)|all sorted|再见|拜拜|晚安|回头聊|下次聊|"
-    r"先这样|先这样吧|就这样|没有了|没别的了|回聊|改天聊",
-    "agreement": r"ok+|okay|k|sure|yes|yeah|yep|yup|ya|deal|fair( enough)?|right|exactly|totally|absolutely|agreed|"
-    r"of course|for sure|sounds (good|great|like a plan)|works( for me)?|will do|got it|noted|me too|same( here)?|"
-    r"no problem|np|you too|i agree|makes sense|grand|好|好的|好嘞|好呀|好吧|行|可以|没问题|嗯+|对|对啊|是的|是啊|收到|"
-    r"明白|明白了|知道了|记住了|必须的|当然|一言为定|同意|ok没问题",
-    "reaction": r"wow+|whoa|oh (?:no|dear|man)|oh+|och|ach|ooh+|aw+|omg|oh my god|haha+|hahaha+|ha+|lol|lmao|no way|yay+|woo+|nice|cool|great|"
-    r"awesome|amazing|incredible|brilliant|perfect|lovely|congrats|congratulations|good luck|wishing you( the best)?|"
-    r"that'?s (so |really )?(great|amazing|awesome|wonderful|cool|nice|exciting|impressive|sweet|fun|sad|tough|"
-    r"hard|rough|brutal|rotten|awful|terrible|horrible|gutting|grim|pants|a shame|a pity)|how (cool|nice|awesome|sweet|fun|exciting)|so (cool|true|fun|exciting|proud of you)|"
-    r"glad to hear( that)?|good to hear|sorry (?:to|tae) hear( that| it)?|that sucks|ugh|oof|yikes|damn|"
-    r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: (?:to|tae) hear(?: that| this| it)?| for your loss)?|"
-    r"我的(?:妈|天|老天|妈呀|天哪)(?:呀|啊)?|抢钱(?:嗦|啊|呢|吧)?|哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
-    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|吓死(?:我|人)了|吓我一跳|好家伙|救命|嘶|(?:有点)?肉疼|(?:都)?起鸡皮疙瘩|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
-    r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o(?=\s*(?:$|[,，.。!！?？]))|"
-    # Missing a thing of the past, a comfort ("I'll miss the free croissants tbh", "at least it's not surgery").
-    r"(?:i'?ll|i will|gonna) (?:really )?miss (?:the|that|those|this|it|them|you|our)(?: [\w' ]{1,40})?|"
-    r"at least (?:it'?s|it was|it isn'?t|it wasn'?t|you'?re|nobody'?s|no one'?s) [\w' ]{1,30}",
-    "compliment": r"you'?re (a star|amazing|the best|a legend|so kind|a lifesaver)|you earned it|well done|"
-    r"good job|nice work|你真棒|你太好了|你最好了",
-    "filler": r"hmm+|um+|uh+|well|anyway|so|let me think|let me see|one sec|hold on|we'?ll see|i'?ll see|"
-    r"let me think about it|嗯嗯|那个|这个嘛|我想想|等一下|我再想想|再想想|(?:我)?(?:先)?看看再说(?:吧)?|再说吧|我考虑一下|"
-    r"(?:我)?回头(?:再)?(?:看看|说|聊)(?:吧)?|(?:i'?ll|let me) have a (?:look|think)",
-}
-_REASON_OF = {name: re.compile(rf"^(?:{body})$", re.I) for name, body in _PIECES.items()}
-_ALL_PIECES = "|".join(f"(?:{body})" for body in _PIECES.values())
-_PIECE_RE = re.compile(rf"(?:{_ALL_PIECES})(?=$|[\s,，.。!！?？~～、…;；:)\-]|[\U0001F300-\U0001FAFF])", re.I)
-_SEP_RE = re.compile(r"^[\s,，.。!！?？~～、…;；:()\-\"'x]*|^[\U0001F300-\U0001FAFF\u2600-\u27BF]+", re.I)
-_NAME_RE = re.compile(
-    r"^(?:[A-Z][a-z]+|(?i:mate|buddy|dude|pal|man|babe|hun|guys|all)|宝|亲|兄弟|姐妹|哥们|老铁|老周|亲爱的)(?=$|[\s,，.。!！?？~～])"
-)
 
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
 _SECOND_PERSON_START_RE = re.compile(r"(you|your|you're|u|ur)\b|你|您", re.I)
@@ -125,7 +78,9 @@ _SERVICE_RE = re.compile(
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
-    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close)\b|"
+    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"
+    r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|"
+    r"what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
@@ -195,37 +150,6 @@ class Verdict:
     sure: bool = False
 
 
-def small_talk_reason(sentence: str) -> str:
-    """The reason code when the sentence is nothing but greetings, thanks, sign-offs, reactions..., else ""."""
-    rest = sentence.strip()
-    reasons: list[str] = []
-    for _ in range(12):
-        rest = _SEP_RE.sub("", rest, count=1).strip()
-        if not rest:
-            break
-        m = _PIECE_RE.match(rest)
-        if m and m.group(0):
-            piece = m.group(0)
-            reasons.append(next((r for r, p in _REASON_OF.items() if p.match(piece)), "reaction"))
-            rest = rest[m.end() :]
-            continue
-        name = _NAME_RE.match(rest)
-        if name and reasons:
-            rest = rest[name.end() :]
-            continue
-        return ""
-    if rest or not reasons:
-        return ""
-    return _main_reason(reasons)
-
-
-def _main_reason(reasons: list[str]) -> str:
-    for preferred in ("thanks", "sign_off", "greeting", "compliment", "agreement", "reaction", "filler"):
-        if preferred in reasons:
-            return preferred
-    return reasons[0]
-
-
 # A term of the business's trade asked of the business itself: the business addressed as one (你们, 贵司, "do you",
 # "can you"), by a modal with its subject left out ("能开专票吗"), or a term asked about with no trouble of the
 # speaker's: "你们能开发票吗", "Do you do invoices for businesses?". What the rules are this sure of, the classifier's
@@ -262,8 +186,18 @@ def asks_the_business(sentence: str) -> bool:
     return is_question(text) and bool(_TRADE_RE.search(text) and addressed)
 
 
+# A wh-question left without its mark, by a wh-word and a verb ("what's a normal rent in Leeds", "how long does the
+# metro take"); read as one only where the speaker says nothing of theirs in it ("how much should I be practising").
+_WH_ASKED_RE = re.compile(
+    r"^(?:(?:and|so|also|but|ok|okay|um|oh)[,\s]+)?(?:what|how|where|when|which|why)(?:'s|'re| is| are| was| were| do| "
+    r"does| did| can| could| should| would| will| long| much| many| often| far)\b",
+    re.I,
+)
+
+
 def is_question(sentence: str) -> bool:
-    return bool(_QUESTION_RE.search(sentence.strip()))
+    text = sentence.strip()
+    return bool(_QUESTION_RE.search(text) or _WH_ASKED_RE.match(text) and not has_first_person(text))
 
 
 def keep_hint(sentence: str) -> str:
@@ -278,7 +212,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     text = sentence.strip()
     if not text or not re.search(r"\w", text):
         return Verdict(False, "empty")
-    chatter = small_talk_reason(text) or ("" if has_slot else talk_only(text))
+    chatter = small_talk_reason(text) or praise_of_yours(text) or ("" if has_slot else talk_only(text))
     if chatter:
         return Verdict(False, chatter)
     # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
@@ -303,7 +237,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
         if _SERVICE_RE.search(text):
             return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
-        if first and not signal and statement_before_question(bare):
+        if first and not signal and statement_beside_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if not first or not signal:
             return Verdict(False, "empty_question")
@@ -421,11 +355,6 @@ _PRAISE_RE = re.compile(
     re.I,
 )
 
-_LIKE_YOURS_RE = re.compile(
-    r"(?:i )?(?:really |just |totally )?(?:love|like|adore|dig) (?:your|ur|that \w+ of yours)\b|我?(?:好|超|真|太)?喜欢你(?:的|这|那)",
-    re.I,
-)
-
 
 def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
     """A reason to drop a sentence that announces news without telling it, anticipates or praises what is the
@@ -441,7 +370,7 @@ def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
         rest = head[: anticipation.start()] + " " + head[anticipation.end() :]
         if not has_first_person(rest) and not _DATED_RE.search(rest):
             return "reaction"
-    if not first and _SECOND_PERSON_RE.search(bare) and _PRAISE_RE.search(bare) or _LIKE_YOURS_RE.match(head):
+    if not first and _SECOND_PERSON_RE.search(bare) and _PRAISE_RE.search(bare):
         return "compliment"
     return ""
 
@@ -452,14 +381,18 @@ _ASKS_FOR_HELP_RE = re.compile(r"帮(?:我|忙)|麻烦你|\b(?:please|can you|co
 _CLAUSE_CUT_RE = re.compile(r"[，,;；：]|(?<!\d):(?!\d)")
 
 
-def statement_before_question(text: str) -> str:
+def statement_beside_question(text: str) -> str:
     """The speaker's statement with content in the clauses before a question's last clause ("I'm moving to Leeds,
-    do you deliver there?" -> "I'm moving to Leeds"), or ""."""
+    do you deliver there?" -> "I'm moving to Leeds") or after a question's first ("how do I stretch my calves, I
+    tore one in March" -> "I tore one in March"), or ""."""
     cuts = [m.start() for m in _CLAUSE_CUT_RE.finditer(text[:300])]  # (a time's colon is none: "at 8:30")
-    head = text[: cuts[-1]] if cuts else ""
-    stated = bool(cuts) and has_first_person(head) and len(keywords(head)) >= 2 and not is_question(head)
-    stated = stated and not _ASKS_FOR_HELP_RE.search(head)  # "帮我查一下快递，单号…": a request, no statement
-    return head.strip() if stated else ""
+    if not cuts:
+        return ""
+    for part in (text[: cuts[-1]], text[cuts[0] + 1 :] if is_question(text[: cuts[0]]) else ""):
+        stated = has_first_person(part) and len(keywords(part)) >= 2 and not is_question(part)
+        if stated and not _ASKS_FOR_HELP_RE.search(part):  # "帮我查一下快递，单号…": a request, no statement
+            return part.strip()
+    return ""
 
 
 def _about_listener(text: str) -> bool:
@@ -487,4 +420,4 @@ def value_gate(content: str) -> GateDecision:
         if verdict.keep is not False:
             return GateDecision(True, verdict.reason)
         reasons.append(verdict.reason)
-    return GateDecision(False, _main_reason(reasons) if reasons else "empty")
+    return GateDecision(False, main_reason(reasons) if reasons else "empty")

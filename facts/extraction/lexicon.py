@@ -50,11 +50,16 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"崴了?脚|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
             r"\b(?:nebuli[sz]er|meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
             r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
-            r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin)\b|"
+            r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin|ibuprofen|"
+            r"paracetamol|acetaminophen|aspirin|naproxen|codeine|co-codamol|tramadol|\w{3,8}triptan|epipen|"
+            r"antacids?)\b|"
             r"\b(?:wisdom (?:tooth|teeth)|root canal|(?:a |my )?(?:tooth|teeth) (?:out|pulled|removed|extracted))\b|"
             r"\b(?:torn|tore|ripped) (?:a |my |the )?(?:muscle|ligament|tendon|cartilage|calf|hamstring)\b|"
             r"\b(?:barely|hardly) sleep(?:ing)?\b|\bsleep(?:'s| is| has)?(?: been)? (?:cactus|terrible|awful|shocking|wrecked|"
             r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|"
+            # Medicines by name and a test's finding ("吃了布洛芬", "上周查出来轻度慢阻肺").
+            r"布洛芬|对乙酰氨基酚|扑热息痛|阿司匹林|二甲双胍|头孢|阿莫西林|舍曲林|他汀|奥美拉唑|氯雷他定|西替利嗪|"
+            r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|心理(?:咨询|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
             r"\b(?:GP|doctor|dentist|consultant|physio|specialist) (?:thinks|reckons|told me|wants me|says i|said i)\b|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").

@@ -5,6 +5,11 @@ from __future__ import annotations
 
 import re
 
+# Less common irregular pasts, not also a noun or a present ("bit", "beat", "fed" are left out).
+_MORE_PAST = (
+    "tore swore slid struck sang sank shook stole dug fought bled dealt drew forgave sought spun sprang stung swept wept "
+    "withdrew overslept overtook undertook mistook sped fled clung crept knelt leapt strode strove wove arose awoke"
+)
 _IRREGULAR_PAST = frozenset(
     [
         "went",
@@ -81,7 +86,7 @@ _IRREGULAR_PAST = frozenset(
         "hit",
         "hurt",
     ]
-)
+) | frozenset(_MORE_PAST.split())
 # Adverbs between "I" and the verb ("I really love"): conjugate the next word instead.
 _COMMON_ADVERBS = frozenset(
     [

@@ -40,11 +40,12 @@ from facts.extraction.gate import (
     has_first_person,
     is_question,
     rule_verdict,
-    statement_before_question,
+    statement_beside_question,
     strip_chatter,
 )
 from facts.extraction.person import business_named, third_person_en
 from facts.extraction.person_zh import third_person_zh
+from facts.extraction.pieces import without_opening_reaction
 from facts.extraction.sentences import sentences as _sentences
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
@@ -333,7 +334,7 @@ class RuleExtractor:
         lang = detect_language(sentence)
         family = slot_family(slot, sentence)
         type_ = type_of(sentence, slot, family, predicted)
-        resolved, times = resolve_text(strip_chatter(sentence).rstrip(), ref)
+        resolved, times = resolve_text(strip_chatter(without_opening_reaction(sentence)).rstrip(), ref)
         reminder = _REMIND_ME_RE.search(resolved)
         if reminder:  # a reminder asked for is said as the plan ("remind me to buy X" -> "needs to buy X")
             said = "我要" if has_cjk(reminder.group(0)) else "I need to "
@@ -349,7 +350,7 @@ class RuleExtractor:
                 return None
         elif framed and question:  # "Can I pay by card?": asked, not a question of the speaker's; or the fact stated
             asked = asked_by_speaker(resolved, speaker, type_) if type_ in {"inquiry", "complaint"} else ""
-            head = "" if asked else statement_before_question(resolved)
+            head = "" if asked else statement_beside_question(resolved)
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)

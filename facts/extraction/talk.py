@@ -64,6 +64,15 @@ _FRAME_ONLY_RE = re.compile(
     r"but|so)[?!.\s]*$",
     re.I,
 )
+# ... or something to do together some day, proposed to the listener ("perhaps we could try the climbing wall together",
+# "we should grab coffee sometime", "改天我们一起去爬山吧"): a meet-up not made (the corpus README's "casual meet-ups").
+_SOME_DAY_TOGETHER_RE = re.compile(
+    r"^(?:maybe|perhaps)[,\s]{1,3}(?:we|you and i|you and me) (?:can|could|should) |^(?:we|you and i|you and me) "
+    r"(?:can|could|should) (?!not\b)[^.!?]{0,80}?\b(?:together|some ?time|one of these days|one day|at some point|"
+    r"some ?day)\b|^(?:改天|下次|有空|哪天|回头|以后)(?:我们|咱们?)(?:一起|再)|"
+    r"^(?:我们|咱们?)(?:改天|下次|有空(?:的话)?|哪天|回头|以后)[^，,。！？!?]{1,20}吧",
+    re.I,
+)
 # ... or a resolve to do more of something ("I should call my nan more", "我真该多运动运动").
 _OUGHT_MORE_RE = re.compile(
     r"^(?:yeah,? )?i (?:really |probably )?should (?:[a-z']{1,15} ){1,5}more\b|^我(?:真|真的|是)?(?:应该|该)多", re.I
@@ -106,6 +115,31 @@ _DRAFT_FEEDBACK_RE = re.compile(
     re.I,
 )
 _SPEAKER_AFTER_RE = first_person_re(I_WORDS, zh="我(?!们)")
+
+# A liking for what is the listener's ("I adore your garden", "I love it when you bake those buns", "dying to read your
+# story", "我超喜欢你做的蛋糕"): what the speaker thinks of the listener's, not a taste of their own, even where a
+# liking's object was found. Only when nothing of the speaker's and no "but" follows ("I love your app but ...").
+_LIKE_YOURS_RE = re.compile(
+    r"^(?:(?:aw+|ooh+|oh+|wow+|omg|honestly|yeah|and)[,!.\s]{1,3})*(?:i |we )?(?:really |just |totally |absolutely |so )?"
+    r"(?:love|loved|like|liked|adore|dig|enjoy|enjoyed) "
+    r"(?:(?:it|that) )?(?:your|ur|that \w+ of yours|when you|how you)\b|^(?:i'?m |i am |i'?ve been |i have been )?"
+    r"(?:so |really )?(?:keen|dying|eager|wanting|itching) to (?:try|taste|see|read|hear) (?:some of |one of )?your\b|"
+    r"^我?也?(?:好|超|真|太|很|特别|超级)?(?:喜欢|爱)死?(?:你(?:的|这|那|做的|拍的|画的|写的|家的|选的)|你们家的)|"
+    r"^我?(?:好|真|超|特别)?想(?:尝尝|尝一下|试试|看看)你(?:做|拍|画|写)的",
+    re.I,
+)
+_BUT_RE = re.compile(r"\b(?:but|though|although|however|except)\b|但|可是|不过|就是", re.I)
+
+
+def praise_of_yours(sentence: str) -> str:
+    """ "compliment" when the sentence likes what is the listener's and says nothing of the speaker's, else ""."""
+    text = strip_chatter(sentence.strip())[:200]
+    m = _LIKE_YOURS_RE.match(text)
+    if m is None or _SPEAKER_AFTER_RE.search(text[m.end() :]) or _BUT_RE.search(text[m.end() :]):
+        return ""
+    return "compliment"
+
+
 _SUGGESTION_ZH_RE = re.compile(
     r"^(?:那|那就|其实)?要不(?!是|要)(?:然|咱们?|我们|你们?)?[\u4e00-\u9fff]|(?:在|到)\S{1,12}(?:门口|楼下|路口|站口?)等你"
 )
@@ -160,7 +194,7 @@ def talk_only(sentence: str) -> str:
     feedback = _DRAFT_FEEDBACK_RE.match(text)
     if feedback and not _told_after(text, feedback.end()):  # (not "…，我最烦感叹号满天飞": a dislike)
         return "empty_question"
-    if _OUGHT_MORE_RE.search(text) or _SAME_OLD_RE.search(text) or _SUGGESTION_ZH_RE.search(text):
+    if any(r.search(text) for r in (_OUGHT_MORE_RE, _SAME_OLD_RE, _SUGGESTION_ZH_RE, _SOME_DAY_TOGETHER_RE)):
         return "vague"
     if _SETTLING_RE.search(text):
         return "agreement"

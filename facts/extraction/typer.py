@@ -11,7 +11,7 @@ import re
 
 from facts.extraction import classifier
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
-from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_before_question, strip_chatter
+from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
 from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CHILD_WORDS
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
@@ -325,7 +325,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
     # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).
     service = asks and _SERVICE_RE.search(sentence) and (signal != "complaint" or terms)
-    stated = DECISION_RE.search(sentence) or statement_before_question(sentence)
+    stated = DECISION_RE.search(sentence) or statement_beside_question(sentence)
     if service and not stated or ASKS_ABOUT_RE.match(sentence):
         return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
     if REMIND_RE.search(sentence):

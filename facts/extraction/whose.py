@@ -45,10 +45,12 @@ _OTHER_RE = re.compile(
     r"\b(?!(?:It|That|There|What|Here|Who|Where|How|Let|Today|Everyone|Everything|Nothing|Something|Nobody|Somebody|"
     r"Life|Work|Sleep|Back|Knee|Hip|Head|Chest|Stomach|Tummy|Neck|Shoulder|Foot|Leg|Arm|Eye|Ear|Tooth|Skin|Heart|Blood|"
     r"Pain|Weight|Diet|Health|Recovery|Treatment|Surgery|Physio|Rehab)'s\b)(?-i:[A-Z][a-z]{1,15})'s\b|"
-    r"\b(?:mum|mom|mam|dad|nan|gran|grandma|grandpa)'s\b|\b(?:my|our) (?:[\w-]+ )?" + _PERSON + r"'s\b|(?:他|她)(?!们)",
+    r"\b(?:mum|mom|mam|dad|nan|gran|grandma|grandpa)'s\b|\b(?:my|our) (?:[\w-]+ )?"
+    + _PERSON
+    + r"'s\b|(?<![其吉])他(?!们|汀|定)|她(?!们)",
     re.I,
 )
-_OTHER_LEAD_RE = re.compile(r"(?:he|she|he's|she's|his|her)\b|(?:他|她)(?!们)", re.I)
+_OTHER_LEAD_RE = re.compile(r"(?:he|she|he's|she's|his|her)\b|(?<![其吉])他(?!们|汀|定)|她(?!们)", re.I)
 # A Chinese clause opening with a person's name and a word of time or manner: 老张, 小王, 阿强, a doubled given name
 # (豆豆, 婷婷), also after 我家 ("我家豆豆最近吃芒果过敏"), not a doubled adverb (天天, 常常). Two plain characters are
 # not read as a name: they may as well be a body part (腰椎).
