@@ -60,6 +60,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # Medicines by name and a test's finding ("吃了布洛芬", "上周查出来轻度慢阻肺").
             r"布洛芬|对乙酰氨基酚|扑热息痛|阿司匹林|二甲双胍|头孢|阿莫西林|舍曲林|他汀|奥美拉唑|氯雷他定|西替利嗪|"
             r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|心理(?:咨询|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
+            # Treatments and a hospital's number taken ("下周开始做针灸", "挂了下周三协和的号", "sessions at the clinic").
+            r"针灸|推拿|艾灸|拔罐|挂了\S{0,12}?的号(?!码)|\b(?:acupuncture|(?:sessions?|appointments?) at the (?:clinic|surgery|hospital))\b|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
             r"\b(?:GP|doctor|dentist|consultant|physio|specialist) (?:thinks|reckons|told me|wants me|says i|said i)\b|"
             # A doctor named by the department or the specialty ("约了骨科", "seeing a dermatologist").

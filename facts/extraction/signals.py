@@ -189,10 +189,13 @@ _FAILED_SERVICE_RE = re.compile(
     r"\b(?:hasn'?t|hasnt|has not|haven'?t|havent|never) (?:arrived|come through|been (?:delivered|sent|dispatched))\b|"
     r"\bovercharged\b|\b(?:charged|billed) (?:me|us) (?:twice|double|more than)\b|\bnobody (?:ever )?(?:mentioned|told me)\b|"
     r"\bno one (?:ever )?(?:mentioned|told me)\b|多收了|收了两次|扣了两次|多扣|说好\S{0,12}?(?:收|扣)了?我|没(?:人)?(?:告诉|提醒)(?:过)?我|"
-    r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送)|还没(?:寄|发|送)(?:到|过来|出来)|"
+    r"(?:到现在|至今)\S{0,4}(?:没|不)(?:到|发货|寄|送|出来)|还没(?:寄|发|送)(?:到|过来|出来)|给错了?|发错了?|开错了?|拿错了?|"
+    # ... the wrong thing given, or what was due not received ("gave me the wrong strength again", "was supposed to be
+    # sent to your branch but you say you haven't got it").
+    r"\b(?:gave|sent|given|handed) (?:me|us) the wrong\b|\byou (?:say|said) (?:you )?(?:haven'?t|have not|never) (?:got|received|had)\b|"
     # ... ready late, sold past its date, or done wrong again ("was meant to be ready Monday", "买的试纸是过期的",
     # "备注了过敏还给我放虾，这都第二回了").
-    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|sorted)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
+    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|sorted|sent|delivered|here|done|fixed)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
     re.I,
 )
 

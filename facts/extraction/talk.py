@@ -104,7 +104,9 @@ _LUCKY_RE = re.compile(
 # nothing of the speaker's to keep.
 _FORWARDED_RE = re.compile(
     r"^\W{0,3}【[^】]{1,8}】|转给(?:你|孩子们|大家|你爱的人|家人)|\[link\]|\bsaw this on (?:facebook|insta\w*|tiktok|twitter|x)\b|"
-    r"^\W{0,3}(?:\[?转发\]?|转发[:：])|^(?:did|have) (?:u|you) see\b|^(?:yeah,? )?saw it on the (?:group|chat|news)",
+    r"^\W{0,3}(?:\[?转发\]?|转发[:：])|^(?:did|have) (?:u|you) see\b|^(?:yeah,? )?saw it on the (?:group|chat|news)|"
+    # ... or hearsay with nothing of the speaker's in it ("听说针灸挺管用的").
+    r"^我?听(?:说|人说|别人说)[^我]{1,40}$",
     re.I,
 )
 # ... or the listener's draft judged ("写得正式一点，我们领导比较古板", "too stiff, make it casual"): a request, no fact.

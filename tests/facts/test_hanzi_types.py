@@ -30,13 +30,7 @@ def test_the_heads_are_fitted_deterministically() -> None:
     [
         ("这段时间老是犯困，白天打不起精神", "health"),
         ("寄过来的床单颜色跟图片差太多了", "complaint"),
-        pytest.param(
-            "师傅装完走了，水龙头一直滴水",
-            "complaint",
-            marks=pytest.mark.xfail(
-                strict=True, reason="the meaning head reads a happening: event 0.53 against complaint 0.36 (session 26)"
-            ),
-        ),
+        ("师傅装完走了，水龙头一直滴水", "complaint"),  # (an event by the meaning head until session 28's batches)
         # Guards: what the shape said and the characters agree with.
         ("我在一家银行做柜员", "profile"),
         ("我是东北人，在上海待了十年了", "profile"),

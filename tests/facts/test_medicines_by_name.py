@@ -24,3 +24,34 @@ from .user_turn import facts_of
 def test_a_medicine_or_a_finding_is_kept_as_health(text: str) -> None:
     facts = facts_of(text)
     assert facts and facts[0][0] in {"health", "commitment"}, facts
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the chemist handed me the wrong dose of my inhaler again",
+        "My repeat prescription was supposed to be sent to your Elm Street branch and you say you haven't received it",
+        "药房又给错了，我的降压药是5毫克的",
+        "我上个月在你们医院做的核磁，片子到现在还没出来",
+    ],
+)
+def test_a_health_service_gone_wrong_is_a_complaint(text: str) -> None:
+    assert [kind for kind, _ in facts_of(text)][:1] == ["complaint"], facts_of(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("I've booked four more sessions at the clinic on Station Road", "health"),
+        ("starting acupuncture for my shoulder next week", "health"),
+        ("挂了下周五华山医院的号", "health"),
+        ("下个月开始每周做一次推拿", "health"),
+    ],
+)
+def test_treatment_ahead_is_health(text: str, kind: str) -> None:
+    assert [k for k, _ in facts_of(text)][:1] == [kind], facts_of(text)
+
+
+def test_hearsay_with_nothing_of_the_speakers_is_not_kept() -> None:
+    assert facts_of("听说推拿对颈椎挺管用的") == []
+    assert facts_of("听说我们部门下个月要搬去浦东") != []
