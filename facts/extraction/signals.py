@@ -10,7 +10,7 @@ from facts.extraction.chatter import UNDECIDED_RE
 from facts.extraction.lexicon import LAW_RE, STRONG
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
-from facts.text import zh_tagged
+from facts.text import has_cjk, zh_tagged
 
 # How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
 WORK_RE = re.compile(
@@ -200,10 +200,16 @@ _FAILED_SERVICE_RE = re.compile(
 )
 
 
+# Where a Latin word meets a Chinese character there is no word boundary ("paracetamol对我没用", "Lufthansa又丢了"):
+# the signals read the sentence with a space there, as they read English.
+_SCRIPTS_MEET_RE = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
+
+
 def strong_signal(sentence: str) -> str:
+    text = _SCRIPTS_MEET_RE.sub(" ", sentence) if has_cjk(sentence) else sentence
     for name, pattern in STRONG:
-        if pattern.search(sentence):
-            return "complaint" if name == "health" and _FAILED_SERVICE_RE.search(sentence) else name
+        if pattern.search(text):
+            return "complaint" if name == "health" and _FAILED_SERVICE_RE.search(text) else name
     return "possession" if possession_change(sentence) or possession_state(sentence) else ""
 
 

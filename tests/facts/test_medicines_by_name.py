@@ -55,3 +55,14 @@ def test_treatment_ahead_is_health(text: str, kind: str) -> None:
 def test_hearsay_with_nothing_of_the_speakers_is_not_kept() -> None:
     assert facts_of("听说推拿对颈椎挺管用的") == []
     assert facts_of("听说我们部门下个月要搬去浦东") != []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("ibuprofen对我一点用都没有", "health"),  # an English word glued to Chinese is still a word
+        ("我的visa下个月到期", "legal"),
+    ],
+)
+def test_an_english_word_glued_to_chinese_still_signals(text: str, kind: str) -> None:
+    assert [k for k, _ in facts_of(text)][:1] == [kind], facts_of(text)
