@@ -388,11 +388,16 @@ def statement_beside_question(text: str) -> str:
     cuts = [m.start() for m in _CLAUSE_CUT_RE.finditer(text[:300])]  # (a time's colon is none: "at 8:30")
     if not cuts:
         return ""
-    for part in (text[: cuts[-1]], text[cuts[0] + 1 :] if is_question(text[: cuts[0]]) else ""):
-        stated = has_first_person(part) and len(keywords(part)) >= 2 and not is_question(part)
-        if stated and not _ASKS_FOR_HELP_RE.search(part):  # "帮我查一下快递，单号…": a request, no statement
-            return part.strip()
-    return ""
+    if _stated(head := text[: cuts[-1]]):
+        return head.strip()
+    tail = text[cuts[0] + 1 :]  # (only read when the first clause asks: firm_type calls this on every sentence)
+    return tail.strip() if _stated(tail) and is_question(text[: cuts[0]]) else ""
+
+
+def _stated(part: str) -> bool:
+    """A statement of the speaker's with content, not a question nor a request ("帮我查一下快递，单号…")."""
+    stated = has_first_person(part) and len(keywords(part)) >= 2 and not is_question(part)
+    return stated and not _ASKS_FOR_HELP_RE.search(part)
 
 
 def _about_listener(text: str) -> bool:
