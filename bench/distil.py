@@ -24,6 +24,7 @@ import random
 import re
 import statistics
 import sys
+import time
 from collections import Counter
 from typing import Any
 
@@ -263,6 +264,7 @@ def locomo(sample: int = 0, seed: int = 7) -> dict[str, Any]:
 
     extractor = RuleExtractor()
     turns = facts = quotes = reported = chatter_turns = chatter_facts = 0
+    seconds = 0.0  # the extractor's CPU time, all threads (the rules and the gate's int8 features)
     reasons: Counter[str] = Counter()
     samples: dict[str, list[str]] = {}
     for conv in load_locomo():
@@ -271,7 +273,9 @@ def locomo(sample: int = 0, seed: int = 7) -> dict[str, Any]:
             MessageView(id=i + 1, role="user", name=t.speaker, content=t.content, created_at=t.created_at)
             for i, t in enumerate(conv.turns)
         ]
+        started = time.process_time()
         outputs = extractor.extract(views)
+        seconds += time.process_time() - started
         texts: list[str] = []
         for i, t in enumerate(conv.turns):
             out = outputs[i + 1]
@@ -295,6 +299,8 @@ def locomo(sample: int = 0, seed: int = 7) -> dict[str, Any]:
         "greeting_thanks_signoff_turns": chatter_turns,
         "greeting_thanks_signoff_facts": chatter_facts,
         "top_drop_reasons": reasons.most_common(8),
+        "extract_cpu_seconds": round(seconds, 2),
+        "extract_turns_per_cpu_second": round(turns / seconds, 1) if seconds else 0.0,
     }
     if sample:
         first = sorted(samples)[0]
@@ -331,7 +337,8 @@ def markdown(r: dict[str, Any]) -> list[str]:
         f"LoCoMo dev ({loc['turns']} turns, extractor alone): {loc['facts_per_turn']} facts per turn (target 0.6), "
         f'quote-form {loc["quote_form_share"]:.1%} (5%; reported speech "X mentioned that ..." '
         f"{loc.get('reported_speech_share', 0):.1%}), greeting/thanks/sign-off turns "
-        f"{loc['greeting_thanks_signoff_turns']} yielding {loc['greeting_thanks_signoff_facts']} facts (0).",
+        f"{loc['greeting_thanks_signoff_turns']} yielding {loc['greeting_thanks_signoff_facts']} facts (0); the extractor "
+        f"{loc.get('extract_turns_per_cpu_second', 0)} turns per CPU second.",
         "",
     ]
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.base import sentence_memo
+
 # The first person's English words by role; each reader takes the roles it means (who acts, who is acted on, whose).
 I_WORDS = ("i", "i'm", "i've", "i'd", "i'll", "im", "ive")
 WE_WORDS = ("we", "we're", "we've", "we'll")
@@ -84,6 +86,7 @@ _ADVICE_OPENER_RE = re.compile(
 _CALLED_RE = re.compile(r"^(?:(?:姐妹们?|家人们|亲爱的|宝子|哥们|妈妈?|爸爸?|老公|老婆)[，,\s]*|亲[，,\s]+)(?=我)")
 
 
+@sentence_memo
 def strip_chatter(sentence: str) -> str:
     """The sentence without leading interjections, discourse words and advice openers ("Oh and I'm..." -> "I'm...")."""
     rest = _CALLED_RE.sub("", sentence.strip(), count=1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from facts.extraction.base import GateDecision
+from facts.extraction.base import GateDecision, sentence_memo
 from facts.extraction.chatter import (
     DONT_KNOW_RE,
     HYPOTHETICAL_RE,
@@ -200,6 +200,7 @@ def is_question(sentence: str) -> bool:
     return bool(_QUESTION_RE.search(text) or _WH_ASKED_RE.match(text) and not has_first_person(text))
 
 
+@sentence_memo
 def keep_hint(sentence: str) -> str:
     for name, pattern in _KEEP_HINTS:
         if pattern.search(sentence):
@@ -207,6 +208,7 @@ def keep_hint(sentence: str) -> str:
     return "decision" if decided(sentence) else ""  # the typer's decisions hint a keep too
 
 
+@sentence_memo
 def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     """What the rules say of one sentence of a user's turn."""
     text = sentence.strip()

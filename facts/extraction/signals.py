@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.base import sentence_memo
 from facts.extraction.chatter import UNDECIDED_RE
 from facts.extraction.lexicon import LAW_RE, STRONG
 from facts.extraction.person import is_past_form
@@ -126,6 +127,7 @@ def chose_one(sentence: str) -> bool:
     return bool(_CHOSEN_ONE_RE.search(sentence)) and not UNDECIDED_RE.search(sentence) and "?" not in sentence
 
 
+@sentence_memo
 def decided(sentence: str) -> bool:
     """A choice made, not one hedged ("maybe I'll take the blue one", "我可能会换成年卡": nothing is decided yet)."""
     return bool(DECISION_RE.search(sentence)) and not UNDECIDED_RE.search(sentence)
@@ -205,6 +207,7 @@ _FAILED_SERVICE_RE = re.compile(
 _SCRIPTS_MEET_RE = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
 
 
+@sentence_memo
 def strong_signal(sentence: str) -> str:
     text = _SCRIPTS_MEET_RE.sub(" ", sentence) if has_cjk(sentence) else sentence
     for name, pattern in STRONG:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.base import sentence_memo
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, strip_chatter
 
 # What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
@@ -172,6 +173,7 @@ def _told_after(text: str, start: int) -> bool:
     return len(rest) > 1 and bool(_SPEAKER_AFTER_RE.search(rest[1]))
 
 
+@sentence_memo
 def talk_only(sentence: str) -> str:
     """The reason code when the sentence only keeps the talk going (shows a picture, asks to see one, leaves for a
     chore of the moment, draws a lesson about life, says what the speaker thinks of the listener), else ""."""
