@@ -353,11 +353,11 @@ def embed_features(texts: list[str]) -> np.ndarray:
         raise EmbedderUnavailable(str(exc)) from exc
 
 
-def embed_bare_messages(texts: list[str]) -> list[list[float]]:
-    """The stored vectors of whole messages that yield no fact (searched by `include_messages`, never compared with
-    facts): from the int8 copy, one text at a time, when BARE_MESSAGE_VECTORS=int8 and the local model (a message's
-    text always gets one vector), else the embedder's own. Raises EmbedderUnavailable."""
-    encoder = _int8_encoder(settings.BARE_MESSAGE_VECTORS)
+def embed_messages(texts: list[str]) -> list[list[float]]:
+    """The vectors of whole messages' texts (a stored message's vector, searched by `include_messages`, is its text's
+    joined with its facts'): from the int8 copy, one text at a time, when MESSAGE_VECTORS=int8 and the local model
+    (a message's text always gets one vector), else the embedder's own. Raises EmbedderUnavailable."""
+    encoder = _int8_encoder(settings.MESSAGE_VECTORS)
     if encoder is None:
         return embed_texts(texts)
     try:

@@ -342,10 +342,10 @@ EMBEDDINGS_QUERY_RUNTIME = env_str("EMBEDDINGS_QUERY_RUNTIME", "onnx")
 # copy of the local model written once into VAR_DIR (int8, default: ~2x cheaper, cosine ~0.99 to the full vectors,
 # the classifier fitted on the same features) or from the model itself (full). A remote embedder always gives its own.
 GATE_FEATURES = env_str("GATE_FEATURES", "int8")
-# A message that yields no fact is searched (`include_messages`) by its whole text's vector: from the same int8 copy,
-# one text at a time (int8, default: ~2x cheaper, cosine ~0.99) or from the model itself (full). Facts' vectors and
-# queries' always come from the model itself.
-BARE_MESSAGE_VECTORS = env_str("BARE_MESSAGE_VECTORS", "int8")
+# A message is searched (`include_messages`) by its whole text's vector joined with its facts': the text's from the
+# same int8 copy, one text at a time (int8, default: ~2x cheaper, cosine ~0.99) or from the model itself (full). Facts'
+# vectors and queries' always come from the model itself. (BARE_MESSAGE_VECTORS, its former name, is still read.)
+MESSAGE_VECTORS = env_str("MESSAGE_VECTORS", env_str("BARE_MESSAGE_VECTORS", "int8"))
 # Set to true to simulate (or force) an embedder outage: search degrades to keyword and entity.
 EMBEDDINGS_DISABLED = env_bool("EMBEDDINGS_DISABLED", False)
 # Intra-op torch threads of the local model per process: web workers (query embedding) and Celery worker

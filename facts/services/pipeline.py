@@ -165,16 +165,18 @@ def _gate_and_extract(batch: _Batch) -> None:
 
 
 def _embed(batch: _Batch) -> None:
-    """One vector per candidate sentence; a message's own vector is the mean of its facts' (or its own text's
-    when it yields none: `embed_bare_messages`, the int8 copy by default). All candidates of the batch in one
-    embedder pass."""
+    """One vector per candidate sentence (all candidates of the batch in one embedder pass), and each message's own:
+    its text's (`embed_messages`, the int8 copy by default) joined with the mean of its facts' when it yields any.
+
+    The two count alike: the facts say what the turn is about, its text the rest of what it says (over the LoCoMo dev
+    questions a turn's own text and its facts together find the evidence turns better than either alone: bench/README.md,
+    session 29)."""
     texts: list[str] = []
     for m in batch.messages:
         texts.extend(c.text for c in batch.outputs[m.pk].candidates)
-    bare = [m for m in batch.messages if not batch.outputs[m.pk].candidates]
     vectors = _embed_unique(texts, embedding_backend.embed_texts)
-    bare_own = _embed_unique([m.content for m in bare], embedding_backend.embed_bare_messages)
-    bare_vectors = {m.pk: v for m, v in zip(bare, bare_own, strict=True)}
+    said = dict(zip(batch.messages, _embed_unique([m.content for m in batch.messages], embedding_backend.embed_messages),
+                    strict=True))  # fmt: skip
     offset = 0
     for message in batch.messages:
         output = batch.outputs[message.pk]
@@ -184,7 +186,7 @@ def _embed(batch: _Batch) -> None:
         # The vectors' second opinion on slots (facts/extraction/slot_vectors.py), before anything is applied.
         slots_second_opinion(content=message.content, speaker=message.name or "User", candidates=output.candidates,
                              vectors=own)  # fmt: skip
-        vector = _mean_vector(own) if n else bare_vectors.get(message.pk)
+        vector = _mean_vector([v for v in (_mean_vector(own), said[message]) if v is not None])
         batch.by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
 
 

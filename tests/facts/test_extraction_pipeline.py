@@ -184,12 +184,15 @@ def _turns(request: dict[str, Any]) -> list[dict[str, Any]]:
         ("我住在成都。我养了一只叫豆豆的狗。", "好的，谢谢，拜拜！"),
     ],
 )
-def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice, told: str, bare_text: str) -> None:  # type: ignore[no-untyped-def]
-    """One embedding per fact sentence: a message's vector (episodic recall) is derived from its facts'
-    vectors; a message that yields no fact is embedded itself (`embed_bare_messages`: the int8 copy by default)."""
+def test_a_message_vector_joins_its_text_and_its_facts(alice, told: str, bare_text: str) -> None:  # type: ignore[no-untyped-def]
+    """One embedding per fact sentence; a message's vector (episodic recall) is its text's (`embed_messages`: the
+    int8 copy by default) and its facts' mean, each counting half; a message that yields no fact has its text's."""
     import numpy as np
 
-    from facts.embedding import embed_bare_messages
+    from facts.embedding import embed_messages
+
+    def unit(v: Any) -> Any:
+        return np.asarray(v, dtype=np.float64) / np.linalg.norm(np.asarray(v, dtype=np.float64))
 
     body = alice.ingest(told, bare_text, wait=False).json()
     ids = [m["id"] for m in body["messages"]]
@@ -197,9 +200,11 @@ def test_a_message_vector_is_the_mean_of_its_facts_or_its_own(alice, told: str, 
     with_facts, bare = Message.objects.get(pk=ids[0]), Message.objects.get(pk=ids[1])
     facts = list(Fact.objects.filter(sources__message_id=with_facts.pk))
     assert len(facts) >= 2 and not Fact.objects.filter(sources__message_id=bare.pk).exists()
-    mean = np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0)
-    assert np.allclose(np.asarray(with_facts.embedding), mean / np.linalg.norm(mean), atol=1e-5)
-    assert np.allclose(np.asarray(bare.embedding), embed_bare_messages([bare.content])[0], atol=1e-5)
+    facts_mean = unit(np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0))
+    joined = unit(facts_mean + unit(embed_messages([with_facts.content])[0]))
+    assert np.allclose(np.asarray(with_facts.embedding), joined, atol=1e-5)
+    assert not np.allclose(joined, facts_mean, atol=1e-3)  # the text counts: not the facts' mean alone
+    assert np.allclose(np.asarray(bare.embedding), embed_messages([bare.content])[0], atol=1e-5)
     assert with_facts.gate_decision == "keep" and bare.extraction_state == "done"
 
 

@@ -114,7 +114,7 @@ def test_the_gate_decides_as_with_the_models_own_vectors(settings: Any) -> None:
     assert max(abs(a.keep - b.keep) for a, b in zip(fast, slow, strict=True)) < 0.1
 
 
-BARE_MESSAGES = [
+MESSAGES = [
     "Ha, that sounds like a fun afternoon, enjoy it!",
     "Sam: Wow, what a view [shares a photo of a lake at sunset]",
     "哈哈，听起来挺好玩的，玩得开心！",
@@ -122,22 +122,22 @@ BARE_MESSAGES = [
 ]
 
 
-def test_a_message_without_facts_is_embedded_by_the_int8_copy(settings: Any, var_dir: Path) -> None:
-    """BARE_MESSAGE_VECTORS=int8 (default): a whole message's stored vector comes from the int8 copy, one text at a
-    time, so the same text always gets the same vector whatever else its batch holds; near the model's own (English
-    and Chinese). `full`: the model's own vectors."""
-    settings.BARE_MESSAGE_VECTORS = "int8"
+def test_a_message_text_is_embedded_by_the_int8_copy(settings: Any, var_dir: Path) -> None:
+    """MESSAGE_VECTORS=int8 (default): a whole message's text vector comes from the int8 copy, one text at a time, so
+    the same text always gets the same vector whatever else its batch holds; near the model's own (English and
+    Chinese). `full`: the model's own vectors."""
+    settings.MESSAGE_VECTORS = "int8"
     model = LocalMiniLM()
     embedding.set_embedder(model)
     try:
-        fast = np.asarray(embedding.embed_bare_messages(BARE_MESSAGES), dtype=np.float32)
-        full = np.asarray(model.embed(BARE_MESSAGES), dtype=np.float32)
+        fast = np.asarray(embedding.embed_messages(MESSAGES), dtype=np.float32)
+        full = np.asarray(model.embed(MESSAGES), dtype=np.float32)
         cosines = (fast * full).sum(axis=1)
         assert cosines.min() > 0.95 and cosines.max() < 0.99999, cosines
-        for i, text in enumerate(BARE_MESSAGES):
-            assert np.array_equal(np.asarray(embedding.embed_bare_messages([text])[0], dtype=np.float32), fast[i])
-        settings.BARE_MESSAGE_VECTORS = "full"
-        assert np.allclose(np.asarray(embedding.embed_bare_messages(BARE_MESSAGES)), full, atol=1e-5)
+        for i, text in enumerate(MESSAGES):
+            assert np.array_equal(np.asarray(embedding.embed_messages([text])[0], dtype=np.float32), fast[i])
+        settings.MESSAGE_VECTORS = "full"
+        assert np.allclose(np.asarray(embedding.embed_messages(MESSAGES)), full, atol=1e-5)
     finally:
         embedding.set_embedder(None)
 
