@@ -152,6 +152,18 @@ def message_previous_turn(*, message: Message) -> Message | None:
     )
 
 
+def message_previous_vector(*, message: Message) -> list[float] | None:
+    """The stored vector of the turn right before `message` in its session (None: no such turn, or not embedded)."""
+    vector = (
+        Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id)
+        .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
+        .order_by("-created_at", "-pk")
+        .values_list("embedding", flat=True)
+        .first()
+    )
+    return None if vector is None else [float(x) for x in vector]
+
+
 def extraction_oldest_waiting() -> dt.datetime | None:
     """When the oldest message still waiting for extraction (pending or running) arrived, over every tenant.
 

@@ -7,6 +7,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
 import pytest
 from django.db import connection
 from django.test import override_settings
@@ -184,15 +185,12 @@ def _turns(request: dict[str, Any]) -> list[dict[str, Any]]:
         ("我住在成都。我养了一只叫豆豆的狗。", "好的，谢谢，拜拜！"),
     ],
 )
-def test_a_message_vector_joins_its_text_and_its_facts(alice, told: str, bare_text: str) -> None:  # type: ignore[no-untyped-def]
+def test_a_message_vector_joins_its_text_its_facts_and_the_turn_before(alice, told: str, bare_text: str) -> None:  # type: ignore[no-untyped-def]
     """One embedding per fact sentence; a message's vector (episodic recall) is its text's (`embed_messages`: the
-    int8 copy by default) and its facts' mean, each counting half; a message that yields no fact has its text's."""
-    import numpy as np
-
+    int8 copy by default) and its facts' mean, each counting half, then joined with the turn before it in its session
+    at CONTEXT_SHARE. The session's first turn has none before it."""
     from facts.embedding import embed_messages
-
-    def unit(v: Any) -> Any:
-        return np.asarray(v, dtype=np.float64) / np.linalg.norm(np.asarray(v, dtype=np.float64))
+    from facts.services.pipeline import CONTEXT_SHARE
 
     body = alice.ingest(told, bare_text, wait=False).json()
     ids = [m["id"] for m in body["messages"]]
@@ -200,12 +198,50 @@ def test_a_message_vector_joins_its_text_and_its_facts(alice, told: str, bare_te
     with_facts, bare = Message.objects.get(pk=ids[0]), Message.objects.get(pk=ids[1])
     facts = list(Fact.objects.filter(sources__message_id=with_facts.pk))
     assert len(facts) >= 2 and not Fact.objects.filter(sources__message_id=bare.pk).exists()
-    facts_mean = unit(np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0))
-    joined = unit(facts_mean + unit(embed_messages([with_facts.content])[0]))
+    facts_mean = _unit(np.mean([np.asarray(f.embedding, dtype=np.float64) for f in facts], axis=0))
+    joined = _unit(facts_mean + _unit(embed_messages([with_facts.content])[0]))
     assert np.allclose(np.asarray(with_facts.embedding), joined, atol=1e-5)
     assert not np.allclose(joined, facts_mean, atol=1e-3)  # the text counts: not the facts' mean alone
-    assert np.allclose(np.asarray(bare.embedding), embed_messages([bare.content])[0], atol=1e-5)
+    own = _unit(embed_messages([bare.content])[0])
+    assert np.allclose(np.asarray(bare.embedding), _unit(own + CONTEXT_SHARE * joined), atol=1e-5)
     assert with_facts.gate_decision == "keep" and bare.extraction_state == "done"
+
+
+def _unit(v: Any) -> Any:
+    v = np.asarray(v, dtype=np.float64)
+    return v / np.linalg.norm(v)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [
+            "We finally adopted a rescue greyhound called Pip.",
+            "How is she settling in?",
+            "Great, she naps on the sofa.",
+        ],
+        ["我们终于领养了一只退役灵缇，叫皮皮。", "它适应得怎么样？", "挺好的，整天在沙发上睡觉。"],
+    ],
+)
+def test_a_turn_is_read_with_the_one_before_it_however_the_turns_arrive(alice, turns: list[str]) -> None:  # type: ignore[no-untyped-def]
+    """The same turns get the same vectors posted in one request or one by one (the turn before is this batch's or
+    the stored one); a turn is joined only with its own session's."""
+
+    def vectors(ids: list[int]) -> list[Any]:
+        return [np.asarray(Message.objects.get(pk=pk).embedding, dtype=np.float64) for pk in ids]
+
+    together = [m["id"] for m in alice.ingest(*turns, session="a", wait=False).json()["messages"]]
+    messages_extract(message_ids=together)
+    apart = []
+    for turn in turns:
+        apart.append(alice.ingest(turn, session="b", wait=False).json()["messages"][0]["id"])
+        messages_extract(message_ids=apart[-1:])
+    for a, b in zip(vectors(together), vectors(apart), strict=True):
+        assert np.allclose(a, b, atol=1e-6)
+    alone = alice.ingest(turns[-1], session="c", wait=False).json()["messages"][0]["id"]
+    messages_extract(message_ids=[alone])
+    assert not np.allclose(vectors([alone])[0], vectors(apart)[-1], atol=1e-3)  # the turns before count
 
 
 @pytest.mark.django_db
