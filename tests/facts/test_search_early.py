@@ -13,7 +13,8 @@ from conversations.services import api_key_revoke
 from facts.middleware import search_path
 from facts.retrieval import query_vector
 from tests.conftest import Persona
-from tests.facts.test_search_runtime import SEARCHES, _answers, _memories
+from tests.facts.test_search import tune
+from tests.facts.test_search_runtime import SEARCHES, UNMOVED_BY_READS, _answers, _memories
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -34,6 +35,7 @@ def early(settings: Any) -> Any:
 
 
 def test_a_search_whose_embedding_started_early_answers_as_one_that_did_not(alice: Persona, early: Any) -> None:
+    tune(early, UNMOVED_BY_READS)  # the first round's reads, counted off the request, must not move the second's ranks
     _memories(alice)
     assert alice.search("Tell me about my puppy").status_code == 200  # this process has embedded once: warm
     early.SEARCH_EMBED_EARLY = False
