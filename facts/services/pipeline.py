@@ -203,7 +203,8 @@ CONTEXT_SHARE = 0.3
 def _in_context(batch: _Batch) -> None:
     """Join each message's vector with the vector of the turn before it in its session: this batch's (already joined)
     or the stored one. The same turns get the same vectors whether they came in one request or one by one, as long
-    as each was extracted before the next (a turn whose predecessor is still being extracted is read alone)."""
+    as each was extracted before the next (a turn whose predecessor is still being extracted is read alone; a batch's
+    turns of one session are taken as consecutive, as a request's are)."""
     items = sorted((x for xs in batch.by_subject.values() for x in xs), key=lambda x: _turn_order(x.message))
     before: _Extracted | None = None
     for item in items:
