@@ -141,26 +141,23 @@ def message_previous_user_turn(*, message: Message) -> Message | None:
     )
 
 
-def message_previous_turn(*, message: Message) -> Message | None:
-    """The turn right before `message` in its session, of any role (the assistant's question a reply answers)."""
+def _turns_before(message: Message) -> QuerySet[Message]:
+    """The turns before `message` in its session, the nearest first."""
     return (
         Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id)
         .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
         .order_by("-created_at", "-pk")
-        .only("role", "content")
-        .first()
     )
+
+
+def message_previous_turn(*, message: Message) -> Message | None:
+    """The turn right before `message` in its session, of any role (the assistant's question a reply answers)."""
+    return _turns_before(message).only("role", "content").first()
 
 
 def message_previous_vector(*, message: Message) -> list[float] | None:
     """The stored vector of the turn right before `message` in its session (None: no such turn, or not embedded)."""
-    vector = (
-        Message.objects.filter(subject_id=message.subject_id, session_id=message.session_id)
-        .filter(Q(created_at__lt=message.created_at) | Q(created_at=message.created_at, pk__lt=message.pk))
-        .order_by("-created_at", "-pk")
-        .values_list("embedding", flat=True)
-        .first()
-    )
+    vector = _turns_before(message).values_list("embedding", flat=True).first()
     return None if vector is None else [float(x) for x in vector]
 
 

@@ -152,7 +152,7 @@ def _gate_and_extract(batch: _Batch) -> None:
     """
     extractor = get_extractor()
     by_subject: dict[int, list[MessageView]] = {}
-    ordered = sorted(batch.messages, key=lambda m: (m.session_id or 0, m.created_at, m.pk))
+    ordered = sorted(batch.messages, key=_turn_order)
     for before, m in zip([None, *ordered], ordered, strict=False):
         # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes."), or
         # its question the reply answers: the turn before in the batch, else (posted in an earlier request) stored.
