@@ -25,6 +25,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from facts.extraction import classifier, type_definitions
+from facts.extraction.base import clear_sentence_memos
 
 ROOT = Path(__file__).resolve().parent.parent
 APPS = ("conversations", "facts", "policies", "integrations", "memory_site")
@@ -107,7 +108,10 @@ PATTERNS = _patterns()
 
 
 def _timed(run: Callable[[], object]) -> float:
-    """CPU seconds of this thread: a quadratic pattern burns them, a core shared with other work does not."""
+    """CPU seconds of this thread: a quadratic pattern burns them, a core shared with other work does not. The
+    rules' memoised verdicts are forgotten first, so every call pays the cold work (a repeat would otherwise be
+    faster than the first call, and Hypothesis calls a test whose timing disagrees with itself flaky)."""
+    clear_sentence_memos()
     started = time.thread_time()
     run()
     return time.thread_time() - started

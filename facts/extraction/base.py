@@ -4,13 +4,27 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
-# The rules' verdicts on one sentence are pure functions of its text, asked several times a turn (to prime the
-# classifier, to gate, to type, to phrase the fact): memoised per process. Over the LoCoMo dev turns the rules' own
-# CPU falls by about a third (bench/README.md, session 29).
-sentence_memo = functools.lru_cache(maxsize=4096)
+_F = TypeVar("_F", bound=Callable[..., Any])
+_memos: list[Any] = []
+
+
+def sentence_memo(fn: _F) -> _F:
+    """The rules' verdicts on one sentence are pure functions of its text, asked several times a turn (to prime the
+    classifier, to gate, to type, to phrase the fact): memoised per process. Over the LoCoMo dev turns the rules' own
+    CPU falls by about a third (bench/README.md, session 29)."""
+    memo = functools.lru_cache(maxsize=4096)(fn)
+    _memos.append(memo)
+    return memo  # type: ignore[return-value]
+
+
+def clear_sentence_memos() -> None:
+    """Forget every memoised verdict (a timing of the rules' cold work reads them afresh)."""
+    for memo in _memos:
+        memo.cache_clear()
 
 
 @dataclass

@@ -150,9 +150,13 @@ def test_a_model_scores_with_its_own_weights_after_another_was_dropped() -> None
     text = "I adopted a greyhound called Pip last spring."
     vector = classifier.embed([text])
     ids: set[int] = set()
+    reused = 0
     try:
-        for shift in range(1, 31):
-            model = dataclasses.replace(base, keep_b=base.keep_b + shift / 10)
+        # Until a model has taken a dropped one's id a few times (how soon depends on what else the process has
+        # allocated: within 30 models alone, not always in a whole suite's process).
+        for shift in range(1, 301):
+            model = dataclasses.replace(base, keep_b=base.keep_b + shift / 100)
+            reused += id(model) in ids
             ids.add(id(model))
             classifier.use_model(model)
             classifier.prime([text])  # as the pipeline does for a batch's sentences
@@ -160,6 +164,8 @@ def test_a_model_scores_with_its_own_weights_after_another_was_dropped() -> None
             assert scores is not None
             assert scores[0].keep == pytest.approx(float(model.keep_probability(vector)[0]))
             del model
+            if reused >= 3:
+                break
     finally:
         classifier.use_model(None)
-    assert len(ids) < 30  # some model did take a dropped one's id: the case this test is for
+    assert reused >= 3  # models did take dropped ones' ids: the case this test is for
