@@ -15,6 +15,8 @@ from pgvector.django import VectorField
 from memory_site.models import TimeStampedModel
 
 EMBEDDING_DIMENSIONS = 384
+# A Chinese text's second vector, from an encoder that reads Chinese (facts/extraction/zh_encoder.py: multilingual-e5-small).
+ZH_EMBEDDING_DIMENSIONS = 384
 
 
 class Tenant(TimeStampedModel):
@@ -131,6 +133,8 @@ class Message(TimeStampedModel):
     # Episodic recall over raw turns (include_messages): full text and vector.
     search_vector = SearchVectorField(null=True, editable=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    # Chinese turns only: the vector a Chinese query is searched by (MiniLM's does not read Chinese).
+    embedding_zh = VectorField(dimensions=ZH_EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["created_at", "id"]

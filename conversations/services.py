@@ -214,6 +214,7 @@ class MessageFinish:
     search_text: str  # the content as the keyword index reads it (Chinese pre-segmented into words)
     embedding: list[float] | None  # the message's own vector (episodic recall)
     llm_tokens: int = 0  # the message's share of the LLM call's tokens
+    embedding_zh: list[float] | None = None  # a Chinese turn's vector from an encoder that reads Chinese
 
 
 def messages_finish(*, finished: list[MessageFinish]) -> None:
@@ -223,22 +224,42 @@ def messages_finish(*, finished: list[MessageFinish]) -> None:
     """
     if not finished:
         return
-    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector, %s::integer)"
+    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector, %s::integer, %b::vector)"
     params: list[Any] = []
     for f in finished:
         params += [f.message_id, f.state, f.finished_at, f.error[:2000], f.extractor[:32]]
         params += [f.gate_decision, f.gate_reason[:255], f.search_text, as_array(f.embedding), max(f.llm_tokens, 0)]
+        params += [as_array(f.embedding_zh)]
     sv = SEARCH_VECTOR_SQL.replace("%s", "v.stext")
     with binary_cursor() as cursor:
         cursor.execute(
             f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET extraction_state = v.state, "
             "extraction_finished_at = v.finished, extraction_error = v.error, extractor = v.extractor, "
             f"gate_decision = v.gate, gate_reason = v.reason, search_vector = {sv}, embedding = v.embedding, "
-            "llm_tokens = v.llm_tokens "
+            "llm_tokens = v.llm_tokens, embedding_zh = v.embedding_zh "
             f"FROM (VALUES {', '.join([row] * len(finished))}) "
-            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding, llm_tokens) WHERE m.id = v.id",
+            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding, llm_tokens, embedding_zh) "
+            "WHERE m.id = v.id",
             params,
         )
+
+
+def messages_set_zh_vectors(*, vectors: dict[int, list[float]]) -> int:
+    """Give extracted turns their Chinese vector (facts.services.zh_vectors: the backfill of turns that missed it).
+    Returns how many were written; a turn that has one keeps it."""
+    if not vectors:
+        return 0
+    params: list[Any] = []
+    for pk, vector in sorted(vectors.items()):
+        params += [pk, as_array(vector)]
+    with binary_cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET embedding_zh = v.e "
+            f"FROM (VALUES {', '.join(['(%s::bigint, %b::vector)'] * len(vectors))}) AS v(id, e) "
+            "WHERE m.id = v.id AND m.embedding_zh IS NULL",
+            params,
+        )
+        return int(cursor.rowcount)
 
 
 def messages_mark_failed(*, message_ids: list[int], error: str) -> None:

@@ -14,7 +14,7 @@ from django.db.models.functions import Coalesce, Now
 from django.utils import timezone
 from pgvector.django import HnswIndex, VectorField
 
-from conversations.models import EMBEDDING_DIMENSIONS, ApiKey, Message, Subject, Tenant
+from conversations.models import EMBEDDING_DIMENSIONS, ZH_EMBEDDING_DIMENSIONS, ApiKey, Message, Subject, Tenant
 from memory_site.models import TimeStampedModel
 
 # A fact's value score before the lifecycle pass first computes it (facts.value): the middle of the scale.
@@ -70,6 +70,8 @@ class Fact(TimeStampedModel):
     search_vector = SearchVectorField(null=True, editable=False)
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
     embedding_model = models.CharField(max_length=100, blank=True, default="")
+    # Facts with Chinese text only: the vector a Chinese query is searched by (MiniLM's does not read Chinese).
+    embedding_zh = VectorField(dimensions=ZH_EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
     language = models.CharField(max_length=8, blank=True, default="")
     confidence = models.FloatField(default=0.8)
     importance = models.FloatField(default=0.5)

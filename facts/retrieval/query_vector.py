@@ -5,6 +5,9 @@ The thread only embeds: ONNX Runtime runs without the interpreter lock, and the 
 for PostgreSQL, so a search costs about max(embedding, other candidates) instead of their sum. The pool is made
 per process (one inherited through fork has no live threads: jobs sent to it would wait forever), and each
 process's first embedding runs inline (the model's load and heavy imports stay on the importing thread).
+
+A Chinese query (facts.text.detect_language) is embedded by the encoder that reads Chinese, in the space of the
+Chinese rows' `embedding_zh` (candidates/vector.py ZH), when that encoder loads here; any other by the embedder.
 """
 
 from __future__ import annotations
@@ -15,10 +18,22 @@ from concurrent.futures import Future
 from dataclasses import dataclass
 
 from facts.embedding import embed_query
+from facts.extraction import zh_encoder
+from facts.text import detect_language
 from memory_site.threads import ProcessPool
 
 _pool = ProcessPool("query-embed", max_workers=2)
-_warm_pid = 0  # the process whose embedder has been used once (inline)
+_warm_pid = {"base": 0, "zh": 0}  # the process whose embedder of each space has been used once (inline)
+
+
+def space_of(text: str) -> str:
+    """ "zh" for a Chinese query where the encoder that reads Chinese loads, else "base" (the embedder's space)."""
+    return "zh" if detect_language(text) == "zh" and zh_encoder.available() else "base"
+
+
+def _embed_zh(text: str) -> list[float] | None:
+    vectors = zh_encoder.embed([text])
+    return None if vectors is None else [float(x) for x in vectors[0]]
 
 
 @dataclass
@@ -55,16 +70,17 @@ class QueryVector:
     """A query's embedding under way; `result()` waits for it (None: the embedder is down)."""
 
     def __init__(self, text: str, *, in_thread: bool, early: bool = False) -> None:
-        global _warm_pid
         self.text = text
-        self.threaded = in_thread and _warm_pid == os.getpid()
+        self.space = space_of(text)
+        embed = _embed_zh if self.space == "zh" else embed_query
+        self.threaded = in_thread and _warm_pid[self.space] == os.getpid()
         self._future: Future[list[float] | None] | None = None
         self._vector: list[float] | None = None
         if self.threaded:
-            self._future = _pool.executor().submit(embed_query, text)
+            self._future = _pool.executor().submit(embed, text)
         else:
-            self._vector = embed_query(text)
-            _warm_pid = os.getpid()
+            self._vector = embed(text)
+            _warm_pid[self.space] = os.getpid()
         stats.count("early" if early else "threaded" if self.threaded else "inline")
 
     def done(self) -> bool:
@@ -78,7 +94,7 @@ class QueryVector:
 def query_vector_early(text: str) -> QueryVector | None:
     """`text`'s embedding started on the embedding thread before its request is checked, or None when this process
     has not embedded once yet (the first embedding runs inline, on the request's thread, in the search)."""
-    if _warm_pid != os.getpid():
+    if _warm_pid[space_of(text)] != os.getpid():
         return None
     return QueryVector(text, in_thread=True, early=True)
 

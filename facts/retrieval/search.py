@@ -324,8 +324,11 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
     if query_vector is None:
         return
     config, flt = state.config, state.flt
+    # A Chinese query's vector reads the Chinese rows' own column (vector.ZH); names are taken out of MiniLM's only.
+    space = vector.ZH if state.query_vector is not None and state.query_vector.space == "zh" else vector.BASE
     own = query_vector
-    query_vector = without_common_names(own, state.analysis.names, vocab, tuning=config.vector)
+    if space is vector.BASE:
+        query_vector = without_common_names(own, state.analysis.names, vocab, tuning=config.vector)
     # The relevance features read the similarity to the query's own vector (vector.Unfocused).
     raw_f, raw_m = (vector.Unfocused(own), vector.Unfocused(own)) if query_vector is not own else (None, None)
     facts = keyed(
@@ -339,6 +342,7 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
             held=state.held,
             rows=state.rows,
             unfocused=raw_f,
+            space=space,
         ),
     )
     messages: Ranking = []
@@ -355,6 +359,7 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
                 rows=state.rows,
                 unfocused=raw_m,
                 held=state.held_messages,
+                space=space,
             ),  # fmt: skip
         )
     state.rankings["vector"] = merged(facts, messages)
@@ -372,7 +377,7 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
     if tr is not None:
         nearest = vector.nearest_in_range(
             flt, query_vector, tr.since, tr.until, limit=state.pool, facts=True,
-            messages=state.include_messages, tuning=config.vector,
+            messages=state.include_messages, tuning=config.vector, space=space,
         )  # fmt: skip
         state.rankings["time"] = time_ranking(nearest, state.rankings["time"])
 

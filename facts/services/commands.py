@@ -30,6 +30,7 @@ from facts.models import Conflict, Fact, FactHistory
 from facts.profile import profile_schedule_rebuild
 from facts.services.reconcile import ReconcileResult, fact_reconcile, history_record
 from facts.services.subject_data import fact_own_texts, fingerprints_record, history_texts_forget
+from facts.services.zh_vectors import facts_fill_zh
 from facts.text import detect_language, has_cjk, normalize, search_text
 from facts.text import keywords as text_keywords
 from memory_site.pgio import search_vector_expr
@@ -161,6 +162,8 @@ def fact_create(
             Fact.objects.filter(pk=result.fact.pk).update(metadata=metadata)
             result.fact.refresh_from_db()
         profile_schedule_rebuild(subject_id=subject.pk)
+    if vector is not None:
+        facts_fill_zh(fact_ids=[result.fact.pk])
     return result
 
 
@@ -183,6 +186,7 @@ def _set_text(fact: Fact, new_text: str, vector: list[float] | None) -> None:
     if vector is not None:
         fact.embedding = vector
         fact.embedding_model = embedding_backend.get_embedder().model_name
+    fact.embedding_zh = None  # the old text's: filled again once saved (zh_vectors.py)
 
 
 def fact_correct(
@@ -234,6 +238,8 @@ def fact_correct(
             after_text=fact.text, data={"changed": changed},
         )  # fmt: skip
         profile_schedule_rebuild(subject_id=fact.subject_id)
+    if "text" in changed:
+        facts_fill_zh(fact_ids=[fact.pk])
     return fact
 
 
@@ -268,7 +274,7 @@ def fact_archive(*, fact: Fact, actor: str, actor_id: str = "", reason: str = ""
         if fact.tier == Fact.Tier.ARCHIVED:
             return fact
         Fact.objects.filter(pk=fact.pk).update(
-            tier=Fact.Tier.ARCHIVED, embedding=None, embedding_model="", updated_at=timezone.now()
+            tier=Fact.Tier.ARCHIVED, embedding=None, embedding_zh=None, embedding_model="", updated_at=timezone.now()
         )
         fact.refresh_from_db()
         history_record(
@@ -305,6 +311,8 @@ def fact_restore(*, fact: Fact, actor: str, actor_id: str = "") -> Fact:
             fact=fact, event=FactHistory.Event.RESTORED, actor=actor, actor_id=actor_id, after_text=fact.text
         )
         profile_schedule_rebuild(subject_id=fact.subject_id)
+    if vector is not None:
+        facts_fill_zh(fact_ids=[fact.pk])
     return fact
 
 

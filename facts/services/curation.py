@@ -15,6 +15,7 @@ from facts.models import Conflict, Fact, FactHistory, FactSource
 from facts.profile import profile_schedule_rebuild
 from facts.services.commands import conflict_close, embed_one, fact_current, subject_locked
 from facts.services.reconcile import history_record
+from facts.services.zh_vectors import facts_fill_zh
 
 
 def fact_reembed(*, fact: Fact, actor: str, actor_id: str = "") -> bool:
@@ -37,6 +38,7 @@ def fact_reembed(*, fact: Fact, actor: str, actor_id: str = "") -> bool:
             fact=fact, event=FactHistory.Event.UPDATED, actor=actor, actor_id=actor_id, after_text=fact.text,
             data={"reembedded": model},
         )  # fmt: skip
+    facts_fill_zh(fact_ids=[fact.pk])
     return True
 
 

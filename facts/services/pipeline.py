@@ -42,6 +42,7 @@ from facts.services.commands import fact_forget, fact_pin
 from facts.services.reconcile import NEIGHBOUR_DISTANCE, fact_reconcile
 from facts.services.subject_data import forgotten_fingerprints, is_forgotten
 from facts.services.writes import CURRENT, WriteBuffer
+from facts.services.zh_vectors import facts_fill_zh, zh_vectors
 from facts.text import keywords as text_keywords
 from facts.text import normalize, search_text
 from memory_site.events import task_send_on_commit
@@ -63,6 +64,7 @@ class _Extracted:
     output: ExtractionOutput
     vectors: list[list[float] | None]  # one per candidate
     message_vector: list[float] | None  # the message's own (episodic recall)
+    message_vector_zh: list[float] | None = None  # a Chinese turn's, from the encoder that reads Chinese
 
 
 @dataclass
@@ -75,6 +77,7 @@ class _Batch:
     fact_ids: list[int] = field(default_factory=list)
     failed: list[int] = field(default_factory=list)
     touched: set[int] = field(default_factory=set)
+    zh: dict[str, list[float]] = field(default_factory=dict)  # the Chinese texts' vectors (zh_vectors.py)
 
 
 def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
@@ -96,6 +99,7 @@ def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
         messages_mark_failed(message_ids=[m.pk for m in messages], error=job_error_record(exc))
         raise
     _apply(batch)
+    facts_fill_zh(fact_ids=batch.fact_ids, known=batch.zh)  # after the apply: a stop here leaves them to the backfill
     for subject_id in batch.touched:
         profile_schedule_rebuild(subject_id=subject_id)
     consolidation_schedule(subject_ids=sorted({m.subject_id for m in messages}))
@@ -179,6 +183,7 @@ def _embed(batch: _Batch) -> None:
     vectors = _embed_unique(texts, embedding_backend.embed_texts)
     said = dict(zip(batch.messages, _embed_unique([m.content for m in batch.messages], embedding_backend.embed_messages),
                     strict=True))  # fmt: skip
+    batch.zh = zh_vectors([*texts, *(m.content for m in batch.messages)])  # Chinese texts only
     offset = 0
     for message in batch.messages:
         output = batch.outputs[message.pk]
@@ -189,7 +194,8 @@ def _embed(batch: _Batch) -> None:
         slots_second_opinion(content=message.content, speaker=message.name or "User", candidates=output.candidates,
                              vectors=own)  # fmt: skip
         vector = _mean_vector([v for v in (_mean_vector(own), said[message]) if v is not None])
-        batch.by_subject.setdefault(message.subject_id, []).append(_Extracted(message, output, own, vector))
+        item = _Extracted(message, output, own, vector, batch.zh.get(message.content))
+        batch.by_subject.setdefault(message.subject_id, []).append(item)
     _in_context(batch)
 
 
@@ -385,6 +391,7 @@ def _finish(subject: Subject, item: _Extracted, *, over_cap: int = 0) -> Message
         gate_reason="memory paused" if paused else output.gate.reason,
         search_text=search_text(item.message.content),
         embedding=None if paused else item.message_vector,
+        embedding_zh=None if paused else item.message_vector_zh,
         llm_tokens=output.llm_tokens,
     )
 

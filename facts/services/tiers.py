@@ -89,10 +89,10 @@ def _move(scope: Scope, *, set_sql: str, condition: str, event: str, change: str
 
 
 def facts_drop_vectors(scope: Scope) -> Counter[str]:
-    """Drop the vector (and its quantised copy, a generated column) of the batch's facts past drop_vector_after_days:
+    """Drop the vectors (and the quantised copy, a generated column) of the batch's facts past drop_vector_after_days:
     still active, found by keyword, entity and fields."""
     return _move(
-        scope, set_sql="embedding = NULL, embedding_model = ''", condition=DROP_VECTOR_DUE,
+        scope, set_sql="embedding = NULL, embedding_zh = NULL, embedding_model = ''", condition=DROP_VECTOR_DUE,
         event=FactHistory.Event.UPDATED, change="vector_dropped", job="lifecycle.tiering",
     )  # fmt: skip
 
@@ -101,7 +101,8 @@ def facts_archive(scope: Scope) -> Counter[str]:
     """Move the batch's facts unread past archive_after_days, or valued below min_value_to_keep, to the archived
     tier: vector dropped, found only by keyword, entity and fields with include_archived."""
     return _move(
-        scope, set_sql="tier = 'archived', embedding = NULL, embedding_model = ''", condition=ARCHIVE_DUE,
+        scope, set_sql="tier = 'archived', embedding = NULL, embedding_zh = NULL, embedding_model = ''",
+        condition=ARCHIVE_DUE,
         event=FactHistory.Event.ARCHIVED, change="archived", job="lifecycle.tiering",
     )  # fmt: skip
 

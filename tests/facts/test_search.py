@@ -16,6 +16,7 @@ from facts.extraction.base import Candidate
 from facts.models import Fact
 from facts.retrieval.query import analyze
 from facts.services import fact_insert
+from facts.services.zh_vectors import facts_fill_zh
 from tests.conftest import Persona
 from tests.factories import MessageFactory, SessionFactory
 
@@ -58,10 +59,13 @@ def add_fact(
     embed: bool = True,
     **fields: Any,
 ) -> Fact:
-    """A fact stored as the pipeline stores it (search fields, embedding), then any extra fields set."""
+    """A fact stored as the pipeline stores it (search fields, embedding, a Chinese text's Chinese vector), then any
+    extra fields set."""
     vector = embed_texts([text])[0] if embed else None
     candidate = Candidate(message_id=0, text=text, type=type, entities=entities or [], valid_from=valid_from)
     fact = fact_insert(subject=subject, candidate=candidate, embedding=vector)
+    if embed:
+        facts_fill_zh(fact_ids=[fact.pk])
     if fields:
         Fact.objects.filter(pk=fact.pk).update(**fields)
         fact.refresh_from_db()

@@ -7,6 +7,12 @@ filtered HNSW scan, always returns k rows and the true nearest ones. Above `exac
 `fact_vector_bits`, 48 bytes a fact), then those by exact cosine. Either is answered from this process's memory
 when the subject is held there (vector_cache: the same rows in the same order). SEARCH_VECTOR_MODE=hnsw uses the
 HNSW index with pgvector's iterative scan instead, for subjects far larger than that.
+
+A Chinese query is searched in another space (`ZH`): its multilingual-e5 vector against the Chinese rows'
+`embedding_zh` (facts/services/zh_vectors.py), always by an exact scan in PostgreSQL (memory holds MiniLM's
+vectors). e5's cosines of unrelated Chinese sentences lie around 0.75-0.85, MiniLM's around 0.2-0.3, so its
+similarities are mapped onto MiniLM's scale, (c - origin) / (1 - origin), and every cut downstream (the tunings'
+min_similarity, the re-ranker's vector-alone cut) reads them alike.
 """
 
 from __future__ import annotations
@@ -46,6 +52,26 @@ class VectorTuning:
     name_min_share: float = 0.05
 
 
+@dataclass(frozen=True)
+class VectorSpace:
+    """The column a query's vector is compared with, and how its cosines map onto MiniLM's scale."""
+
+    column: str = "embedding"
+    origin: float = 0.0  # a cosine c reads as (c - origin) / (1 - origin)
+
+    def distance(self, vector_param: str = "%s") -> str:
+        """The SQL distance of the column to the query's vector, on MiniLM's scale (1 - the mapped similarity)."""
+        d = f"({self.column} <=> {vector_param}::vector)"
+        return d if self.origin == 0 else f"({d} / {1 - self.origin!r})"
+
+
+BASE = VectorSpace()
+# multilingual-e5-small on Chinese: over bench/zh_calibration.json a question's evidence turn lies at 0.85-0.92 and
+# the best turn of another subject at 0.86-0.91 (5th-95th percentiles): e5 ranks within a subject, it does not say
+# whether one answers (docs/relevance.md). At origin 0.7 MiniLM's 0.2 cut is e5's 0.76, the re-ranker's 0.3 is 0.79.
+ZH = VectorSpace(column="embedding_zh", origin=0.7)
+
+
 @dataclass
 class Unfocused:
     """The query's own vector, where the vector signal ranks by another (focus.py: common names taken out), and
@@ -79,14 +105,26 @@ def nearest_facts(
     held: vector_cache.Entry | None = None,
     rows: Rows | None = None,
     unfocused: Unfocused | None = None,
+    space: VectorSpace = BASE,
 ) -> list[tuple[int, float]]:
     """Active-tier facts nearest to the query vector, (id, cosine similarity), best first.
 
     `total` is the subject's searchable count; `held`, the subject's facts in memory when current and the filter
     is one memory serves (vector_cache.serves). Memory and PostgreSQL give the same rows in the same order.
     With `rows`, PostgreSQL's answer reads the rows of the facts found (those `rows` lacks) in the same statement.
-    With `unfocused`, the facts' similarity to its vector is put there too (not in the HNSW mode).
+    With `unfocused`, the facts' similarity to its vector is put there too (not in the HNSW mode). In another
+    `space` than MiniLM's, an exact scan of its column.
     """
+    if space is not BASE:
+        where, params = flt.sql(tiers=["active"])
+        return _nearest(
+            "fact",
+            f"SELECT id, {space.distance()} + 0 AS d FROM facts_fact WHERE {where} AND {space.column} IS NOT NULL "
+            "ORDER BY d, id LIMIT %s",
+            [vector_literal(vector), *params, limit],
+            min_sim=tuning.min_similarity,
+            rows=rows,
+        )
     depth, staged = two_stage(tuning, limit=limit, total=total)
     if held is not None and in_memory(tuning, held):
         depth = depth if staged else len(held.ids)  # every fact compared: PostgreSQL's exact scan
@@ -162,7 +200,14 @@ def _nearest(
 
 
 def nearest_facts_in_range(
-    flt: FactFilter, vector: list[float], since: dt.datetime, until: dt.datetime, *, limit: int, tuning: VectorTuning
+    flt: FactFilter,
+    vector: list[float],
+    since: dt.datetime,
+    until: dt.datetime,
+    *,
+    limit: int,
+    tuning: VectorTuning,
+    space: VectorSpace = BASE,
 ) -> list[tuple[int, float]]:
     """The facts of a time range nearest to the query vector, (id, cosine similarity), best first.
 
@@ -172,8 +217,8 @@ def nearest_facts_in_range(
     """
     where, params = replace(flt, since=since, until=until).sql(tiers=["active"])
     rows = fetch(
-        f"SELECT id, d FROM (SELECT id, (embedding <=> %s::vector) + 0 AS d FROM facts_fact WHERE {where} "
-        "AND embedding IS NOT NULL ORDER BY COALESCE(event_time, valid_from, created_at) DESC, id DESC LIMIT %s) r "
+        f"SELECT id, d FROM (SELECT id, {space.distance()} + 0 AS d FROM facts_fact WHERE {where} "
+        f"AND {space.column} IS NOT NULL ORDER BY COALESCE(event_time, valid_from, created_at) DESC, id DESC LIMIT %s) r "
         "ORDER BY d, id LIMIT %s",
         [vector_literal(vector), *params, tuning.exact_max, limit],
     )
@@ -191,11 +236,12 @@ def nearest_messages(
     rows: Rows | None = None,
     unfocused: Unfocused | None = None,
     held: held_messages.Held | None = None,
+    space: VectorSpace = BASE,
 ) -> list[tuple[int, float]]:
     """The subject's messages nearest to the query vector (an exact scan: messages have no vector index); with
     `rows`, their rows read in the same statement; with `unfocused`, their similarity to its vector put there.
     With `held` (the subject's messages in memory, current) and no time bounds, memory compares every one."""
-    if held is not None and since is None and until is None and tuning.mode != "hnsw":
+    if held is not None and since is None and until is None and tuning.mode != "hnsw" and space is BASE:
         entry = held.entry
         raw = (unfocused.vector, unfocused.similarity) if unfocused is not None else None
         found = vector_cache.nearest(
@@ -207,8 +253,8 @@ def nearest_messages(
     where, params = message_where(subject_id, since, until)
     return _nearest(
         "message",
-        f"SELECT id, (embedding <=> %s::vector) + 0 AS d FROM conversations_message WHERE {where} "
-        "AND embedding IS NOT NULL ORDER BY d, id LIMIT %s",
+        f"SELECT id, {space.distance()} + 0 AS d FROM conversations_message WHERE {where} "
+        f"AND {space.column} IS NOT NULL ORDER BY d, id LIMIT %s",
         [vector_literal(vector), *params, limit],
         min_sim=tuning.min_similarity,
         rows=rows,
@@ -226,6 +272,7 @@ def nearest_in_range(
     facts: bool,
     messages: bool,
     tuning: VectorTuning,
+    space: VectorSpace = BASE,
 ) -> Ranking:
     """The facts and messages inside the query's time range nearest to the query, best first: "what happened to
     my knee on 2 May" ranks that day's turns about the knee first, where the time list alone only knows they are
@@ -236,9 +283,8 @@ def nearest_in_range(
         return []
     found: Ranking = []
     if facts:
-        found += keyed("fact", nearest_facts_in_range(flt, vector, lo, hi, limit=limit, tuning=tuning))
+        found += keyed("fact", nearest_facts_in_range(flt, vector, lo, hi, limit=limit, tuning=tuning, space=space))
     if messages:
-        found += keyed(
-            "message", nearest_messages(flt.subject_id, vector, limit=limit, since=lo, until=hi, tuning=tuning)
-        )
+        near = nearest_messages(flt.subject_id, vector, limit=limit, since=lo, until=hi, tuning=tuning, space=space)
+        found += keyed("message", near)
     return merged(found)
