@@ -48,6 +48,10 @@ _LEAD_RE = re.compile(
     r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
     r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
     r"long story short|while i (?:think of it|remember)|before i forget|趁我还记得|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
+    # How one is, said before one's news ("Can't complain, ...", "还行，我..."): the answer to a greeting, not a fact.
+    # Words that also judge a thing ("还行，就是有点贵") only before the speaker's own news.
+    r"can'?t complain|could be worse|same old(?:,? same old)?|(?:not bad|pretty good)(?=,\s?(?:i|we|my)\b)|"
+    r"一切都好|老样子|(?:还行|还好|还可以|还不错|挺好的?|都挺好的?)(?=[，,]\s?我)|"
     # A change of topic, or a date declined before the news that says why ("unrelated but", "这周不行，...").
     r"(?:totally |completely )?(?:unrelated|random|off[- ]topic)(?: question| thought)?,? but|on (?:a|another|an unrelated) "
     r"note|(?:this|next) (?:week|weekend)(?:'s| is) (?:no good|out|a no)|(?:the )?\d{1,2}(?:st|nd|rd|th)(?:'s| is) (?:no good|out)"

@@ -111,6 +111,10 @@ def test_a_promise_or_an_effect_with_content_is_kept(text: str, word: str) -> No
         ("上次聊完之后发生了好多事，我订婚了！", "发生", "订婚"),
         ("I see, so I'll need the PIN to reset it.", "sees", "PIN"),
         ("我明白了，那我下周再来办理。", "明白", "办理"),
+        ("Can't complain - we finally moved into the house in Bristol in May.", "complain", "Bristol"),
+        ("Not bad, I started a new job at the city library.", "bad", "library"),
+        ("还行，我上个月从银行辞职了，现在在一家出版社做编辑。", "还行", "出版社"),
+        ("老样子，不过我下个月要搬去苏州了。", "老样子", "苏州"),
     ],
 )
 def test_an_opener_that_answers_or_frames_is_not_in_the_fact(text: str, opener: str, word: str) -> None:
