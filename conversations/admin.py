@@ -99,7 +99,7 @@ class MessageAdmin(_NoDelete, TenantScopedAdmin):
         return obj.content[:80]
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Message]:
-        return super().get_queryset(request).defer("embedding", "search_vector")
+        return super().get_queryset(request).defer("embedding", "embedding_zh", "search_vector")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # messages enter through the API: the event log is immutable

@@ -58,7 +58,7 @@ def profile_facts(*, subject: Subject, now: dt.datetime | None = None) -> list[F
         )
         .exclude(Q(type__in=NOT_DURABLE_TYPES) & Q(pinned=False) & Q(event_time__isnull=True))
         .filter(Q(expires_at__isnull=True) | Q(expires_at__gt=now))
-        .defer("embedding", "search_vector")
+        .defer("embedding", "embedding_zh", "search_vector")
         .order_by(
             "-pinned",
             "-importance",

@@ -85,7 +85,7 @@ def fact_restore_task(fact_id: int, reason: str = "search") -> str:
 
     Idempotent: a fact already active (or forgotten meanwhile) is left as it is; the subject's paused memory too.
     """
-    fact = Fact.objects.filter(pk=fact_id, subject__memory_paused=False).defer("embedding").first()
+    fact = Fact.objects.filter(pk=fact_id, subject__memory_paused=False).defer("embedding", "embedding_zh").first()
     if fact is None or fact.tier != Fact.Tier.ARCHIVED:
         return "skipped"
     try:

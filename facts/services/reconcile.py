@@ -174,7 +174,7 @@ def _by_slot(incoming: _Incoming, current: QuerySet[Fact]) -> ReconcileResult | 
     same_slot = list(
         current.filter(predicate=candidate.predicate)
         .filter(_same_speaker(candidate.subject_entity))
-        .defer("embedding")
+        .defer("embedding", "embedding_zh")
         .order_by("-valid_from", "-created_at")[:5]
     )
     for old in same_slot:

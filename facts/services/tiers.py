@@ -118,11 +118,15 @@ def fact_absorb(*, keep_id: int, duplicate_id: int, actor_id: str, data: dict[st
     or one negates the other.
     """
     with transaction.atomic():
-        facts = {f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding")}
+        facts = {
+            f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding", "embedding_zh")
+        }
         if len(facts) != 2:
             return False
         Subject.objects.select_for_update().get(pk=facts[keep_id].subject_id)
-        facts = {f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding")}
+        facts = {
+            f.pk: f for f in Fact.objects.filter(pk__in=[keep_id, duplicate_id]).defer("embedding", "embedding_zh")
+        }
         keep, dup = facts.get(keep_id), facts.get(duplicate_id)
         if keep is None or dup is None or keep.subject_id != dup.subject_id:
             return False

@@ -153,7 +153,11 @@ class WriteBuffer:
         near = sorted(near, key=lambda pair: pair[1])[:8]
         if self.is_pending(pk for pk, _ in near):
             self.flush_facts()
-        by_pk = Fact.objects.filter(pk__in=[pk for pk, _ in near], status__in=CURRENT).defer("embedding").in_bulk()
+        by_pk = (
+            Fact.objects.filter(pk__in=[pk for pk, _ in near], status__in=CURRENT)
+            .defer("embedding", "embedding_zh")
+            .in_bulk()
+        )
         out: list[Fact] = []
         for pk, distance in near:  # facts superseded or forgotten since the batch began are gone from by_pk
             fact = by_pk.get(pk)

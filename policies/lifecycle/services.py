@@ -151,7 +151,7 @@ def _each(
     """Apply a one-fact service to each (fact id, policy label); label -> facts it changed (would change, dry)."""
     done: Counter[str] = Counter()
     items = list(items)
-    facts = {f.pk: f for f in Fact.objects.filter(pk__in=[pk for pk, _ in items]).defer("embedding")}
+    facts = {f.pk: f for f in Fact.objects.filter(pk__in=[pk for pk, _ in items]).defer("embedding", "embedding_zh")}
     for pk, policy in items:
         fact = facts.get(pk)
         if fact is not None and (dry_run or apply(fact, policy)):

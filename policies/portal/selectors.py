@@ -62,7 +62,9 @@ class FactFilters:
 
 def portal_facts(*, subject: Subject, filters: FactFilters, page: int = 1) -> tuple[list[Fact], bool]:
     """One page of the subject's facts matching the filters, by type then newest; and whether more follow."""
-    qs: QuerySet[Fact] = Fact.objects.filter(subject=subject).defer("embedding", "search_vector", "search_text")
+    qs: QuerySet[Fact] = Fact.objects.filter(subject=subject).defer(
+        "embedding", "embedding_zh", "search_vector", "search_text"
+    )
     if filters.status == "":
         qs = qs.filter(status__in=CURRENT)
     elif filters.status != "all":
@@ -83,7 +85,11 @@ def portal_facts(*, subject: Subject, filters: FactFilters, page: int = 1) -> tu
 
 def portal_fact(*, subject: Subject, fact_id: int) -> Fact | None:
     """The subject's fact, or None (another subject's fact is as absent as a missing one)."""
-    return Fact.objects.filter(subject=subject, pk=fact_id).defer("embedding", "search_vector", "search_text").first()
+    return (
+        Fact.objects.filter(subject=subject, pk=fact_id)
+        .defer("embedding", "embedding_zh", "search_vector", "search_text")
+        .first()
+    )
 
 
 def fact_rows(*, subject: Subject, facts: list[Fact]) -> list[FactRow]:
@@ -130,7 +136,14 @@ def open_conflicts(*, subject: Subject) -> list[Conflict]:
     return list(
         Conflict.objects.filter(subject=subject, state=Conflict.State.OPEN)
         .select_related("fact_a", "fact_b")
-        .defer("fact_a__embedding", "fact_b__embedding", "fact_a__search_vector", "fact_b__search_vector")
+        .defer(
+            "fact_a__embedding",
+            "fact_b__embedding",
+            "fact_a__embedding_zh",
+            "fact_b__embedding_zh",
+            "fact_a__search_vector",
+            "fact_b__search_vector",
+        )
         .order_by("-created_at", "-id")[:50]
     )
 
