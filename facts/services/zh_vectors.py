@@ -19,6 +19,8 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from django.db import DatabaseError
+
 from conversations.models import Message
 from conversations.services import messages_set_zh_vectors
 from facts.extraction import zh_encoder
@@ -50,14 +52,23 @@ def zh_vectors(texts: Iterable[str]) -> dict[str, list[float]]:
 
 def facts_fill_zh(*, fact_ids: Iterable[int], known: dict[str, list[float]] | None = None) -> int:
     """Give the facts of `fact_ids` that hold Chinese and have no Chinese vector one (those of `known`, by text, else
-    encoded now). Returns how many were written."""
+    encoded now). Returns how many were written. Called once the facts are stored: a database error here is logged,
+    not raised (the facts stay, found by their words, until the backfill), so it never fails what called it."""
     ids = sorted(set(fact_ids))
     if not ids:
         return 0
+    try:
+        return _fill(ids, known or {})
+    except DatabaseError:
+        logger.exception("Chinese vectors not written for facts %s: `manage.py embed_chinese` fills them", ids[:20])
+        return 0
+
+
+def _fill(ids: list[int], known: dict[str, list[float]]) -> int:
     rows = list(Fact.objects.filter(pk__in=ids, embedding_zh__isnull=True, text__regex=_CJK).values_list("pk", "text"))
     if not rows:
         return 0
-    vectors = dict(known or {})
+    vectors = dict(known)
     vectors.update(zh_vectors(t for _, t in rows if t not in vectors))
     found = [(pk, text, vectors[text]) for pk, text in rows if text in vectors]
     if not found:

@@ -8,6 +8,7 @@ import pytest
 from django.core.management import call_command
 
 from conversations.models import Message
+from facts.extraction import zh_encoder
 from facts.models import Fact
 from facts.retrieval.query_vector import space_of
 from facts.services import fact_archive, fact_correct, fact_create
@@ -102,3 +103,20 @@ def test_the_backfill_fills_what_is_missing_and_nothing_twice(alice: Persona, ca
     assert again == kept  # the same text gets the same vector
     call_command("embed_chinese")
     assert "0 facts and 0 turns embedded" in capsys.readouterr().out
+
+
+def test_an_encoder_fault_loses_nothing_and_the_backfill_heals_it(
+    alice: Persona, monkeypatch: pytest.MonkeyPatch, capsys: Any
+) -> None:
+    def broken(texts: list[str]) -> None:
+        raise RuntimeError("the engine stopped")
+
+    monkeypatch.setattr(zh_encoder, "passages", broken)
+    assert alice.ingest("我养了一只兔子，叫团子。").status_code == 200
+    fact = Fact.objects.get(subject__external_id="alice", text__contains="兔子")
+    assert fact.embedding_zh is None and fact.embedding is not None  # stored, found by its words and MiniLM
+    assert texts(alice.search("兔子", limit=1)) == [fact.text]
+    monkeypatch.undo()
+    call_command("embed_chinese")
+    assert "1 facts and 1 turns embedded" in capsys.readouterr().out
+    assert texts(alice.search("家里有什么小动物？", limit=1, min_relevance=0)) == [fact.text]
