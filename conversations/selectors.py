@@ -155,9 +155,17 @@ def message_previous_turn(*, message: Message) -> Message | None:
     return _turns_before(message).only("role", "content").first()
 
 
-def message_previous_vector(*, message: Message) -> list[float] | None:
-    """The stored vector of the turn right before `message` in its session (None: no such turn, or not embedded)."""
-    vector = _turns_before(message).values_list("embedding", flat=True).first()
+def message_previous_vectors(*, message: Message) -> tuple[list[float] | None, list[float] | None]:
+    """The stored vectors of the turn right before `message` in its session, (its vector, its Chinese vector): each
+    None when there is no such turn or it has none."""
+    row = _turns_before(message).values_list("embedding", "embedding_zh").first()
+    if row is None:
+        return None, None
+    vector, vector_zh = row
+    return _floats(vector), _floats(vector_zh)
+
+
+def _floats(vector: Any) -> list[float] | None:
     return None if vector is None else [float(x) for x in vector]
 
 

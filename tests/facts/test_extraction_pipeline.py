@@ -13,6 +13,7 @@ from django.db import connection
 from django.test import override_settings
 
 from conversations.models import Message
+from facts.extraction import zh_encoder
 from facts.models import Conflict, Fact, FactHistory
 from facts.services import ExtractionFailed, messages_extract
 from memory_site.pgio import search_vector_expr
@@ -226,10 +227,10 @@ def _unit(v: Any) -> Any:
 )
 def test_a_turn_is_read_with_the_one_before_it_however_the_turns_arrive(alice, turns: list[str]) -> None:  # type: ignore[no-untyped-def]
     """The same turns get the same vectors posted in one request or one by one (the turn before is this batch's or
-    the stored one); a turn is joined only with its own session's."""
+    the stored one); a turn is joined only with its own session's. Chinese turns' Chinese vectors alike."""
 
-    def vectors(ids: list[int]) -> list[Any]:
-        return [np.asarray(Message.objects.get(pk=pk).embedding, dtype=np.float64) for pk in ids]
+    def vectors(ids: list[int], column: str = "embedding") -> list[Any]:
+        return [np.asarray(getattr(Message.objects.get(pk=pk), column), dtype=np.float64) for pk in ids]
 
     together = [m["id"] for m in alice.ingest(*turns, session="a", wait=False).json()["messages"]]
     messages_extract(message_ids=together)
@@ -242,6 +243,14 @@ def test_a_turn_is_read_with_the_one_before_it_however_the_turns_arrive(alice, t
     alone = alice.ingest(turns[-1], session="c", wait=False).json()["messages"][0]["id"]
     messages_extract(message_ids=[alone])
     assert not np.allclose(vectors([alone])[0], vectors(apart)[-1], atol=1e-3)  # the turns before count
+    if Message.objects.get(pk=alone).embedding_zh is None:
+        assert all(Message.objects.get(pk=pk).embedding_zh is None for pk in together)  # English: no Chinese vector
+        return
+    for a, b in zip(vectors(together, "embedding_zh"), vectors(apart, "embedding_zh"), strict=True):
+        assert np.allclose(a, b, atol=1e-6)
+    own = zh_encoder.passages([turns[-1]])[0]
+    assert np.allclose(vectors([alone], "embedding_zh")[0], own, atol=1e-5)  # the session's first turn: its own
+    assert not np.allclose(vectors(apart, "embedding_zh")[-1], own, atol=1e-3)
 
 
 @pytest.mark.django_db
