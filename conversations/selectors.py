@@ -151,22 +151,9 @@ def _turns_before(message: Message) -> QuerySet[Message]:
 
 
 def message_previous_turn(*, message: Message) -> Message | None:
-    """The turn right before `message` in its session, of any role (the assistant's question a reply answers)."""
-    return _turns_before(message).only("role", "content").first()
-
-
-def message_previous_vectors(*, message: Message) -> tuple[list[float] | None, list[float] | None]:
-    """The stored vectors of the turn right before `message` in its session, (its vector, its Chinese vector): each
-    None when there is no such turn or it has none."""
-    row = _turns_before(message).values_list("embedding", "embedding_zh").first()
-    if row is None:
-        return None, None
-    vector, vector_zh = row
-    return _floats(vector), _floats(vector_zh)
-
-
-def _floats(vector: Any) -> list[float] | None:
-    return None if vector is None else [float(x) for x in vector]
+    """The turn right before `message` in its session, of any role (the assistant's question a reply answers), with
+    its stored vectors (a reply's vector joins them)."""
+    return _turns_before(message).only("role", "content", "embedding", "embedding_zh").first()
 
 
 def extraction_oldest_waiting() -> dt.datetime | None:

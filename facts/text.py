@@ -13,7 +13,9 @@ import unicodedata
 
 from conversations.postag import pieces
 
-_CJK_RE = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# The characters read as Chinese; PostgreSQL's regular expressions read the same class (facts/services/zh_vectors.py).
+CJK_CLASS = r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]"
+_CJK_RE = re.compile(CJK_CLASS)
 _WORD_RE = re.compile(r"[\w'’-]+", re.UNICODE)
 
 EN_STOP_WORDS = frozenset(

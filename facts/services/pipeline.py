@@ -12,8 +12,9 @@ from __future__ import annotations
 import datetime as dt
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 from django.conf import settings
@@ -25,7 +26,6 @@ from conversations.models import Message, Subject
 from conversations.selectors import (
     message_previous_turn,
     message_previous_user_turn,
-    message_previous_vectors,
     messages_any_running,
     messages_pending,
     messages_running_attempts,
@@ -78,6 +78,14 @@ class _Batch:
     failed: list[int] = field(default_factory=list)
     touched: set[int] = field(default_factory=set)
     zh: dict[str, list[float]] = field(default_factory=dict)  # the Chinese texts' vectors (zh_vectors.py)
+    # The stored turn before each message that is its session's first in this batch (read once: the gate reads its
+    # role and text, the context join its vectors).
+    stored_before: dict[int, Message | None] = field(default_factory=dict)
+
+    def turn_before(self, m: Message) -> Message | None:
+        if m.pk not in self.stored_before:
+            self.stored_before[m.pk] = message_previous_turn(message=m)
+        return self.stored_before[m.pk]
 
 
 def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
@@ -99,7 +107,8 @@ def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
         messages_mark_failed(message_ids=[m.pk for m in messages], error=job_error_record(exc))
         raise
     _apply(batch)
-    facts_fill_zh(fact_ids=batch.fact_ids, known=batch.zh)  # after the apply: a stop here leaves them to the backfill
+    if batch.zh:  # after the apply: a stop here leaves them to the backfill
+        facts_fill_zh(fact_ids=batch.fact_ids, known=batch.zh)
     for subject_id in batch.touched:
         profile_schedule_rebuild(subject_id=subject_id)
     consolidation_schedule(subject_ids=sorted({m.subject_id for m in messages}))
@@ -156,12 +165,10 @@ def _gate_and_extract(batch: _Batch) -> None:
     """
     extractor = get_extractor()
     by_subject: dict[int, list[MessageView]] = {}
-    ordered = sorted(batch.messages, key=_turn_order)
-    for before, m in zip([None, *ordered], ordered, strict=False):
+    for before, m in _with_before(batch.messages):
         # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes."), or
         # its question the reply answers: the turn before in the batch, else (posted in an earlier request) stored.
-        same = before is not None and (before.subject_id, before.session_id) == (m.subject_id, m.session_id)
-        previous = before if same else message_previous_turn(message=m) if m.role == "user" else None
+        previous = before or (batch.turn_before(m) if m.role == "user" else None)
         asked = previous.content if previous is not None and previous.role == "assistant" else ""
         view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at,
                            previous_assistant_content=asked)  # fmt: skip
@@ -212,17 +219,18 @@ def _in_context(batch: _Batch) -> None:
     or the stored one. The same turns get the same vectors whether they came in one request or one by one, as long
     as each was extracted before the next (a turn whose predecessor is still being extracted is read alone; a batch's
     turns of one session are taken as consecutive, as a request's are)."""
-    items = sorted((x for xs in batch.by_subject.values() for x in xs), key=lambda x: _turn_order(x.message))
-    before: _Extracted | None = None
-    for item in items:
-        m = item.message
-        if before is not None and _turn_order(before.message)[:2] == _turn_order(m)[:2]:
-            previous, previous_zh = before.message_vector, before.message_vector_zh
+    items = {x.message.pk: x for xs in batch.by_subject.values() for x in xs}
+    for before, m in _with_before(batch.messages):
+        item = items[m.pk]
+        if before is not None:  # already joined with its own
+            previous, previous_zh = items[before.pk].message_vector, items[before.pk].message_vector_zh
         else:
-            previous, previous_zh = message_previous_vectors(message=m)
+            stored = batch.turn_before(m)
+            previous, previous_zh = (
+                (None, None) if stored is None else (_floats(stored.embedding), _floats(stored.embedding_zh))
+            )
         item.message_vector = _joined(item.message_vector, previous)
         item.message_vector_zh = _joined(item.message_vector_zh, previous_zh)  # a Chinese turn after a Chinese one
-        before = item
 
 
 def _joined(vector: list[float] | None, previous: list[float] | None) -> list[float] | None:
@@ -234,6 +242,18 @@ def _joined(vector: list[float] | None, previous: list[float] | None) -> list[fl
 
 def _turn_order(m: Message) -> tuple[int, int, dt.datetime, int]:
     return (m.subject_id, m.session_id or 0, m.created_at, m.pk)
+
+
+def _with_before(messages: list[Message]) -> Iterator[tuple[Message | None, Message]]:
+    """Each message in turn order, with the batch's turn just before it in its session (None: the session's first
+    here; a batch's turns of one session are taken as consecutive)."""
+    ordered = sorted(messages, key=_turn_order)
+    for before, m in zip([None, *ordered], ordered, strict=False):
+        yield (before if before is not None and _turn_order(before)[:2] == _turn_order(m)[:2] else None), m
+
+
+def _floats(vector: Any) -> list[float] | None:
+    return None if vector is None else [float(x) for x in vector]
 
 
 def _embed_unique(texts: list[str], embed: Callable[[list[str]], list[list[float]]]) -> list[list[float] | None]:

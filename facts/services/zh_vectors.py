@@ -25,12 +25,11 @@ from conversations.models import Message
 from conversations.services import messages_set_zh_vectors
 from facts.extraction import zh_encoder
 from facts.models import Fact
-from facts.text import has_cjk
+from facts.text import CJK_CLASS, has_cjk
 from memory_site.pgio import as_array, binary_cursor
 
 logger = logging.getLogger(__name__)
 
-_CJK = r"[\u3400-\u9fff\uf900-\ufaff]"  # the rows worth a Chinese vector, as has_cjk reads them
 _CHUNK = 256  # rows embedded and written per round by the backfill
 
 
@@ -65,7 +64,9 @@ def facts_fill_zh(*, fact_ids: Iterable[int], known: dict[str, list[float]] | No
 
 
 def _fill(ids: list[int], known: dict[str, list[float]]) -> int:
-    rows = list(Fact.objects.filter(pk__in=ids, embedding_zh__isnull=True, text__regex=_CJK).values_list("pk", "text"))
+    rows = list(
+        Fact.objects.filter(pk__in=ids, embedding_zh__isnull=True, text__regex=CJK_CLASS).values_list("pk", "text")
+    )
     if not rows:
         return 0
     vectors = dict(known)
@@ -92,10 +93,10 @@ def chinese_vectors_backfill(*, subject_id: int | None = None) -> tuple[int, int
     facts = turns = 0
     # Facts the vector searches (a policy's dropped vector stays dropped) ...
     fact_rows = Fact.objects.filter(
-        embedding_zh__isnull=True, embedding__isnull=False, tier=Fact.Tier.ACTIVE, text__regex=_CJK
+        embedding_zh__isnull=True, embedding__isnull=False, tier=Fact.Tier.ACTIVE, text__regex=CJK_CLASS
     )
     # ... and turns once extracted (a paused subject's keep no vector at all).
-    message_rows = Message.objects.filter(embedding_zh__isnull=True, content__regex=_CJK, embedding__isnull=False)
+    message_rows = Message.objects.filter(embedding_zh__isnull=True, content__regex=CJK_CLASS, embedding__isnull=False)
     if subject_id is not None:
         fact_rows, message_rows = fact_rows.filter(subject_id=subject_id), message_rows.filter(subject_id=subject_id)
     last = 0
