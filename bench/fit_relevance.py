@@ -31,11 +31,9 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from bench.common import BENCH_TENANT, ROOT, Conversation, load_locomo  # noqa: E402
-from bench.zh_calibration import load_zh  # noqa: E402
 
 RESULTS = 20
 CACHE = ROOT / "var" / "fit_relevance.pickle"
-CACHE_ZH = ROOT / "var" / "fit_relevance_zh.pickle"
 MODES = (("facts", False), ("facts+messages", True))
 
 
@@ -373,9 +371,12 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--no-names", action="store_true", help="ablation: names read as plain words (reported, nothing written)"
     )
     parser.add_argument(
-        "--zh", action="store_true", help="the Chinese keyword-only models, on bench/zh_calibration.json (only those)"
+        "--zh", action="store_true", help="the Chinese models, on bench/zh_calibration.json (only those)"
     )
     args = parser.parse_args(argv)
+    if args.zh:
+        from bench.zh_calibration import load_zh
+
     conversations = load_zh() if args.zh else load_locomo()
     if args.conversations:
         conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
@@ -390,12 +391,15 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ingest_locomo(ctx)
     from facts.retrieval.relevance import PARAMS_PATH, calibration
 
+    if args.zh:
+        from bench.fit_relevance_zh import CACHE_ZH, collect_zh, zh_fit_and_write
+
     cache = CACHE_ZH if args.zh else CACHE
     if args.cached:
         with open(cache, "rb") as fh:
             searches = pickle.load(fh)  # noqa: S301 (this program's own file)
     else:
-        searches = collect(conversations, cache)
+        searches = collect_zh(conversations, cache) if args.zh else collect(conversations, cache)
     if args.zh:
         report = zh_fit_and_write(searches, args.max_drop, write=not args.check)
     elif args.check:
@@ -448,90 +452,6 @@ def fit_and_write(
         }
         PARAMS_PATH.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {PARAMS_PATH}")
-    return report
-
-
-# ------------------------------------------------------------------------------------------- Chinese (--zh)
-
-
-def zh_params(base: dict[str, Any], zh: dict[str, Any]) -> dict[str, Any]:
-    """The calibration a Chinese query reads under an English-only embedder: the English one with its keyword-only
-    models (per result and query-level) replaced by the Chinese ones; the floor and beta are shared."""
-    return {
-        **base,
-        "keyword_only": zh["keyword_only"],
-        "answerable": {**base["answerable"], "keyword_only": zh["answerable_keyword_only"]},
-    }
-
-
-def fit_zh(searches: list[Search]) -> dict[str, Any]:
-    """Both keyword-only models on the Chinese searches, labelled and weighted as the English fit's are."""
-    if any(s.vector_ran for s in searches):
-        raise SystemExit("the embedder reads Chinese: the full model serves Chinese queries, nothing to fit")
-    return {
-        "keyword_only": _model_json(fit_results(searches)["keyword_only"]),
-        "answerable_keyword_only": _model_json(fit_answerable(searches, kinds=("keyword_only",))["keyword_only"]),
-    }
-
-
-def zh_report(searches: list[Search], base: dict[str, Any], zh: dict[str, Any], max_drop: float) -> dict[str, Any]:
-    """The Chinese figures at the shared floor under the Chinese models and under the English keyword-only ones, the
-    floor the Chinese fit alone would choose, and a cross-fitted check (fitted on all subjects but two, measured on
-    those two, every pair)."""
-    floor = float(base["min_relevance"])
-    params = zh_params(base, zh)
-    subjects = sorted({s.conv for s in searches})
-    splits = []
-    for test in itertools.combinations(subjects, 2):
-        on = [s for s in searches if s.conv not in test and s.asker not in test]
-        held = [s for s in searches if s.conv in test and s.asker in test]
-        splits.append({"test": list(test), "test_figures": measure(zh_params(base, fit_zh(on)), held, floor)})
-    return {
-        "floor": floor,
-        "figures": measure(params, searches, floor),
-        "english_keyword_only": measure(base, searches, floor),
-        "own_floor": choose_floor(params, searches, max_drop),
-        "trade_off": {
-            str(f): {m: (v["abstention"], v["recall_drop"]) for m, v in measure(params, searches, f).items()}
-            for f in (0.05, 0.1, floor, 0.15, 0.2, 0.3)
-        },
-        "cross_summary": cross_summary(splits),
-    }
-
-
-ZH_ABSTENTION = 0.8  # the issue's target: at the shared floor, the other subjects' questions abstaining
-
-
-def zh_adopted(figures: dict[str, Any], max_drop: float) -> bool:
-    """Whether search should read the Chinese models: at the shared floor they abstain on ZH_ABSTENTION of the
-    other subjects' questions at a recall cost under `max_drop`, in every mode, as the English fit does. Else the
-    floor would cut Chinese answers and abstain on too little to be worth it: relevance.json keeps the models and
-    their figures, and search reads the English keyword-only ones with the default floor off for Chinese."""
-    return all((v["abstention"] or 0.0) >= ZH_ABSTENTION and v["recall_drop"] < max_drop for v in figures.values())
-
-
-def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = True) -> dict[str, Any]:
-    """Fit the Chinese models (or, without `write`, read the committed ones), report, and write them under "zh" in
-    relevance.json; the English calibration is read, never changed."""
-    from facts.retrieval.relevance import PARAMS_PATH
-
-    raw = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
-    base = {k: raw[k] for k in ("full", "keyword_only", "answerable", "beta", "min_relevance")}
-    zh = fit_zh(searches) if write else raw["zh"]
-    report = zh_report(searches, base, zh, max_drop)
-    report["adopted"] = zh_adopted(report["figures"], max_drop)
-    if write:
-        stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
-        subjects = sorted({s.conv for s in searches})
-        raw["zh"] = {
-            "fitted_on": f"bench/zh_calibration.json ({len(subjects)} subjects), {stamp}, bench.fit_relevance --zh",
-            "adopted": report["adopted"],
-            **zh,
-            "figures": report["figures"],
-            "cross_summary": report["cross_summary"],
-        }
-        PARAMS_PATH.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {PARAMS_PATH} (zh, {'adopted' if report['adopted'] else 'not adopted: see zh_adopted'})")
     return report
 
 

@@ -3,14 +3,12 @@
     .venv/bin/python -m bench.fit_relevance --zh            # ingest it, fit the Chinese models, write "zh"
     .venv/bin/python -m bench.fit_relevance --zh --check    # measure the committed "zh" models, write nothing
 
-Under an English-only embedder a Chinese query's relevance reads the keyword-only models (the vector's similarities
-are noise there); those fitted on English LoCoMo turns under-rate right Chinese matches, so the default floor did
-not apply to Chinese. These are the same two models (per result, and the query-level "answerable") fitted the same
-way on bench/zh_calibration.json: every question asked of its own subject (1: a result covering its evidence turn;
-the query is answerable) and of every other subject (0), generic questions ("我是做哪一行的？", which any subject
-answers of its own life) only of their own. The floor and beta stay the English fit's, so that one operator floor
-means the same probability in both languages. The personas of bench/persona_recall.py stay out of the fit: they
-are its check.
+A Chinese query is searched by multilingual-e5's vector (candidates/vector.py ZH); its relevance reads models fitted
+on Chinese (bench/fit_relevance_zh.py): every question asked of its own subject (1: a result covering its evidence
+turn; the query is answerable) and every `unrelated` question, about what no subject ever mentions, asked of every
+subject (0). The other subjects' questions are asked too, for a figure only: in the first person most of them are
+another subject's own as well. The floor and beta stay the English fit's, so that one operator floor means the same
+probability in both languages. The personas of bench/persona_recall.py stay out of the fit: they are its check.
 """
 
 from __future__ import annotations
@@ -52,3 +50,8 @@ def load_zh(path: Path = DATA) -> list[Conversation]:
         ]
         out.append(ZhConversation(sample_id=subject["id"], speaker_a="", speaker_b="", sessions=sessions, qa=qa))
     return out
+
+
+def load_zh_unrelated(path: Path = DATA) -> list[str]:
+    """The questions about what none of the subjects mentions (the set's `unrelated`), asked of every subject."""
+    return list(json.loads(path.read_text(encoding="utf-8"))["unrelated"])

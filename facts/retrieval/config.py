@@ -46,6 +46,7 @@ class SearchConfig:
     # holding at least `min_relevance_rows` facts and raw turns (SEARCH_MIN_RELEVANCE_ROWS; _default_floor).
     min_relevance: float = 0.0
     min_relevance_rows: int = 0
+    min_relevance_chosen: bool = False  # the floor is the operator's (SEARCH_MIN_RELEVANCE), not the fitted one
     scope: ScopeTuning = field(default_factory=ScopeTuning)
     vector: VectorTuning = field(default_factory=VectorTuning)
     cache: CacheSettings = field(default_factory=CacheSettings)
@@ -74,7 +75,7 @@ class SearchConfig:
             values[name] = value
         stages: dict[str, Any] = {}
         for stage in dataclasses.fields(cls):
-            if stage.name in ("embed_in_thread", "min_relevance", "min_relevance_rows"):
+            if stage.name in ("embed_in_thread", "min_relevance", "min_relevance_rows", "min_relevance_chosen"):
                 continue
             default = getattr(cls(), stage.name)
             given = {name.split(".", 1)[1]: v for name, v in values.items() if name.split(".", 1)[0] == stage.name}
@@ -85,7 +86,7 @@ class SearchConfig:
         floor, rows = _default_floor()
         return cls(
             embed_in_thread=bool(settings.SEARCH_EMBED_IN_THREAD), min_relevance=floor, min_relevance_rows=rows,
-            **stages,
+            min_relevance_chosen=settings.SEARCH_MIN_RELEVANCE is not None, **stages,
         )  # fmt: skip
 
     def as_dict(self) -> dict[str, Any]:

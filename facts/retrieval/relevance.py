@@ -7,8 +7,9 @@ questions asked of their own conversation (a result is relevant when it covers a
 conversations (nothing is relevant), and stored in relevance.json beside this module; docs/relevance.md says what
 the number means. Two models: one with the vector's signals, one without them (the embedder is down, or the query
 had nothing the vector could match), so that keyword and entity matches still answer when the vector cannot. A
-Chinese query the vector cannot read reads keyword-only models fitted on Chinese (`bench.fit_relevance --zh`, the
-"zh" key), so that the one floor means the same probability in both languages.
+Chinese query searched by the vector that reads Chinese (multilingual-e5) reads full models fitted on Chinese
+(`bench.fit_relevance --zh`, the "zh" key of relevance.json), so that its relevance is a probability of the same
+meaning as an English one's.
 
 With the query-level model of answerable.py (does the memory answer the query at all), a result's relevance is
 answerable * (its probability / the query's best one's) ** beta, all three fitted together (relevance.json).
@@ -73,23 +74,45 @@ class Calibration:
     answerable: tuple[Model, Model] | None = None
     context_floor: float | None = None  # the floor of /context's relevant earlier turns (None: min_relevance)
     beta: float = 1.0  # relevance = answerable * (result / the query's best result) ** beta
-    # The keyword-only models (per result, query-level) fitted on Chinese: what a Chinese query reads when the vector
-    # cannot speak. None (none adopted: relevance.json's "zh" holds them with "adopted" false while they would not let
+    # The keyword-only models (per result, query-level) fitted on Chinese: what a Chinese query reads when no vector
+    # reads it. None (none adopted: relevance.json's "zh" holds them with "adopted" false while they would not let
     # the floor abstain): Chinese reads the English ones, and only an explicit floor applies.
     zh: tuple[Model, Model] | None = None
+    # The full models fitted on Chinese: what a Chinese query searched by the vector that reads Chinese (e5) reads.
+    # None: it reads the keyword-only ones, as above.
+    zh_full: tuple[Model, Model] | None = None
+    zh_full_adopted: bool = False  # whether the default floor applies to what zh_full scores
+    zh_context_floor: float | None = None  # /context's floor of relevant earlier turns zh_full scored
 
     def models(self, q: QuerySignals) -> tuple[Model, Model | None]:
         """The per-result and query-level models that score `q` (None: no query-level model)."""
-        if q.vector_ran:
+        if q.vector_ran and q.vector_space == "zh" and self.zh_full is not None:
+            return self.zh_full
+        if q.vector_ran and q.vector_space != "zh":
             return self.full, self.answerable[0] if self.answerable else None
         if q.language == "zh" and self.zh is not None:
             return self.zh
         return self.keyword_only, self.answerable[1] if self.answerable else None
 
     def calibrated_for(self, q: QuerySignals) -> bool:
-        """Whether `q`'s relevance comes from models fitted on its kind of query (the full model, or the Chinese
-        keyword-only ones for Chinese): then the default floor applies (docs/relevance.md)."""
-        return q.vector_ran or (q.language == "zh" and self.zh is not None)
+        """Whether `q`'s relevance comes from models fitted on its kind of query (the English full model, or models
+        fitted on Chinese): an operator's floor (SEARCH_MIN_RELEVANCE) applies there (docs/relevance.md)."""
+        model = self.models(q)[0]
+        return model is self.full or any(m is not None and model is m[0] for m in (self.zh_full, self.zh))
+
+    def default_floor_for(self, q: QuerySignals) -> bool:
+        """Whether the fitted default floor applies to `q`: calibrated, and not by the Chinese full models unless their
+        floor was adopted (at it they would cut too many right Chinese answers for what they abstain on)."""
+        if self.zh_full is not None and self.models(q)[0] is self.zh_full[0]:
+            return self.zh_full_adopted
+        return self.calibrated_for(q)
+
+    def turn_floor(self, *, zh_vector: bool = False) -> float:
+        """/context's floor of relevant earlier turns: a Chinese query's searched by e5 (`zh_vector`) reads the one
+        fitted with the Chinese full models, any other the English fit's (None there: the search's floor)."""
+        if zh_vector and self.zh_full is not None and self.zh_context_floor is not None:
+            return self.zh_context_floor
+        return self.context_floor if self.context_floor is not None else self.min_relevance
 
 
 def _model(raw: dict[str, object]) -> Model:
@@ -106,7 +129,9 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
     """The fitted calibration (read once per process)."""
     raw = json.loads(path.read_text(encoding="utf-8"))
     query = raw.get("answerable")
-    zh = raw.get("zh") if raw.get("zh", {}).get("adopted") else None  # measured, not adopted: see fit_relevance
+    zh_raw = raw.get("zh", {})
+    zh = zh_raw if zh_raw.get("adopted") else None  # measured, not adopted: see bench/fit_relevance_zh.py
+    full = "full" in zh_raw and "answerable_full" in zh_raw
     return Calibration(
         full=_model(raw["full"]),
         keyword_only=_model(raw["keyword_only"]),
@@ -116,6 +141,9 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
         context_floor=float(raw["context_floor"]) if raw.get("context_floor") is not None else None,
         beta=float(raw.get("beta", 1.0)),
         zh=(_model(zh["keyword_only"]), _model(zh["answerable_keyword_only"])) if zh else None,
+        zh_full=(_model(zh_raw["full"]), _model(zh_raw["answerable_full"])) if full else None,
+        zh_full_adopted=bool(zh_raw.get("full_adopted", False)),
+        zh_context_floor=float(zh_raw["context_floor"]) if zh_raw.get("context_floor") is not None else None,
     )
 
 
@@ -150,6 +178,7 @@ class QuerySignals:
     bm25: dict[Key, float]
     vector_ran: bool
     language: str = "en"  # the query's ("zh" or "en"): a Chinese one the vector cannot read has models of its own
+    vector_space: str = "base"  # the space its vector is in ("zh": multilingual-e5's, candidates/vector.py ZH)
     # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
     time_only: bool = False
     # What the query-level model reads (answerable.py); None: no words to look up (a time or a slot alone).

@@ -169,15 +169,17 @@ def answer(
 ) -> list[SearchHit]:
     """The re-ranked candidates at or over the relevance floor, collapsed to the answer, each with its relevance.
 
-    The default floor cuts what the full model scored, and a Chinese query the vector cannot read once the keyword-only
-    models fitted on Chinese score it (Calibration.calibrated_for); an English query with the embedder down reads the
-    keyword-only model, and there only an explicit `min_relevance` applies, as before (docs/relevance.md). It applies
-    to a memory of at least `min_relevance_rows` facts and raw turns (config._default_floor), counted as the search
-    already counts them (memory_rows): no statement of its own.
+    An operator's floor (SEARCH_MIN_RELEVANCE) cuts what models fitted on the query's kind scored: the English full
+    model, the ones fitted on Chinese (Calibration.calibrated_for); the fitted default floor the same, but the Chinese
+    full models' only once adopted (Calibration.default_floor_for). An English query with the embedder down reads the
+    keyword-only model, and there only an explicit `min_relevance` applies, as before (docs/relevance.md). Either
+    applies to a memory of at least `min_relevance_rows` facts and raw turns (config._default_floor), counted as the
+    search already counts them (memory_rows): no statement of its own.
     """
-    config = state.config
+    config, cal = state.config, calibration()
     floor = 0.0
-    if calibration().calibrated_for(signals) and memory_rows(state, signals) >= config.min_relevance_rows:
+    applies = cal.calibrated_for(signals) if config.min_relevance_chosen else cal.default_floor_for(signals)
+    if applies and memory_rows(state, signals) >= config.min_relevance_rows:
         floor = config.min_relevance
     if min_relevance is not None:
         floor = min_relevance
@@ -228,8 +230,10 @@ def subject_vocabulary(state: SearchState) -> Vocabulary | None:
 
 def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QuerySignals:
     """What the relevance features read of the candidate signals."""
+    space = state.query_vector.space if state.query_vector is not None else "base"
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
-    vector_ran = vector_ran and vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL)
+    # A Chinese query's e5 vector reads Chinese; MiniLM's does not (vector_speaks).
+    vector_ran = vector_ran and (space == "zh" or vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL))
     # Read at 4 decimals: memory (float32) and PostgreSQL compute a cosine ~1e-7 apart, which must not move a
     # result's relevance from one path to the other.
     sims = {key: round(value, 4) for key, value in state.raw_similarity.items()}
@@ -240,6 +244,7 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
         bm25=dict(state.rankings["keyword"]),
         vector_ran=vector_ran,
         language=state.analysis.language,
+        vector_space=space,
         time_only=state.analysis.time_range is not None and not state.analysis.vector_matchable,
         evidence=None if vocab is None else query_evidence(state, vocab, vector_ran),
     )

@@ -223,6 +223,13 @@ CHATTER_CASES = [
         "小王",
         id="zh",
     ),
+    pytest.param(  # no word in common: found by e5's vector, kept by the Chinese models' relevance
+        "哈哈，跟你说个事，我学了三年的大提琴，上个月终于考过八级了",
+        "我的乐器水平怎么样了？",
+        "大提琴",
+        "小王",
+        id="zh-no-shared-word",
+    ),
 ]
 
 
