@@ -17,7 +17,7 @@ from facts.extraction.chatter import DONT_KNOW_RE
 from facts.extraction.confirm import offer_made, pieces_of
 from facts.extraction.gate import is_question
 from facts.extraction.slots import Slot
-from facts.text import has_cjk
+from facts.text import has_cjk, zh_tagged
 
 # What the assistant asks for, by the shape of its question; group "t" is the thing asked.
 _ASK_EN = [
@@ -29,6 +29,8 @@ _ASK_EN = [
         r"spell|remind me of) (?P<t>.{2,60})$",
         r"^(?:and |so |also )?what(?:'s| is| are| was| were) (?P<t>(?:your|the) .{2,60})$",
         r"^(?:and |also )?(?:do|does|did) you (?:have|take|get) any (?P<t>.{2,50})$",
+        r"^(?:and |also )?(?:do|does|did) you (?:have|know) (?P<t>(?:your|the) .{2,50})$",
+        r"^(?:and |also )?are you (?:on|taking|using) any (?P<t>.{2,50})$",
         r"^(?:and |also )?any (?P<t>.{2,50})$",
         r"^(?:and |also )?(?P<t>(?:your|the) [\w' -]{2,40})$",
         r"^(?:and |so )?which (?P<t>[\w -]{2,30}?) (?:is it|is that|do you|are you|did you|have you|would you|was it)\b.*$",
@@ -37,7 +39,7 @@ _ASK_EN = [
 # Words that end the thing asked: whom it is for, why, manners ("your postcode for me", "allergies we should know about").
 _TAIL_EN = re.compile(
     r"(?<!\s)\s+(?:for (?:me|us|(?:the|your|our) [a-z]{2,15}|security|verification)"
-    r"|please|we should know about|i should know about|(?:that )?we need to know about|to (?:note|mention|add)|on (?:the|your) "
+    r"|handy|to hand|on you|please|we should know about|i should know about|(?:that )?we need to know about|to (?:note|mention|add)|on (?:the|your) "
     r"(?:account|file|booking|order)|again|today|just now|by any chance|at all|you (?:have|use|had)|it is|it's|"
     r"(?:that )?(?:i|we|the [a-z]{2,12}) (?:should|need to|ought to|must|have to|can|could|will) (?:be aware of|know about|"
     r"know|note(?: down)?|keep in mind|add|mention|flag|tell|pass on)|"
@@ -60,8 +62,10 @@ _POLITE_ZH = re.compile(
 _ASKING_ZH = re.compile(
     r"大概|大约|一般|具体|分别|是多少(?:钱)?|多少(?:钱)?|是什么|什么|是哪一?(?:个|所|家|里|儿|位|款|种|年|天)?|哪一?(?:个|所|家|里|儿|位|款|种|年|天|月|周)?|"
     r"是几(?:岁|个|号|点|年)?|几(?:岁|个|号|点|年|位)?|多大了?|多久|多长时间|有没有|有无|是否|是不是|"
-    r"怎么样|如何|呢|吗|啊|呀"
+    r"是(?:怎么样|怎样|什么样)的|干嘛|干啥|干什么|做(?:些)?什么|忙(?:些)?什么|忙啥|咋样|怎样|怎么样|如何|呢|吗|啊|呀"
 )
+# Adverbs left at the end of a thing once its asking words are out ("平时周末都做什么" -> 平时周末).
+_TRAILING_ADVERB_ZH = re.compile(r"(?:都|还|也|又|常|经常|一般|通常|主要)+$")
 _NOT_A_THING_ZH = re.compile(
     r"对方|合适|方便|考虑|打算|帮|其他|其它|别的|还有|感觉|觉得|想法|看法|意见|问题|需要|要不要|心情|满意|喜欢|可以"
 )
@@ -98,6 +102,14 @@ _ASKS_BACK_RE = re.compile(
     r"^(?:为什么|为啥|干嘛|干什么|啥意思|什么意思|你问这个)",
     re.I,
 )
+# A stall anywhere in a short reply ("um somewhere. hang on.", "在找了 稍等").
+_STALL_RE = re.compile(
+    r"\b(?:hang on|hold on|one sec|just a (?:sec|second|moment|minute)|give me a (?:sec|second|moment|minute)|"
+    r"let me (?:check|look|find|dig))\b|稍等|等一下|我找一下|我查一下",
+    re.I,
+)
+# A reply that opens by not knowing ("No clue, it's on the certificate somewhere"): the thing is not told.
+_NO_IDEA_RE = re.compile(r"^(?:no clue|not a clue|no idea|not sure|dunno|i (?:don'?t|do not) know)\b", re.I)
 _WORD_EN = re.compile(r"[A-Za-z]{3,20}|\d")
 _FILLER_EN = frozenset([
     "yes", "yeah", "yep", "yup", "sure", "okay", "fine", "good", "great", "cool", "nice", "thanks", "thank",
@@ -205,6 +217,7 @@ def _asked_zh(question: str) -> str:
     first = next((p for p in parts if _ASKING_ZH.search(p) or p.endswith("是")), parts[-1] if parts else "")
     thing = _ASKING_ZH.sub("", _POLITE_ZH.sub("", first)).strip("，,、 ")
     thing = re.sub(r"(?:留|说|报|提供|告诉我|发|填)一?下$", "", re.sub(r"的是$|是$", "", re.sub(r"的是", "的", thing)))
+    thing = _TRAILING_ADVERB_ZH.sub("", thing)
     if len(thing) < 2 or len(thing) > 14 or _NOT_A_THING_ZH.search(thing) or re.search(r"[您你我他她]", thing):
         return ""
     return thing
@@ -217,10 +230,12 @@ def answer_sentence(reply: str, thing: str) -> str:
         return ""
     if DONT_KNOW_RE.search(text) or _EMPTY_THEN_RE.match(text) and not re.search(r"\d", text):
         return ""
+    if _STALL_RE.search(text) or _NO_IDEA_RE.match(text):  # the answer is still to come, or not known
+        return ""
     if has_cjk(thing) or has_cjk(text):
         if len(re.sub(r"\s", "", text)) > 30 or len(_FILLER_ZH.sub("", re.sub(r"[^\u4e00-\u9fff\w]", "", text))) < 2:
             return ""
-        return f"我的{thing}：{text.rstrip('。.！!~～ ')}。"
+        return f"我{'' if _said_of_me(thing) else '的'}{thing}：{text.rstrip('。.！!~～ ')}。"
     words = text.split()
     content = [w for w in _WORD_EN.findall(text) if w.lower() not in _FILLER_EN]
     if len(words) > 14 or not content:
@@ -231,3 +246,26 @@ def answer_sentence(reply: str, thing: str) -> str:
     )
     body = body.rstrip(" .!")
     return f"My {thing}: {body}."
+
+
+def _said_of_me(thing: str) -> bool:
+    """Whether a Chinese thing asked is a time of the user's or what they do then, said after 我 without 的 ("我最近周末：
+    …", "我现在住：…"), not a thing they have ("我的车牌号：…", "我的税前年收入：…"): by jieba's tags, it opens with a time
+    word and names no noun."""
+    flags = [flag for word, flag in zh_tagged(thing) if word.strip()]
+    return bool(flags) and flags[0] in ("t", "f") and not any(f.startswith("n") for f in flags)
+
+
+# What may stand before a reply's value without saying anything of its own ("sure, jo@example.com").
+_ACK_RE = re.compile(
+    r"(?:(?:sure|yes|yeah|yep|yup|ok(?:ay)?|of course|certainly|right|here you go|it'?s|that'?s)[\s,.!:]*)*", re.I
+)
+
+
+def said_as_is(kept: str, reply: str) -> bool:
+    """Whether the one fact kept of a reply is the reply itself, maybe without an acknowledgement before it."""
+    kept_text, whole = kept.strip().rstrip(".。").lower(), reply.strip().rstrip(".。").lower()
+    if kept_text == whole:
+        return True
+    before = whole[: len(whole) - len(kept_text)]
+    return whole.endswith(kept_text) and len(before) <= 40 and bool(_ACK_RE.fullmatch(before))

@@ -11,7 +11,7 @@ import datetime as dt
 import re
 
 from facts.extraction import classifier
-from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user, slot_asked
+from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user, said_as_is, slot_asked
 from facts.extraction.antecedent import own_relative, with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
 from facts.extraction.confirm import (
@@ -155,9 +155,9 @@ class RuleExtractor:
                 gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed]
             )
         candidates, reasons = self.gated_candidates(message, message.content, offset=0)
-        # A reply the gate keeps only as said ("07700 900123.") is better said with what it answers.
-        said_as_is = message.content.strip().rstrip(".。").lower()
-        bare = len(candidates) == 1 and candidates[0].text.rstrip(".。").lower() == said_as_is
+        # A reply the gate keeps only as said ("07700 900123.", "sure, jo@example.com") is better said with what it
+        # answers.
+        bare = len(candidates) == 1 and said_as_is(candidates[0].text, message.content)
         answer = self._answer(message) if not candidates or bare else None
         if answer is not None:
             return ExtractionOutput(gate=GateDecision(True, f"keep: {answer.type} (answers)"), candidates=[answer])

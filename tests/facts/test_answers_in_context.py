@@ -23,6 +23,11 @@ from tests.facts.user_turn import answer_of
         ("请问会员卡号是多少？", "88120567", "other", "会员卡号：88120567"),
         ("And your date of birth?", "4/11/1990", "profile", "date of birth: 4/11/1990"),
         ("Got it. And the car?", "2017 Yaris hybrid, silver", "profile", "car: 2017 Yaris hybrid"),
+        # Asked whether the user has it, or is on any; the value after an acknowledgement.
+        ("Do you have your membership number handy?", "sure, MB-77120", "other", "membership number: MB-77120"),
+        ("Are you taking any supplements?", "Vitamin D, 1000 IU daily.", "health", "supplements: Vitamin D"),
+        ("Can I grab an email for the receipt?", "sure, pat.lee@example.org", "profile", "email: pat.lee@example.org"),
+        ("你现在住哪儿？", "搬去望京了，离公司近", "profile", "用户现在住：搬去望京了"),
     ],
 )  # fmt: skip
 def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, kind: str, said: str) -> None:
@@ -45,10 +50,26 @@ def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, k
         ("您的会员卡号是多少？", "为什么要给你这个"),
         ("好的，请问您平时有什么忌口？", "也没啥特别的"),
         ("Quick quiz! What's the capital of Peru?", "Lima"),
+        ("Could I take your policy number?", "thanks! one sec."),
     ],
 )
 def test_a_reply_that_says_nothing_keeps_nothing(question: str, reply: str) -> None:
     assert answer_of(question, reply) == []
+
+
+@pytest.mark.parametrize(
+    ("question", "reply", "said"),
+    [
+        ("平时下班后都做些什么？", "练练书法，有时候去夜跑。", "用户平时下班后：练练书法"),
+        ("最近周末干嘛呢？", "去爬山了，爬了香山。", "用户最近周末：去爬山了"),
+        ("您的设备型号是怎样的？", "云台2K", "用户的设备型号：云台2K"),
+    ],
+)
+def test_a_chinese_question_is_said_without_its_asking_words(question: str, reply: str, said: str) -> None:
+    """What the user does at a time is said after 用户 ("用户最近周末：…"), a thing of theirs after 用户的; the words
+    that ask (干嘛, 做些什么, 是怎样的) are not in the fact."""
+    facts = answer_of(question, reply)
+    assert len(facts) == 1 and facts[0][1].startswith(said), facts
 
 
 @pytest.mark.parametrize(
