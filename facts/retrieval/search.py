@@ -10,8 +10,6 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 
-from django.conf import settings
-
 from facts.embedding import vector_speaks
 from facts.retrieval import held_messages, vector_cache
 from facts.retrieval.answerable import QueryEvidence, Vocabulary, vocabulary
@@ -232,8 +230,10 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
     """What the relevance features read of the candidate signals."""
     space = state.query_vector.space if state.query_vector is not None else "base"
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
-    # A Chinese query's e5 vector reads Chinese; MiniLM's does not (vector_speaks).
-    vector_ran = vector_ran and (space == "zh" or vector_speaks(state.analysis.language, settings.EMBEDDINGS_MODEL))
+    # A Chinese query's e5 vector reads Chinese, where the subject's rows have e5 vectors (none before the backfill);
+    # MiniLM's does not (vector_speaks).
+    speaks = bool(state.raw_similarity) if space == "zh" else vector_speaks(state.analysis.language)
+    vector_ran = vector_ran and speaks
     # Read at 4 decimals: memory (float32) and PostgreSQL compute a cosine ~1e-7 apart, which must not move a
     # result's relevance from one path to the other.
     sims = {key: round(value, 4) for key, value in state.raw_similarity.items()}

@@ -31,8 +31,8 @@ def results(response: Any) -> list[dict[str, Any]]:
     [
         (FILLER_EN, "What is my blood type?"),
         (FILLER_EN, "Which programming language did I learn at university?"),
-        pytest.param(FILLER_ZH, "我的血型是什么？"),
-        pytest.param(FILLER_ZH, "我大学学的是什么编程语言？"),
+        (FILLER_ZH, "我的血型是什么？"),
+        (FILLER_ZH, "我大学学的是什么编程语言？"),
     ],
 )
 def test_an_unrelated_question_returns_nothing(alice: Persona, facts: list[str], query: str, settings: Any) -> None:
@@ -101,8 +101,8 @@ def test_a_related_question_sharing_no_word_keeps_its_answer_under_the_default_f
     [
         ("en", "What is my passport number?"),
         ("en", "Which football team do I support?"),
-        pytest.param("zh", "我支持哪支足球队？"),
-        pytest.param("zh", "我的护照号码是多少？"),
+        ("zh", "我支持哪支足球队？"),
+        ("zh", "我的护照号码是多少？"),
     ],
 )
 def test_an_unrelated_question_of_a_memory_written_here_returns_nothing(
