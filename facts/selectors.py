@@ -17,6 +17,7 @@ from facts.models import Fact, FactHistory, FactSource
 from facts.retrieval import access, asof, rows
 from facts.retrieval.hits import SearchHit  # the result shape; callers import it from here
 from facts.retrieval.query_vector import QueryVector
+from facts.retrieval.relevance import QuerySignals
 from facts.retrieval.search import run_search
 
 # Columns no API payload shows: the vector alone is 1.5 KB a row, and parsing it was a tenth of the web
@@ -81,6 +82,7 @@ def fact_search(
     known_at: dt.datetime | None = None,
     early_vector: QueryVector | None = None,
     whole_query_floor: bool = False,
+    signals_out: list[QuerySignals] | None = None,
 ) -> tuple[list[SearchHit], float]:
     """Deterministic hybrid search over one subject's memory (no LLM); returns the hits and took_ms.
 
@@ -88,6 +90,7 @@ def fact_search(
     counted off the request: the access record is queued on commit when `record_access` is set; with
     `access_later`, the queueing is appended there instead, for the caller to run once its answer is sent.
     `early_vector`: the query's embedding started before the request was authenticated (facts.middleware), if any.
+    `signals_out`: receives what the relevance read of the query (facts.retrieval.relevance.QuerySignals), if given.
     """
     started = time.perf_counter()
     outcome = run_search(
@@ -107,6 +110,8 @@ def fact_search(
         whole_query_floor=whole_query_floor,
     )
     took_ms = (time.perf_counter() - started) * 1000
+    if signals_out is not None and outcome.query_signals is not None:
+        signals_out.append(outcome.query_signals)
     if record_access:
         matched = sorted({signal for hit in outcome.hits for signal in hit.matched_by})
         schedule = partial(

@@ -12,6 +12,7 @@ the same fragments.
 from __future__ import annotations
 
 import datetime as dt
+import gc
 import importlib
 import re
 import time
@@ -110,11 +111,17 @@ PATTERNS = _patterns()
 def _timed(run: Callable[[], object]) -> float:
     """CPU seconds of this thread: a quadratic pattern burns them, a core shared with other work does not. The
     rules' memoised verdicts are forgotten first, so every call pays the cold work (a repeat would otherwise be
-    faster than the first call, and Hypothesis calls a test whose timing disagrees with itself flaky)."""
+    faster than the first call, and Hypothesis calls a test whose timing disagrees with itself flaky). The garbage
+    collector is off while timed: a full collection of a whole suite's heap, started by whichever allocation comes
+    last, once charged a trivial pattern over a second."""
     clear_sentence_memos()
-    started = time.thread_time()
-    run()
-    return time.thread_time() - started
+    gc.disable()
+    try:
+        started = time.thread_time()
+        run()
+        return time.thread_time() - started
+    finally:
+        gc.enable()
 
 
 def test_the_walk_finds_the_patterns_it_guards() -> None:

@@ -20,8 +20,7 @@ from facts.context.packing import Item, pack
 from facts.durable import is_durable
 from facts.models import ContextCall
 from facts.profile import profile_current
-from facts.retrieval.query_vector import space_of
-from facts.retrieval.relevance import calibration
+from facts.retrieval.relevance import QuerySignals, calibration
 from facts.text import keywords
 from facts.tokens import count_many, count_tokens
 
@@ -97,7 +96,8 @@ def _memory_search(
     }  # fmt: skip
     if "api_key" in params:
         kwargs["api_key"] = api_key
-    hits, _ = fact_selectors.fact_search(**kwargs)
+    signals: list[QuerySignals] = []
+    hits, _ = fact_selectors.fact_search(**kwargs, signals_out=signals)
     # Durable facts only (facts/durable.py): a quote of small talk costs tokens and tells the model nothing.
     facts = [
         h
@@ -111,7 +111,7 @@ def _memory_search(
     # And, under an answerable query, a turn must stand near its best result: relevance is the query's level times
     # (result / best) ** beta, so the per-result share is recovered from it; small talk stands far below.
     cal = calibration()
-    floor = cal.turn_floor(zh_vector=space_of(query) == "zh")  # a Chinese query's e5 relevance has its own
+    floor = cal.turn_floor(signals[0] if signals else None)  # a Chinese query's e5 relevance has its own
     top = max((h.relevance for h in hits), default=0.0)
 
     def standing(h: Any) -> float:

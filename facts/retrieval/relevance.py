@@ -107,10 +107,11 @@ class Calibration:
             return self.zh_full_adopted
         return self.calibrated_for(q)
 
-    def turn_floor(self, *, zh_vector: bool = False) -> float:
-        """/context's floor of relevant earlier turns: a Chinese query's searched by e5 (`zh_vector`) reads the one
-        fitted with the Chinese full models, any other the English fit's (None there: the search's floor)."""
-        if zh_vector and self.zh_full is not None and self.zh_context_floor is not None:
+    def turn_floor(self, q: QuerySignals | None = None) -> float:
+        """/context's floor of relevant earlier turns: the one fitted with the Chinese full models for a query they
+        scored, else the English fit's (None there: the search's floor)."""
+        zh_full = q is not None and self.zh_full is not None and self.models(q)[0] is self.zh_full[0]
+        if zh_full and self.zh_context_floor is not None:
             return self.zh_context_floor
         return self.context_floor if self.context_floor is not None else self.min_relevance
 

@@ -267,6 +267,17 @@ def test_evidence_only_in_an_earlier_chatter_turn_reaches_the_context(alice, evi
 
 
 @pytest.mark.django_db
+def test_a_chinese_turn_stored_before_chinese_vectors_still_reaches_the_context(alice) -> None:  # type: ignore[no-untyped-def]
+    """A memory whose turns have no e5 vectors yet (stored before them): its relevance is the keyword-only models', and
+    the turns are read at the floor fitted with those, not at the one of the Chinese full models."""
+    evidence = "跟你说个事，我学了三年的大提琴，上个月终于考过八级了"
+    ids = chatter_history(alice, evidence, "小王", chinese=True)
+    Message.objects.filter(pk__in=ids).update(embedding_zh=None)
+    turns = alice.post("context", {"query": "我的大提琴考到几级了？", "token_budget": 1000}).json()["sections"]["turns"]
+    assert ids[2] in [t["id"] for t in turns][:3], turns
+
+
+@pytest.mark.django_db
 @pytest.mark.parametrize(
     ("chinese", "query"),
     [(False, "What is my blood type?"), (True, "我的血型是什么？")],

@@ -44,13 +44,14 @@ def test_a_chinese_query_searched_by_e5_reads_the_chinese_full_models(tmp_path: 
     # Calibrated (an operator's floor applies), but the fitted default floor is not adopted for them.
     assert raw["zh"]["full_adopted"] is False
     assert committed.calibrated_for(e5) and not committed.default_floor_for(e5)
-    assert committed.turn_floor(zh_vector=True) == raw["zh"]["context_floor"] != committed.turn_floor()
+    assert committed.turn_floor(e5) == raw["zh"]["context_floor"] != committed.turn_floor()
     # English, and a Chinese query without e5's vector, read what they read before.
     english = signals("en", vector_ran=True)
     assert committed.models(english) == (committed.full, committed.answerable[0])
     assert committed.calibrated_for(english) and committed.default_floor_for(english)
     assert committed.models(signals("zh", vector_ran=False, space="zh"))[0] is committed.keyword_only
-    assert committed.turn_floor() == raw["context_floor"]
+    assert committed.turn_floor() == committed.turn_floor(english) == raw["context_floor"]
+    assert committed.turn_floor(signals("zh", vector_ran=False, space="zh")) == raw["context_floor"]
 
     path = tmp_path / "relevance.json"
     path.write_text(json.dumps({**raw, "zh": {**raw["zh"], "full_adopted": True}}), encoding="utf-8")
