@@ -31,6 +31,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import numpy as np  # noqa: E402
 
 from bench.common import BENCH_TENANT, ROOT, Conversation, load_locomo  # noqa: E402
+from bench.zh_calibration import load_zh  # noqa: E402
 
 RESULTS = 20
 CACHE = ROOT / "var" / "fit_relevance.pickle"
@@ -374,9 +375,6 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
         "--zh", action="store_true", help="the Chinese models, on bench/zh_calibration.json (only those)"
     )
     args = parser.parse_args(argv)
-    if args.zh:
-        from bench.zh_calibration import load_zh
-
     conversations = load_zh() if args.zh else load_locomo()
     if args.conversations:
         conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
@@ -391,18 +389,16 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ingest_locomo(ctx)
     from facts.retrieval.relevance import PARAMS_PATH, calibration
 
-    if args.zh:
-        from bench.fit_relevance_zh import CACHE_ZH, collect_zh, zh_fit_and_write
+    if args.zh:  # (it imports this module's fitting)
+        from bench.fit_relevance_zh import zh_main
 
-    cache = CACHE_ZH if args.zh else CACHE
+        return zh_main(conversations, cached=args.cached, max_drop=args.max_drop, check=args.check)
     if args.cached:
-        with open(cache, "rb") as fh:
+        with open(CACHE, "rb") as fh:
             searches = pickle.load(fh)  # noqa: S301 (this program's own file)
     else:
-        searches = collect_zh(conversations, cache) if args.zh else collect(conversations, cache)
-    if args.zh:
-        report = zh_fit_and_write(searches, args.max_drop, write=not args.check)
-    elif args.check:
+        searches = collect(conversations, CACHE)
+    if args.check:
         params = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
         report = {
             "floor": calibration().min_relevance,

@@ -178,3 +178,16 @@ def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = T
 
 
 ZH_MODELS = ("full", "answerable_full", "keyword_only", "answerable_keyword_only")
+
+
+def zh_main(conversations: list[Conversation], *, cached: bool, max_drop: float, check: bool) -> dict[str, Any]:
+    """`--zh`: collect (or read the last run's searches), fit and write (or, with `check`, measure the committed
+    models), print the report."""
+    if cached:
+        with open(CACHE_ZH, "rb") as fh:
+            searches = pickle.load(fh)  # noqa: S301 (this program's own file)
+    else:
+        searches = collect_zh(conversations)
+    report = zh_fit_and_write(searches, max_drop, write=not check)
+    print(json.dumps(report, indent=1))
+    return report

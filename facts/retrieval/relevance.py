@@ -103,15 +103,18 @@ class Calibration:
     def default_floor_for(self, q: QuerySignals) -> bool:
         """Whether the fitted default floor applies to `q`: calibrated, and not by the Chinese full models unless their
         floor was adopted (at it they would cut too many right Chinese answers for what they abstain on)."""
-        if self.zh_full is not None and self.models(q)[0] is self.zh_full[0]:
+        if self.reads_zh_full(q):
             return self.zh_full_adopted
         return self.calibrated_for(q)
+
+    def reads_zh_full(self, q: QuerySignals) -> bool:
+        """Whether the full models fitted on Chinese score `q`."""
+        return self.zh_full is not None and self.models(q)[0] is self.zh_full[0]
 
     def turn_floor(self, q: QuerySignals | None = None) -> float:
         """/context's floor of relevant earlier turns: the one fitted with the Chinese full models for a query they
         scored, else the English fit's (None there: the search's floor)."""
-        zh_full = q is not None and self.zh_full is not None and self.models(q)[0] is self.zh_full[0]
-        if zh_full and self.zh_context_floor is not None:
+        if q is not None and self.reads_zh_full(q) and self.zh_context_floor is not None:
             return self.zh_context_floor
         return self.context_floor if self.context_floor is not None else self.min_relevance
 
