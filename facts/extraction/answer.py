@@ -217,20 +217,36 @@ def _asked_zh(question: str) -> str:
     first = next((p for p in parts if _ASKING_ZH.search(p) or p.endswith("是")), parts[-1] if parts else "")
     thing = _ASKING_ZH.sub("", _POLITE_ZH.sub("", first)).strip("，,、 ")
     thing = re.sub(r"(?:留|说|报|提供|告诉我|发|填)一?下$", "", re.sub(r"的是$|是$", "", re.sub(r"的是", "的", thing)))
-    thing = _TRAILING_ADVERB_ZH.sub("", thing)
+    thing = _TRAILING_ADVERB_ZH.sub("", re.sub(r"的$", "", thing))  # "老家是哪里的" -> 老家
     if len(thing) < 2 or len(thing) > 14 or _NOT_A_THING_ZH.search(thing) or re.search(r"[您你我他她]", thing):
         return ""
     return thing
 
 
+def says_nothing(text: str) -> bool:
+    """Whether a reply only agrees, refuses, asks back, stalls or does not know: no answer to keep."""
+    if _EMPTY_REPLY_RE.match(text) or _ASKS_BACK_RE.match(text) or is_question(text):
+        return True
+    if DONT_KNOW_RE.search(text) or _EMPTY_THEN_RE.match(text) and not re.search(r"\d", text):
+        return True
+    return bool(_STALL_RE.search(text) or _NO_IDEA_RE.match(text))  # the answer is still to come, or not known
+
+
+def verb_phrase(thing: str) -> bool:
+    """Whether a Chinese thing asked, its asking words taken out, is what the user does rather than a thing they have,
+    by jieba's tags: several words, one a verb or a preposition ("养宠物", "在公司上班"), or a last word that is no noun
+    ("家孩子上级了", from "你家孩子上几年级了"); not "工作单位" nor "车牌号". Such a thing reads badly without its asking
+    words ("我的对过敏"): open_answer.py says it with its question."""
+    flags = [flag for word, flag in zh_tagged(thing) if word.strip()]
+    return bool(flags) and (
+        len(flags) > 1 and any(flag in ("v", "p") for flag in flags) or not flags[-1].startswith("n")
+    )
+
+
 def answer_sentence(reply: str, thing: str) -> str:
     """The reply said as the user's own sentence about the thing asked ("My postcode: BS3 4QT."), or ""."""
     text = reply.strip()
-    if not thing or not text or _EMPTY_REPLY_RE.match(text) or _ASKS_BACK_RE.match(text) or is_question(text):
-        return ""
-    if DONT_KNOW_RE.search(text) or _EMPTY_THEN_RE.match(text) and not re.search(r"\d", text):
-        return ""
-    if _STALL_RE.search(text) or _NO_IDEA_RE.match(text):  # the answer is still to come, or not known
+    if not thing or not text or says_nothing(text):
         return ""
     if has_cjk(thing) or has_cjk(text):
         if len(re.sub(r"\s", "", text)) > 30 or len(_FILLER_ZH.sub("", re.sub(r"[^\u4e00-\u9fff\w]", "", text))) < 2:

@@ -43,6 +43,7 @@ from facts.extraction.gate import (
     statement_beside_question,
     strip_chatter,
 )
+from facts.extraction.open_answer import asked_openly, open_answer
 from facts.extraction.person import business_named, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.pieces import without_opening_reaction
@@ -159,6 +160,8 @@ class RuleExtractor:
         # answers.
         bare = len(candidates) == 1 and said_as_is(candidates[0].text, message.content)
         answer = self._answer(message) if not candidates or bare else None
+        if answer is None and len(candidates) <= 1:  # a fragment after an open question (open_answer.py)
+            answer = self._open_answer(message)
         if answer is not None:
             return ExtractionOutput(gate=GateDecision(True, f"keep: {answer.type} (answers)"), candidates=[answer])
         if not candidates:
@@ -197,6 +200,8 @@ class RuleExtractor:
             return None
         speaker, content, offset = self._speaker(message, message.content, 0)
         thing = asked_thing(message.previous_assistant_content)
+        if asked_openly(thing, message.previous_assistant_content):
+            return None  # "你对什么过敏？": said with its question (_open_answer)
         said = answer_sentence(content, thing)
         if not said:
             return None
@@ -216,6 +221,30 @@ class RuleExtractor:
                 candidate.type = "other"
             elif no_when:
                 candidate.type = "profile"
+        return candidate
+
+    def _open_answer(self, message: MessageView) -> Candidate | None:
+        """The user's short reply to the assistant's open question about them, said after that question, when the gate
+        keeps the two together (open_answer.py)."""
+        if message.role != "user" or not message.previous_assistant_content:
+            return None
+        speaker, content, offset = self._speaker(message, message.content, 0)
+        said = open_answer(content, message.previous_assistant_content)
+        if not said:
+            return None
+        slot = slot_of(said) or pet_slot(said) or slot_of(content)
+        scores = classifier.score([said])
+        score = scores[0] if scores else None
+        # Answering the user's own question is the rule's reason to keep it; the classifier may still call it chatter.
+        if not _decide(Verdict(True, "answers"), score, said)[0]:
+            return None
+        predicted = (score.type, score.type_confidence) if score is not None else None
+        candidate = self._candidate(
+            message, said, offset, offset + len(content), speaker, slot, predicted, framed=False
+        )
+        if candidate is not None:
+            candidate.span_start, candidate.span_end = offset, offset + len(content)
+            candidate.confidence = round(score.keep, 3) if score is not None else candidate.confidence
         return candidate
 
     def _command_output(self, message: MessageView, command: Command) -> ExtractionOutput:

@@ -27,7 +27,7 @@ from tests.facts.user_turn import answer_of
         ("Do you have your membership number handy?", "sure, MB-77120", "other", "membership number: MB-77120"),
         ("Are you taking any supplements?", "Vitamin D, 1000 IU daily.", "health", "supplements: Vitamin D"),
         ("Can I grab an email for the receipt?", "sure, pat.lee@example.org", "profile", "email: pat.lee@example.org"),
-        ("你现在住哪儿？", "搬去望京了，离公司近", "profile", "用户现在住：搬去望京了"),
+        ("你现在住哪儿？", "搬去望京了，离公司近", "profile", "用户现在住哪儿：搬去望京了"),
     ],
 )  # fmt: skip
 def test_a_short_reply_is_kept_with_what_it_answers(question: str, reply: str, kind: str, said: str) -> None:
