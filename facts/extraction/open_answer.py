@@ -43,6 +43,27 @@ _NOT_OPEN_EN = re.compile(
     r"going on|wrong|matter|happy|sad|okay|ok|fine)\b|\b(?:do|did) you (?:say|ask)\b",
     re.I,
 )
+# Asked of the moment: what the user is doing or eating now, where they are now. A month later the answer is no fact
+# ("Where are you right now?" / "On the bus home.", "你在干嘛呢？" / "看电视。"); a habit or a time ahead makes it one
+# ("What are you doing this weekend?", "你晚饭一般吃什么？").
+_MOMENT_EN = re.compile(
+    r"\b(?:doing|up to)\b|^where (?:are|were) you(?: (?:right )?now| at the moment| today| tonight)?$|"
+    r"\b(?:having|eating|eat|have|had|ate|drinking|cooking|making)\b.*\b(?:breakfast|lunch|dinner|tea|supper|brunch)\b",
+    re.I,
+)
+_LASTING_EN = re.compile(
+    r"\b(?:usually|normally|typically|generally|often|always|weekends?|tomorrow|next|summer|winter|spring|autumn|"
+    r"holidays?|christmas|easter|half[- ]term|new year|break|trip|birthday|vacation|"
+    r"(?:mon|tues|wednes|thurs|fri|satur|sun)days?|after (?:school|work|uni)|over the|during|later|"
+    r"in (?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*|"
+    r"this (?:week|month|year|term)|for a living|for work|these days|lately)\b",
+    re.I,
+)
+_MOMENT_ZH = re.compile(
+    r"在(?:干嘛|干啥|干什么|做什么|做啥|忙什么|忙啥)|(?:干嘛|干啥)呢|^[你您]?(?:现在|这会儿|目前)?在哪(?:儿|里)?[呢啊呀]?$|"
+    r"(?:早饭|早餐|午饭|午餐|晚饭|晚餐|宵夜|中午|晚上|今天|今晚).*吃|吃.*(?:早饭|早餐|午饭|午餐|晚饭|晚餐|宵夜)"
+)
+_LASTING_ZH = re.compile(r"最近|平时|一般|经常|通常|常常|周末|明天|下周|以后|打算|准备|计划|爱|喜欢")
 _OBJECT_EN = {"you": "me", "your": "my", "yours": "mine", "yourself": "myself", "yourselves": "ourselves"}
 _BE_FOR_ME = {"are": "am", "were": "was"}
 # A reply whose first part has a subject of its own is a statement, read as it is ("I'm a nurse, mostly nights.").
@@ -66,13 +87,30 @@ def open_question(assistant: str) -> str:
     """The assistant's last question, when it asks the user openly about their own life, as an indirect question in
     the user's voice ("Where are you working now?" -> "Where I am working now"; "你对什么过敏？" -> "我对什么过敏"),
     else ""."""
+    question = _last_question(assistant)
+    if not question or of_the_moment(assistant):
+        return ""
+    return _indirect_zh(question) if has_cjk(question) else _indirect_en(question)
+
+
+def _last_question(assistant: str) -> str:
     if not assistant or offer_made(assistant):
         return ""
     pieces = pieces_of(assistant.strip()[-400:])
     if not pieces or not pieces[-1].rstrip().endswith(("?", "？")):
         return ""
-    question = pieces[-1].strip().rstrip("?？ ")
-    return _indirect_zh(question) if has_cjk(question) else _indirect_en(question)
+    return pieces[-1].strip().rstrip("?？ ")
+
+
+def of_the_moment(assistant: str) -> bool:
+    """Whether the assistant's last question asks what the user is doing or eating, or where they are, right now: the
+    reply is no fact, however it would be said."""
+    question = _last_question(assistant)
+    if has_cjk(question):
+        question = _POLITE_ZH.sub("", _LEAD_ZH.sub("", question)).strip("，, ")
+        return bool(_MOMENT_ZH.search(question)) and not _LASTING_ZH.search(question)
+    question = _LEAD_EN.sub("", question)
+    return bool(question and _MOMENT_EN.search(question)) and not _LASTING_EN.search(question)
 
 
 def _indirect_en(question: str) -> str:
@@ -214,12 +252,15 @@ def open_answer(reply: str, assistant: str) -> str:
     if not question:
         return ""
     thing = asked_thing(assistant)
-    if thing and not asked_openly(thing, assistant):
+    if thing and not short_form_unfit(thing, assistant):
         return answer_sentence(reply, thing)
     return open_answer_sentence(reply, question)
 
 
-def asked_openly(thing: str, assistant: str) -> bool:
-    """Whether the thing answer.py reads out of the assistant's question is what the user does, said better with its
-    question ("你对什么过敏？": "我对什么过敏：…", not "我的对过敏：…")."""
+def short_form_unfit(thing: str, assistant: str) -> bool:
+    """Whether answer.py's short form ("我的X：…") does not fit the assistant's question: it asks of the moment, or what
+    it reads out is what the user does, said better with its question ("你对什么过敏？": "我对什么过敏：…", not "我的对过
+    敏：…")."""
+    if of_the_moment(assistant):
+        return True
     return has_cjk(thing) and verb_phrase(thing) and bool(open_question(assistant))

@@ -43,7 +43,7 @@ from facts.extraction.gate import (
     statement_beside_question,
     strip_chatter,
 )
-from facts.extraction.open_answer import asked_openly, open_answer
+from facts.extraction.open_answer import open_answer, short_form_unfit
 from facts.extraction.person import business_named, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.pieces import without_opening_reaction
@@ -200,8 +200,8 @@ class RuleExtractor:
             return None
         speaker, content, offset = self._speaker(message, message.content, 0)
         thing = asked_thing(message.previous_assistant_content)
-        if asked_openly(thing, message.previous_assistant_content):
-            return None  # "你对什么过敏？": said with its question (_open_answer)
+        if short_form_unfit(thing, message.previous_assistant_content):
+            return None  # "你对什么过敏？": said with its question (_open_answer); "你在干嘛呢？": nothing
         said = answer_sentence(content, thing)
         if not said:
             return None

@@ -29,6 +29,10 @@ from tests.facts.user_turn import answer_of
         ("你对哪些食物过敏？", "虾和蟹，吃了会肿。", "用户对哪些食物过敏："),
         ("那挺好的，你在哪个城市工作？", "成都，高新区。", "用户在哪个城市工作："),
         ("你家孩子上几年级了？", "初二了。", "用户家孩子上几年级了："),
+        # A habit or a time ahead: no moment.
+        ("What do you normally eat for lunch?", "Soup from the canteen.", "What User normally eats for lunch: "),
+        ("What are you doing over Easter?", "Camping in the Peaks.", "What User is doing over Easter: "),
+        ("你周末一般在家做什么？", "做饭，追剧。", "用户周末一般在家做什么："),
     ],
 )
 def test_a_fragment_after_an_open_question_is_said_with_it(question: str, reply: str, expected: str) -> None:
@@ -49,6 +53,13 @@ def test_a_fragment_after_an_open_question_is_said_with_it(question: str, reply:
         ("还有什么需要我帮你的吗？", "没有了，谢谢。"),
         ("Where are you working now?", "Not sure yet, honestly."),
         ("你现在在哪上班？", "不知道。"),
+        # Asked of the moment: what the user is doing or eating, where they are, right now.
+        ("Where are you at the moment?", "Stuck in traffic on the ring road."),
+        ("What are you eating for lunch?", "A tuna sandwich."),
+        ("So what are you up to?", "Folding laundry, exciting stuff."),
+        ("你这会儿在做什么？", "在刷手机。"),
+        ("你午饭吃的啥？", "楼下的盖浇饭。"),
+        ("你现在在哪呢？", "地铁上。"),
     ],
 )
 def test_feelings_opinions_and_empty_replies_yield_nothing(question: str, reply: str) -> None:
