@@ -48,7 +48,9 @@ _NOT_OPEN_EN = re.compile(
 # ("What are you doing this weekend?", "你晚饭一般吃什么？").
 _MOMENT_EN = re.compile(
     r"\b(?:doing|up to)\b|^where (?:are|were) you(?: (?:right )?now| at the moment| today| tonight)?$|"
-    r"\b(?:having|eating|eat|have|had|ate|drinking|cooking|making)\b.*\b(?:breakfast|lunch|dinner|tea|supper|brunch)\b",
+    # a meal now or today ("are you having", "did you eat"); "what do you have for breakfast?" is a habit
+    r"(?:\b(?:having|eating|drinking|cooking|making|had|ate|eaten)\b|\bdid you (?:have|eat|drink|cook|make)\b)"
+    r".*\b(?:breakfast|lunch|dinner|tea|supper|brunch)\b",
     re.I,
 )
 _LASTING_EN = re.compile(
@@ -109,16 +111,21 @@ def of_the_moment(assistant: str) -> bool:
     if has_cjk(question):
         question = _POLITE_ZH.sub("", _LEAD_ZH.sub("", question)).strip("，, ")
         return bool(_MOMENT_ZH.search(question)) and not _LASTING_ZH.search(question)
-    question = _LEAD_EN.sub("", question)
+    question = _plain_en(question)
     return bool(question and _MOMENT_EN.search(question)) and not _LASTING_EN.search(question)
+
+
+def _plain_en(question: str) -> str:
+    """The question without what opens it ("Oh nice! So ...", "Sorry to hear that, where ...")."""
+    return _LEAD_EN.sub(
+        "", re.sub(r"^[^,]{1,40},\s+(?=(?:what|where|when|which|who|how|why)\b)", "", question, flags=re.I)
+    )
 
 
 def _indirect_en(question: str) -> str:
     """Each open question of a question ("What level are you at and what are you working on?"), said in the user's
     voice and joined with "and"; a yes or no asked beside them ("and is anything coming with you?") is left out."""
-    question = _LEAD_EN.sub(
-        "", re.sub(r"^[^,]{1,40},\s+(?=(?:what|where|when|which|who|how|why)\b)", "", question, flags=re.I)
-    )
+    question = _plain_en(question)
     parts = re.split(
         r",?\s+and\s+(?=(?:what|where|when|which|who|how|why|is|are|do|does|did|have|has)\b)", question, flags=re.I
     )

@@ -31,6 +31,7 @@ from tests.facts.user_turn import answer_of
         ("你家孩子上几年级了？", "初二了。", "用户家孩子上几年级了："),
         # A habit or a time ahead: no moment.
         ("What do you normally eat for lunch?", "Soup from the canteen.", "What User normally eats for lunch: "),
+        ("What do you drink in the morning?", "Green tea, never coffee.", "What User drinks in the morning: "),
         ("What are you doing over Easter?", "Camping in the Peaks.", "What User is doing over Easter: "),
         ("你周末一般在家做什么？", "做饭，追剧。", "用户周末一般在家做什么："),
     ],
@@ -57,6 +58,8 @@ def test_a_fragment_after_an_open_question_is_said_with_it(question: str, reply:
         ("Where are you at the moment?", "Stuck in traffic on the ring road."),
         ("What are you eating for lunch?", "A tuna sandwich."),
         ("So what are you up to?", "Folding laundry, exciting stuff."),
+        ("Ah right, what did you eat for dinner?", "Leftover curry."),
+        ("Oh no, where are you now?", "Waiting at the garage."),
         ("你这会儿在做什么？", "在刷手机。"),
         ("你午饭吃的啥？", "楼下的盖浇饭。"),
         ("你现在在哪呢？", "地铁上。"),
