@@ -223,9 +223,8 @@ def _inflected(verb: str, tag: str) -> str:
 
 def _indirect_zh(question: str) -> str:
     question = _POLITE_ZH.sub("", _LEAD_ZH.sub("", question)).strip("，, ")
-    addressed = re.search(
-        r"[^，,…～~：:]*[你您]", question
-    )  # from the part that names the user ("那这套挺合适的，您什么时候…")
+    # From the part that names the user ("那这套挺合适的，您什么时候…").
+    addressed = re.search(r"[^，,…～~：:]*[你您]", question)
     if addressed is None:
         return ""
     question = _POLITE_ZH.sub("", question[addressed.start() :])
@@ -240,23 +239,29 @@ def open_answer_sentence(reply: str, question: str) -> str:
     """The reply said after the question it answers ("Where I am working now: At a small bakery downtown."), or ""
     when the reply says nothing, asks back, is too long to need its question or says what it means on its own."""
     text = _ACK_EN.sub("", reply.strip())
-    if not question or not text or says_nothing(text):
+    if not question or not text or says_nothing(text) or is_statement(text):
         return ""
-    first = re.split(r"[,，;；.。!！:：]", text, maxsplit=1)[0]
     if has_cjk(question):
-        if not has_cjk(text) or len(re.sub(r"\s", "", text)) > MAX_REPLY_CHARS_ZH or _OWN_SUBJECT_ZH.search(first):
+        if not has_cjk(text) or len(re.sub(r"\s", "", text)) > MAX_REPLY_CHARS_ZH:
             return ""
         return f"{question}：{text.rstrip('。.！!~～ ')}。"
-    if has_cjk(text) or len(text.split()) > MAX_REPLY_WORDS or _OWN_SUBJECT_EN.search(first):
+    if has_cjk(text) or len(text.split()) > MAX_REPLY_WORDS:
         return ""
     return f"{question}: {text.rstrip(' .!')}."
+
+
+def is_statement(reply: str) -> bool:
+    """Whether the reply's first part has a subject of its own ("I'm a nurse, mostly nights.", "我在市一医院上班。"): it
+    says what it means without the question, and is read as it is."""
+    first = re.split(r"[,，;；.。!！:：]", _ACK_EN.sub("", reply.strip()), maxsplit=1)[0]
+    return bool(_OWN_SUBJECT_ZH.search(first) if has_cjk(first) else _OWN_SUBJECT_EN.search(first))
 
 
 def open_answer(reply: str, assistant: str) -> str:
     """The reply said with the assistant's open question about the user, or "". A thing of theirs asked by name
     ("您的车牌号是多少？") is said as answer.py says it ("我的车牌号：…")."""
     question = open_question(assistant)
-    if not question:
+    if not question or is_statement(reply):
         return ""
     thing = asked_thing(assistant)
     if thing and not short_form_unfit(thing, assistant):

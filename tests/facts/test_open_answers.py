@@ -95,6 +95,18 @@ def test_the_question_said_in_the_users_voice(assistant: str, expected: str) -> 
     assert open_question(assistant) == expected
 
 
+@pytest.mark.parametrize(
+    ("question", "reply", "absent"),
+    [
+        ("What is your occupation?", "I teach maths at a sixth-form college.", "occupation"),
+        ("请问你的老家是哪里？", "我是湖南岳阳人。", "老家"),
+    ],
+)
+def test_a_statement_after_a_thing_asked_by_name_is_read_as_it_is(question: str, reply: str, absent: str) -> None:
+    facts = answer_of(question, reply)
+    assert len(facts) == 1 and absent not in facts[0][1], facts
+
+
 def test_a_thing_asked_by_name_keeps_its_short_form() -> None:
     facts = answer_of("好的，请问您的车牌号是多少？", "没人受伤 车牌浙A·3F218")
     assert len(facts) == 1 and facts[0][1].startswith("用户的车牌号："), facts
