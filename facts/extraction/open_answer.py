@@ -89,8 +89,12 @@ def open_question(assistant: str) -> str:
     """The assistant's last question, when it asks the user openly about their own life, as an indirect question in
     the user's voice ("Where are you working now?" -> "Where I am working now"; "你对什么过敏？" -> "我对什么过敏"),
     else ""."""
-    question = _last_question(assistant)
-    if not question or of_the_moment(assistant):
+    return _said_openly(_last_question(assistant))
+
+
+def _said_openly(question: str) -> str:
+    """open_question's answer for the assistant's last question, already cut out of its turn."""
+    if not question or _of_the_moment(question):
         return ""
     return _indirect_zh(question) if has_cjk(question) else _indirect_en(question)
 
@@ -104,10 +108,9 @@ def _last_question(assistant: str) -> str:
     return pieces[-1].strip().rstrip("?？ ")
 
 
-def of_the_moment(assistant: str) -> bool:
+def _of_the_moment(question: str) -> bool:
     """Whether the assistant's last question asks what the user is doing or eating, or where they are, right now: the
     reply is no fact, however it would be said."""
-    question = _last_question(assistant)
     if has_cjk(question):
         question = _POLITE_ZH.sub("", _LEAD_ZH.sub("", question)).strip("，, ")
         return bool(_MOMENT_ZH.search(question)) and not _LASTING_ZH.search(question)
@@ -260,19 +263,23 @@ def is_statement(reply: str) -> bool:
 def open_answer(reply: str, assistant: str) -> str:
     """The reply said with the assistant's open question about the user, or "". A thing of theirs asked by name
     ("您的车牌号是多少？") is said as answer.py says it ("我的车牌号：…")."""
-    question = open_question(assistant)
-    if not question or is_statement(reply):
+    question = _last_question(assistant)  # the turn read once for all that follows
+    said = _said_openly(question)
+    if not said or is_statement(reply):
         return ""
     thing = asked_thing(assistant)
-    if thing and not short_form_unfit(thing, assistant):
+    if thing and not _unfit(thing, question, said):
         return answer_sentence(reply, thing)
-    return open_answer_sentence(reply, question)
+    return open_answer_sentence(reply, said)
 
 
 def short_form_unfit(thing: str, assistant: str) -> bool:
     """Whether answer.py's short form ("我的X：…") does not fit the assistant's question: it asks of the moment, or what
     it reads out is what the user does, said better with its question ("你对什么过敏？": "我对什么过敏：…", not "我的对过
     敏：…")."""
-    if of_the_moment(assistant):
-        return True
-    return has_cjk(thing) and verb_phrase(thing) and bool(open_question(assistant))
+    question = _last_question(assistant)
+    return _unfit(thing, question, _said_openly(question))
+
+
+def _unfit(thing: str, question: str, said: str) -> bool:
+    return _of_the_moment(question) or has_cjk(thing) and verb_phrase(thing) and bool(said)
