@@ -5,7 +5,7 @@ statements over an empty set.
 Each subject gets MESSAGES_PER_FACT turns a fact (LoCoMo's conversations have ~3 turns a fact; one is the
 bench's conservative figure), in sessions of 20: the English sentences and unit vectors of other scale subjects'
 facts (the same Zipf vocabulary), every seventh with a Chinese sentence appended, search vectors as the pipeline
-computes them. Made once per subject (kept while its count is right).
+computes them, content words as extraction stores them. Made once per subject (kept while its count is right).
 """
 
 from __future__ import annotations
@@ -82,6 +82,7 @@ def scale_messages(sizes: Any, tenant_name: str) -> None:
     """Messages for each timed subject (external id, facts)."""
     from conversations.models import Subject
     from conversations.services import tenant_get_or_create
+    from facts.services.turn_keywords import turn_keywords_backfill
 
     tenant = tenant_get_or_create(name=tenant_name)
     subjects = {
@@ -91,3 +92,4 @@ def scale_messages(sizes: Any, tenant_name: str) -> None:
     for external_id, facts in sizes:
         if external_id in subjects:
             subject_messages(tenant.pk, subjects[external_id], facts, measured)
+            turn_keywords_backfill(subject_id=subjects[external_id])  # as extraction stores them

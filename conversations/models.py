@@ -5,6 +5,7 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.postgres.fields import ArrayField
 from django.contrib.postgres.indexes import GinIndex
 from django.contrib.postgres.search import SearchVectorField
 from django.db import models
@@ -135,6 +136,9 @@ class Message(TimeStampedModel):
     embedding = VectorField(dimensions=EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
     # Chinese turns only: the vector a Chinese query is searched by (MiniLM's does not read Chinese).
     embedding_zh = VectorField(dimensions=ZH_EMBEDDING_DIMENSIONS, null=True, blank=True, editable=False)
+    # Its content words as search's re-rank reads them (a fact's `keywords` likewise), written with the vectors by
+    # extraction; NULL before (search then cuts them from the content itself, as it did for every turn).
+    keywords = ArrayField(models.TextField(), null=True, blank=True, editable=False)
 
     class Meta:
         ordering = ["created_at", "id"]

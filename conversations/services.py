@@ -215,6 +215,7 @@ class MessageFinish:
     embedding: list[float] | None  # the message's own vector (episodic recall)
     llm_tokens: int = 0  # the message's share of the LLM call's tokens
     embedding_zh: list[float] | None = None  # a Chinese turn's vector from an encoder that reads Chinese
+    keywords: list[str] | None = None  # its content words as search's re-rank reads them (NULL: read from content)
 
 
 def messages_finish(*, finished: list[MessageFinish]) -> None:
@@ -224,24 +225,43 @@ def messages_finish(*, finished: list[MessageFinish]) -> None:
     """
     if not finished:
         return
-    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector, %s::integer, %b::vector)"
+    row = "(%s::bigint, %s, %s::timestamptz, %s, %s, %s, %s, %s::text, %b::vector, %s::integer, %b::vector, %s::text[])"
     params: list[Any] = []
     for f in finished:
         params += [f.message_id, f.state, f.finished_at, f.error[:2000], f.extractor[:32]]
         params += [f.gate_decision, f.gate_reason[:255], f.search_text, as_array(f.embedding), max(f.llm_tokens, 0)]
-        params += [as_array(f.embedding_zh)]
+        params += [as_array(f.embedding_zh), f.keywords]
     sv = SEARCH_VECTOR_SQL.replace("%s", "v.stext")
     with binary_cursor() as cursor:
         cursor.execute(
             f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET extraction_state = v.state, "
             "extraction_finished_at = v.finished, extraction_error = v.error, extractor = v.extractor, "
             f"gate_decision = v.gate, gate_reason = v.reason, search_vector = {sv}, embedding = v.embedding, "
-            "llm_tokens = v.llm_tokens, embedding_zh = v.embedding_zh "
+            "llm_tokens = v.llm_tokens, embedding_zh = v.embedding_zh, keywords = v.keywords "
             f"FROM (VALUES {', '.join([row] * len(finished))}) "
-            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding, llm_tokens, embedding_zh) "
+            "AS v(id, state, finished, error, extractor, gate, reason, stext, embedding, llm_tokens, embedding_zh, "
+            "keywords) "
             "WHERE m.id = v.id",
             params,
         )
+
+
+def messages_set_keywords(*, keywords: dict[int, list[str]]) -> int:
+    """Give turns their content words (facts.services.message_keywords: the backfill of turns extracted before they
+    were stored). Returns how many were written; a turn that has them keeps them."""
+    if not keywords:
+        return 0
+    params: list[Any] = []
+    for pk, words in sorted(keywords.items()):
+        params += [pk, words]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {connection.ops.quote_name(Message._meta.db_table)} AS m SET keywords = v.k "
+            f"FROM (VALUES {', '.join(['(%s::bigint, %s::text[])'] * len(keywords))}) AS v(id, k) "
+            "WHERE m.id = v.id AND m.keywords IS NULL",
+            params,
+        )
+        return int(cursor.rowcount)
 
 
 def messages_set_zh_vectors(*, vectors: dict[int, list[float]]) -> int:

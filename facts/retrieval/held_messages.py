@@ -33,6 +33,7 @@ content twice (the text matched and its row) and its row's objects: `Held.nbytes
 from __future__ import annotations
 
 import datetime as dt
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -53,9 +54,9 @@ Row = dict[str, Any]
 _COLUMNS = (
     "m.id, vector_send(m.embedding), NULL::timestamptz, GREATEST(length(m.search_vector), 1), "
     "tsvector_to_array(m.search_vector), m.content, m.role, lower(m.name), m.created_at, m.external_id, "
-    "s.external_id"
+    "s.external_id, m.keywords"
 )
-_ROW_KEYS = ("role", "name_key", "created_at", "external_id", "session_external_id")
+_ROW_KEYS = ("role", "name_key", "created_at", "external_id", "session_external_id", "keywords")
 _VERSION_SQL = (
     "SELECT count(*) AS n, COALESCE(sum(id), 0) AS ids, COALESCE(max(id), 0) AS last "
     "FROM facts_messagechange WHERE subject_id = %s"
@@ -88,7 +89,10 @@ class Held:
     @property
     def nbytes(self) -> int:
         text = sum(len(r["text"].encode("utf-8")) for r in self.rows.values())  # the row's copy of the content
-        return self.entry.nbytes + text + _ROW_OBJECT_BYTES * len(self.rows)
+        # The content words: a list of shared (interned) strings a turn, each distinct word once.
+        lists = [r["keywords"] for r in self.rows.values() if r["keywords"] is not None]
+        words = sum(56 + 8 * len(k) for k in lists) + sum(49 + len(w.encode("utf-8")) for w in set().union(*lists))
+        return self.entry.nbytes + text + words + _ROW_OBJECT_BYTES * len(self.rows)
 
     def message_rows(self, ids: Iterable[int]) -> dict[int, Row]:
         """The rows of the held messages among `ids` (a copy each: the search's own), as rows.message_rows
@@ -108,7 +112,10 @@ def _split(rows: list[tuple[Any, ...]]) -> tuple[list[FactRow], dict[int, Row]]:
     by_id: dict[int, Row] = {}
     for r in rows:
         found.append(r[:6])
-        by_id[int(r[0])] = {"id": r[0], "text": r[5], **dict(zip(_ROW_KEYS, r[6:11], strict=True))}
+        row = {"id": r[0], "text": r[5], **dict(zip(_ROW_KEYS, r[6:12], strict=True))}
+        if row["keywords"] is not None:  # one object per distinct word, shared by the turns that hold it
+            row["keywords"] = list(map(sys.intern, row["keywords"]))
+        by_id[int(r[0])] = row
     return found, by_id
 
 
@@ -168,7 +175,7 @@ def _checked(subject_id: int, held: Held, cache: vector_cache.CacheSettings, fet
 # Both change logs' checks in one statement: the facts' rows tagged 'f' (their columns, then NULLs for the
 # messages' own), the messages' tagged 'm'.
 _BOTH_CHANGES_SQL = (
-    f"SELECT 'f', c.*, NULL::text, NULL::text, NULL::timestamptz, NULL::text, NULL::text "
+    f"SELECT 'f', c.*, NULL::text, NULL::text, NULL::timestamptz, NULL::text, NULL::text, NULL::text[] "
     f"FROM ({vector_cache.CHANGES_SQL}) c UNION ALL SELECT 'm', c.* FROM ({_CHANGES_SQL}) c"
 )
 

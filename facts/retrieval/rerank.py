@@ -51,8 +51,9 @@ _LOG_101 = math.log(101)
 
 @lru_cache(maxsize=16384)
 def turn_keywords(text: str) -> tuple[str, ...]:
-    """A raw turn's content words (facts.text.keywords; Chinese segmented, ~0.2 ms a turn): the same turns come
-    back search after search, so this process keeps the last ones'."""
+    """A raw turn's content words (facts.text.keywords; Chinese segmented, ~0.2 ms a turn) when it has none stored
+    (extraction stores them: facts/services/turn_keywords.py): the same turns come back search after search, so
+    this process keeps the last ones'."""
     return tuple(keywords(text))
 
 
@@ -67,8 +68,8 @@ class Reranker:
     tuning: RerankTuning
 
     def factor(self, row: dict[str, Any], *, turn: bool = False) -> float:
-        """The candidate's factor; `row["keywords"]` holds a fact's content words (facts store them), a raw turn's
-        (`turn`) are those of its text, made here: only for the candidates re-ranked (not every row read)."""
+        """The candidate's factor; `row["keywords"]` holds a fact's or a raw turn's content words (both store them),
+        NULL for a turn stored before extraction wrote them (`turn`): those of its text, made here."""
         t = self.tuning
         when = row.get("event_time") or row.get("valid_from") or row.get("created_at")
         factor = 1.0

@@ -42,9 +42,10 @@ _FACT_JOINS = (
     "FROM facts_factsource fs JOIN conversations_message m ON m.id = fs.message_id "
     "JOIN conversations_session s ON s.id = m.session_id WHERE fs.fact_id = f.id) src ON true"
 )
+# A turn's `keywords` are NULL until its extraction writes them (the re-rank then cuts them from `text`).
 _MESSAGE_COLUMNS = (
     "m.id, m.content AS text, m.role, lower(m.name) AS name_key, m.created_at, m.external_id, "
-    "s.external_id AS session_external_id"
+    "s.external_id AS session_external_id, m.keywords"
 )
 _MESSAGE_JOINS = "LEFT JOIN conversations_session s ON s.id = m.session_id"  # every message has its session
 

@@ -419,6 +419,7 @@ def _finish(subject: Subject, item: _Extracted, *, over_cap: int = 0) -> Message
         gate_decision="keep" if output.gate.keep else "skip",
         gate_reason="memory paused" if paused else output.gate.reason,
         search_text=search_text(item.message.content),
+        keywords=text_keywords(item.message.content),  # what the re-rank reads of a turn (rerank.turn_keywords)
         embedding=None if paused else item.message_vector,
         embedding_zh=None if paused else item.message_vector_zh,
         llm_tokens=output.llm_tokens,

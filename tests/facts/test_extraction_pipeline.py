@@ -256,7 +256,8 @@ def test_a_turn_is_read_with_the_one_before_it_however_the_turns_arrive(alice, t
 @pytest.mark.django_db
 def test_bulk_written_rows_have_the_same_search_vectors_as_the_orm(alice) -> None:  # type: ignore[no-untyped-def]
     """Facts and messages are written in one statement per batch; their search vectors are those of
-    `search_vector_expr` on the same text, and their vectors are stored."""
+    `search_vector_expr` on the same text, their vectors are stored, and a turn's content words are those the
+    re-rank reads of its text (English and Chinese)."""
 
     body = alice.ingest(
         "My sister Ana moved to Porto last year.", "我住在海淀区，养了一只柯基叫豆包。", wait=False
@@ -269,10 +270,12 @@ def test_bulk_written_rows_have_the_same_search_vectors_as_the_orm(alice) -> Non
         expected = Fact.objects.filter(pk=fact.pk).annotate(sv=search_vector_expr(fact.search_text)).get().sv
         assert fact.search_vector == expected
     for message in Message.objects.filter(pk__in=ids):
+        from facts.retrieval.rerank import turn_keywords
         from facts.text import search_text
 
         expected = Message.objects.filter(pk=message.pk).annotate(sv=search_vector_expr(search_text(message.content)))
         assert message.search_vector == expected.get().sv and message.embedding is not None
+        assert message.keywords and tuple(message.keywords) == turn_keywords(message.content)
 
 
 @pytest.mark.django_db

@@ -10,9 +10,11 @@ tenant's messages never appear.
 from __future__ import annotations
 
 import datetime as dt
+from io import StringIO
 from typing import Any
 
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
@@ -28,7 +30,8 @@ from facts.retrieval.config import search_config
 from facts.retrieval.rows import Rows, message_rows
 from facts.retrieval.scope import SEARCHED_STATUSES, SEARCHED_TIERS, FactFilter
 from facts.retrieval.search import run_search
-from facts.text import search_text
+from facts.services.turn_keywords import turn_keywords_backfill
+from facts.text import keywords, search_text
 from policies.portal.erasure import subject_erase
 from policies.portal.verify import erasure_verify
 from tests.conftest import Persona
@@ -77,7 +80,7 @@ def write_turns(subject: Subject, turns: list[str], session: str = "s1", *, fini
             finished=[
                 MessageFinish(message_id=m.pk, state="done", finished_at=now, error="", extractor="rules",
                               gate_decision="skip", gate_reason="test", search_text=search_text(m.content),
-                              embedding=vector)
+                              embedding=vector, keywords=keywords(m.content))
                 for m, vector in zip(messages, embed_texts(turns), strict=True)
             ]
         )  # fmt: skip
@@ -150,6 +153,29 @@ def test_searches_with_messages_answer_the_same_from_memory(alice: Persona, sett
         assert _answers(subject, query, True, settings) == from_sql
         kinds |= {kind for kind, *_ in from_sql}
     assert kinds == {"fact", "message"}
+
+
+def test_turns_stored_without_their_words_answer_the_same(alice: Persona, settings: Any) -> None:
+    """Turns stored before extraction wrote their content words (or not extracted yet) are cut into words by the
+    search itself: the same answers, from memory and from PostgreSQL, as with the stored words; the backfill
+    then stores exactly those words."""
+    subject = held_subject(alice)
+    stored = {pk: words for pk, words in Message.objects.filter(subject=subject).values_list("pk", "keywords")}
+    assert all(
+        stored[m.pk] == keywords(m.content) for m in Message.objects.filter(subject=subject, embedding__isnull=False)
+    )
+    before = {(q, hold): _answers(subject, q, hold, settings) for q in QUERIES for hold in (False, True)}
+    Message.objects.filter(subject=subject).update(keywords=None)
+    vector_cache.clear()
+    _held(subject)
+    assert all(row["keywords"] is None for row in held_messages.held_subject(subject.pk).rows.values())
+    assert {(q, hold): _answers(subject, q, hold, settings) for q in QUERIES for hold in (False, True)} == before
+    out = StringIO()
+    call_command("turn_keywords", subject=subject.pk, stdout=out)
+    assert out.getvalue().startswith(f"{len(stored)} turns given their words")
+    assert turn_keywords_backfill(subject_id=subject.pk) == 0
+    for message in Message.objects.filter(subject=subject):
+        assert message.keywords == keywords(message.content)
 
 
 def test_a_message_written_after_the_subject_is_held_is_found(alice: Persona, settings: Any) -> None:
