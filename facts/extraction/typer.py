@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction import classifier
+from facts.extraction.amounts import says_more_than_amount
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
 from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CHILD_WORDS
@@ -424,7 +425,7 @@ def cue_type(sentence: str) -> str:
         return hint
     if signal == "amount" and possession_change(sentence) or BACK_FROM_RE.search(sentence):
         return "profile" if signal == "amount" else "event"  # "sold the corsa for 900 quid", "back from Crete"
-    if signal in {"amount", "id"}:
+    if signal in {"amount", "id"} and not says_more_than_amount(sentence):
         return "other"  # an amount or an id with no slot and nothing else (income, rent, a membership number)
     if _PAST_EVENT_RE.search(sentence) and _SPEAKER_RE.search(sentence):
         return "event"  # something the speaker did, dated in the past
