@@ -370,8 +370,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     if signal == "health" and someone_elses_body(sentence, _HEALTH_SIGNAL_RE):
         return "relationship"  # "Tom's got a proper allergy", "She had a fall and broke her wrist": not the speaker's
     if family is not None:
-        if family == "order_status" and slot is not None:
-            return slot.type if slot.type in {"complaint", "event"} else "other"
+        if family == "order_status" and slot is not None:  # an order's number alone is an id (cue_type's other)
+            bare = slot.object_value == "mentioned" and not says_more_than_amount(sentence)
+            return slot.type if slot.type in {"complaint", "event"} and not bare else "other"
         # A diet with its medical reason, a car crash that left an injury: the condition is the durable fact.
         if (
             signal == "health"
@@ -400,8 +401,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
 def cue_type(sentence: str) -> str:
     """The type a weaker cue suggests (a future word, a hint, a way of working, an amount, a past date), or ""."""
     signal = strong_signal(sentence)
-    # What the sentence is about (work, body, a move) comes before its tense: a future or a past word says when,
-    # not what ("我被调到杭州了，下周就过去" is work).
+    # What it is about (work, body, a move) comes before its tense, which says when ("我被调到杭州了，下周就过去": work).
     if WORK_RE.search(sentence) or ATTENDS_RE.search(sentence):
         return "profile"  # work and study, classes and clubs attended
     if BOUGHT_FROM_LISTENER_RE.search(sentence) and not is_question(sentence):

@@ -1,6 +1,6 @@
 """An amount or an id types a fact `other` only when the sentence says nothing else (the corpus README: "an amount or
 an id with nothing else"); beside what went wrong, was done or is lived, that types it. Phrasings of this file's
-own, English and Chinese."""
+own, English and Chinese. An order's number alone is such an id; with what went wrong it is a complaint."""
 
 from __future__ import annotations
 
@@ -34,6 +34,13 @@ def _types(text: str) -> list[str]:
         ("My membership number is 88213407.", "other"),
         ("我月租两千八", "other"),
         ("会员卡号是 60218833", "other"),
+        # An order's number given alone is an id; the order with what went wrong or came is a complaint or an event.
+        ("Order 55190, thanks.", "other"),
+        ("My order is 55190.", "other"),
+        ("订单号55190，谢谢", "other"),
+        ("Order 55190 still hasn't been shipped after ten days.", "complaint"),
+        ("我的订单 55190 还没发货，都一个星期了", "complaint"),
+        ("Order 55190 was delivered yesterday, all fine.", "event"),
     ],
 )
 def test_an_amount_types_a_fact_only_when_it_is_all_the_fact_says(text: str, expected: str) -> None:
