@@ -157,8 +157,8 @@ class Message(TimeStampedModel):
         indexes = [
             models.Index(fields=["subject", "created_at"], name="message_subject_time"),
             # A session's turns in order, ties by id: a turn's next two (search's reply links) are the index's next
-            # two entries (on (session, created_at) every link sorted the rest of the session: 1.5 -> 0.9 ms for
-            # 40 linked turns at 10k turns, bench/README.md session 33).
+            # two entries (on (session, created_at) every link sorted the rest of the session: 1.55 -> 0.71 ms
+            # for 40 linked turns at 10k turns, bench/README.md session 33).
             models.Index(fields=["session", "created_at", "id"], name="message_session_order"),
             models.Index(fields=["extraction_state", "received_at"], name="message_state_received"),
             # The console's daily job counts a day's ingest by arrival time (created_at may be the client's).

@@ -247,8 +247,8 @@ def messages_finish(*, finished: list[MessageFinish]) -> None:
 
 
 def messages_set_keywords(*, keywords: dict[int, list[str]]) -> int:
-    """Give turns their content words (facts.services.message_keywords: the backfill of turns extracted before they
-    were stored). Returns how many were written; a turn that has them keeps them."""
+    """Give turns their content words (facts.services.turn_keywords: the backfill of turns stored before extraction
+    wrote them). Returns how many were written; a turn that has them keeps them."""
     if not keywords:
         return 0
     params: list[Any] = []
