@@ -2,8 +2,8 @@
 much it says besides the names the query gives).
 
 Facts store theirs (`Fact.keywords`); turns were cut into words at every search that re-ranked them
-(`rerank.turn_keywords`: ~0.02 ms an English turn, ~0.2 a Chinese one through jieba), a cost on the search's path after the query's
-vector for every turn not cut since the process started. Extraction now writes them with the turn's other search
+(`rerank.turn_keywords`: ~0.02 ms an English turn, ~0.2 a Chinese one through jieba), a cost on the search's path
+after the query's vector for every turn not cut since the process started. Extraction now writes them with the turn's other search
 fields (pipeline.py, `MessageFinish.keywords`); a turn stored before that, or whose extraction has not finished, has
 NULL and search cuts its words as before, with the same function, so results are the same either way.
 `manage.py turn_keywords` fills the turns that lack them; its writes change nothing search's change log follows, so
