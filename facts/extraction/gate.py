@@ -241,6 +241,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
         if first and not signal and statement_beside_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
+        if signal == "complaint" and not first and _fault_then_question(bare):
+            return Verdict(True, "complaint")  # "水管又漏了，物业管不管？": a fault stated (Chinese drops the speaker)
         if not first or not signal:
             return Verdict(False, "empty_question")
         return Verdict(True, signal)
@@ -394,6 +396,15 @@ def statement_beside_question(text: str) -> str:
         return head.strip()
     tail = text[cuts[0] + 1 :]  # (only read when the first clause asks: firm_type calls this on every sentence)
     return tail.strip() if _stated(tail) and is_question(text[: cuts[0]]) else ""
+
+
+def _fault_then_question(text: str) -> bool:
+    """A fault stated in the clauses before a question's last ("The lift is broken again, is anyone fixing it?"), not
+    asked of the listener's things ("Is your lift broken again?" has no clause before)."""
+    cuts = [m.start() for m in _CLAUSE_CUT_RE.finditer(text[:300])]
+    head = text[: cuts[-1]] if cuts else ""
+    fault = strong_signal(head) == "complaint" and not is_question(head)
+    return fault and not _SECOND_PERSON_START_RE.match(strip_chatter(head))
 
 
 def _stated(part: str) -> bool:

@@ -1,0 +1,45 @@
+"""A fault stated, then a question about it ("水管又漏了，物业到底管不管？", "The lift is broken again, is anyone going
+to fix it?") is the speaker's complaint even where the speaker is not named (Chinese drops the subject); a question
+about the listener's things, or one that states no fault, still keeps nothing. Phrasings of this file's own."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+
+WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
+
+
+def _types(text: str) -> list[str]:
+    view = MessageView(id=1, role="user", name="", content=text, created_at=WHEN, previous_assistant_content="")
+    out = RuleExtractor().extract([view])[1]
+    return [c.type for c in out.candidates] or [f"drop:{out.gate.reason}"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The lift is broken again, is anyone going to fix it?",
+        "The boiler's leaking again, who do I even call about that?",
+        "楼道灯又坏了，有没有人管？",
+        "暖气片又漏水了，到底什么时候来修？",
+    ],
+)
+def test_a_fault_then_a_question_is_a_complaint(text: str) -> None:
+    assert _types(text) == ["complaint"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is your lift broken again?",
+        "How was the trip, was the hotel nice?",
+        "你那边天气怎么样，冷不冷？",
+    ],
+)
+def test_a_question_with_no_fault_of_the_speakers_keeps_nothing(text: str) -> None:
+    assert _types(text)[0].startswith("drop:")
