@@ -241,10 +241,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
         if first and not signal and statement_beside_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
-        if signal == "complaint" and not first and _fault_then_question(bare):
-            return Verdict(True, "complaint")  # "水管又漏了，物业管不管？": a fault stated (Chinese drops the speaker)
-        if not first or not signal:
-            return Verdict(False, "empty_question")
+        if (not first or not signal) and not (signal == "complaint" and _fault_then_question(bare)):
+            return Verdict(
+                False, "empty_question"
+            )  # (a fault stated then asked about is kept: "水管又漏了，物业管不管？")
         return Verdict(True, signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
