@@ -242,9 +242,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         if first and not signal and statement_beside_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
         if (not first or not signal) and not (signal == "complaint" and _fault_then_question(bare)):
-            return Verdict(
-                False, "empty_question"
-            )  # (a fault stated then asked about is kept: "水管又漏了，物业管不管？")
+            return Verdict(False, "empty_question")  # (a fault, then asked about, is kept: "水管又漏了，管不管？")
         return Verdict(True, signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
