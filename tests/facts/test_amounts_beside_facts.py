@@ -4,21 +4,10 @@ own, English and Chinese. An order's number alone is such an id; with what went 
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
 from facts.extraction.amounts import says_more_than_amount
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-
-WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
-
-
-def _types(text: str) -> list[str]:
-    view = MessageView(id=1, role="user", name="", content=text, created_at=WHEN, previous_assistant_content="")
-    out = RuleExtractor().extract([view])[1]
-    return [c.type for c in out.candidates] or [f"drop:{out.gate.reason}"]
+from tests.facts.user_turn import facts_of
 
 
 @pytest.mark.parametrize(
@@ -44,7 +33,7 @@ def _types(text: str) -> list[str]:
     ],
 )
 def test_an_amount_types_a_fact_only_when_it_is_all_the_fact_says(text: str, expected: str) -> None:
-    assert _types(text) == [expected]
+    assert [kind for kind, _ in facts_of(text)] == [expected]
 
 
 @pytest.mark.parametrize(

@@ -4,20 +4,9 @@ about the listener's things, or one that states no fault, still keeps nothing. P
 
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
 
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-
-WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
-
-
-def _types(text: str) -> list[str]:
-    view = MessageView(id=1, role="user", name="", content=text, created_at=WHEN, previous_assistant_content="")
-    out = RuleExtractor().extract([view])[1]
-    return [c.type for c in out.candidates] or [f"drop:{out.gate.reason}"]
+from tests.facts.user_turn import facts_of, first_kind
 
 
 @pytest.mark.parametrize(
@@ -30,7 +19,7 @@ def _types(text: str) -> list[str]:
     ],
 )
 def test_a_fault_then_a_question_is_a_complaint(text: str) -> None:
-    assert _types(text) == ["complaint"]
+    assert [kind for kind, _ in facts_of(text)] == ["complaint"]
 
 
 @pytest.mark.parametrize(
@@ -42,4 +31,4 @@ def test_a_fault_then_a_question_is_a_complaint(text: str) -> None:
     ],
 )
 def test_a_question_with_no_fault_of_the_speakers_keeps_nothing(text: str) -> None:
-    assert _types(text)[0].startswith("drop:")
+    assert first_kind(text) == "drop"
