@@ -240,9 +240,10 @@ def _indirect_zh(question: str) -> str:
 
 def open_answer_sentence(reply: str, question: str) -> str:
     """The reply said after the question it answers ("Where I am working now: At a small bakery downtown."), or ""
-    when the reply says nothing, asks back, is too long to need its question or says what it means on its own."""
+    when the reply says nothing, asks back or is too long to need its question (open_answer has left out a reply that
+    says what it means on its own: `is_statement`)."""
     text = _ACK_EN.sub("", reply.strip())
-    if not question or not text or says_nothing(text) or is_statement(text):
+    if not question or not text or says_nothing(text):
         return ""
     if has_cjk(question):
         if not has_cjk(text) or len(re.sub(r"\s", "", text)) > MAX_REPLY_CHARS_ZH:

@@ -80,6 +80,7 @@ class Held:
 
     entry: Entry
     rows: dict[int, Row]  # message id -> rows.py's message row
+    rows_bytes: int  # what `rows` costs (_row_bytes of each), kept as rows come and go instead of summed again
 
     @property
     def total(self) -> int:
@@ -88,11 +89,7 @@ class Held:
 
     @property
     def nbytes(self) -> int:
-        text = sum(len(r["text"].encode("utf-8")) for r in self.rows.values())  # the row's copy of the content
-        # The content words: a list of shared (interned) strings a turn, each distinct word once.
-        lists = [r["keywords"] for r in self.rows.values() if r["keywords"] is not None]
-        words = sum(56 + 8 * len(k) for k in lists) + sum(49 + len(w.encode("utf-8")) for w in set().union(*lists))
-        return self.entry.nbytes + text + words + _ROW_OBJECT_BYTES * len(self.rows)
+        return self.entry.nbytes + self.rows_bytes
 
     def message_rows(self, ids: Iterable[int]) -> dict[int, Row]:
         """The rows of the held messages among `ids` (a copy each: the search's own), as rows.message_rows
@@ -105,6 +102,13 @@ _nbytes: dict[int, int] = {}
 _lock = threading.Lock()
 _loading: set[int] = set()
 _load_started: dict[int, float] = {}
+
+
+def _row_bytes(row: Row) -> int:
+    """A held row's cost: its copy of the content, its dict and values, and its list of content words (the words
+    themselves are interned, shared by every turn and search that holds them, and not counted)."""
+    words = row["keywords"]
+    return len(row["text"].encode("utf-8")) + _ROW_OBJECT_BYTES + (0 if words is None else 56 + 8 * len(words))
 
 
 def _split(rows: list[tuple[Any, ...]]) -> tuple[list[FactRow], dict[int, Row]]:
@@ -164,8 +168,10 @@ def _checked(subject_id: int, held: Held, cache: vector_cache.CacheSettings, fet
             return now_held if now_held is not None and now_held.entry.version == (count, ids) else None
         fresh_entry = refreshed(entry, found, gone, version=(count, ids), last_change=max(last, entry.last_change))
         merged = {pk: row for pk, row in held.rows.items() if pk not in gone}
+        left = [held.rows[pk] for pk in {*gone, *by_id} if pk in held.rows]  # deleted, or read again
         merged.update(by_id)
-        fresh = Held(fresh_entry, merged)
+        size = held.rows_bytes - sum(map(_row_bytes, left)) + sum(map(_row_bytes, by_id.values()))
+        fresh = Held(fresh_entry, merged, size)
         _put(subject_id, fresh, cache.budget_bytes)
     if fresh_entry.dead > max(32, fresh_entry.size // 8):
         _load_soon(subject_id, cache)
@@ -257,7 +263,8 @@ def load(subject_id: int) -> Held:
         rows = cursor.fetchall()
     version, last = (int(rows[0][0]), int(rows[0][1])), int(rows[0][2])
     found, by_id = _split([r[3:] for r in rows if r[3] is not None])
-    return Held(entry_from_rows(found, version=version, last_change=last, loaded=time.monotonic()), by_id)
+    entry = entry_from_rows(found, version=version, last_change=last, loaded=time.monotonic())
+    return Held(entry, by_id, sum(map(_row_bytes, by_id.values())))
 
 
 def _put(subject_id: int, held: Held, budget: float) -> None:
