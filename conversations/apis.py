@@ -19,8 +19,8 @@ from rest_framework.views import APIView
 from conversations.auth import ApiClient, request_api_key, request_tenant
 from conversations.joberrors import job_error
 from conversations.models import ApiKey, Message, Subject, Tenant
-from conversations.selectors import job_messages, job_state, subject_get
-from conversations.services import MessageInput, message_ingest
+from conversations.selectors import job_messages, job_state, messages_pending, subject_get
+from conversations.services import MessageInput, message_ingest, messages_enqueue_extraction
 from memory_site.api import MetadataField, external_id_problem, validate_input
 from memory_site.errors import ApiError, PayloadTooLarge
 
@@ -128,19 +128,25 @@ class MessagesIngestApi(TenantApi):
             MessageInput(**validate_input(self.MessageSerializer, raw))  # errors say which field
             for raw in raw_messages
         ]
+        wait = request.query_params.get("wait", "").lower() in {"1", "true", "yes"}
+        # Waiting, this request extracts its own turns: a worker given them too would race it for the claim, and
+        # the request would wait on that worker (its queue, a cold process) instead of on its own extraction.
         result = message_ingest(
             tenant=self.tenant(request),
             subject_external_id=user,
             session_external_id=data["session_id"],
             messages=items,
+            enqueue=not wait,
         )
         body: dict[str, Any] = {
             "messages": [{"id": m.pk, "external_id": m.external_id} for m in result.messages],
             "job_id": str(result.job_id),
         }
-        if request.query_params.get("wait", "").lower() in {"1", "true", "yes"}:
+        if wait:
             message_ids = [m.pk for m in result.messages]
             messages_extract_now(message_ids=message_ids)
+            # Left pending (a failed attempt, the wait's deadline, a claim skipped): to the workers, as without wait.
+            messages_enqueue_extraction(message_ids=messages_pending(message_ids=message_ids))
             body["facts"] = messages_facts_payload(message_ids=message_ids)
             return Response(body, status=status.HTTP_200_OK)
         return Response(body, status=status.HTTP_202_ACCEPTED)

@@ -99,9 +99,15 @@ def messages_enqueue_extraction(*, message_ids: list[int]) -> None:
 
 @transaction.atomic
 def message_ingest(
-    *, tenant: Tenant, subject_external_id: str, session_external_id: str, messages: list[MessageInput]
+    *,
+    tenant: Tenant,
+    subject_external_id: str,
+    session_external_id: str,
+    messages: list[MessageInput],
+    enqueue: bool = True,
 ) -> IngestResult:
-    """Store a batch of turns and queue their extraction.
+    """Store a batch of turns and queue their extraction (`enqueue=False`: the caller extracts them itself, as
+    `?wait=true` does, and queues what it could not finish; one it never gets to is the sweeper's).
 
     Idempotent on `external_id`: a message already stored for the subject is returned, not stored again.
     The subject row is locked so two concurrent requests with the same external_id cannot both insert.
@@ -151,9 +157,10 @@ def message_ingest(
     Message.objects.bulk_create(created)
     if not created and out:
         job_id = out[0].job_id
-    messages_enqueue_extraction(
-        message_ids=[m.pk for m in created if m.extraction_state == Message.ExtractionState.PENDING]
-    )
+    if enqueue:
+        messages_enqueue_extraction(
+            message_ids=[m.pk for m in created if m.extraction_state == Message.ExtractionState.PENDING]
+        )
     if created and not subject.memory_paused:
         transaction.on_commit(lambda: current_app.send_task(SUMMARIZE_TASK, args=[session.pk]))
     return IngestResult(job_id=job_id, messages=out, created=created)

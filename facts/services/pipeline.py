@@ -133,9 +133,11 @@ def consolidation_schedule(*, subject_ids: list[int]) -> None:
 
 
 def messages_extract_now(*, message_ids: list[int]) -> None:
-    """Extract in this process for `?wait=true`; wait for any message a worker already claimed.
+    """Extract in this process for `?wait=true`; wait for any message a worker already claimed (a turn posted again
+    by its external_id while an earlier request's task holds it).
 
-    The queued task still runs later and finds nothing pending, so nothing is extracted twice.
+    The request's new turns were not queued (the ingest API leaves them to this call and queues what is still
+    pending after it); a task that runs anyway finds nothing pending, so nothing is extracted twice.
     """
     deadline = time.monotonic() + settings.INGEST_WAIT_TIMEOUT
     todo = list(message_ids)
@@ -144,7 +146,7 @@ def messages_extract_now(*, message_ids: list[int]) -> None:
             messages_extract(message_ids=todo)
         except ExtractionFailed:
             logger.warning("inline extraction failed for some of %s", todo)
-            return  # failed messages are pending again for the task's retry, not for this loop
+            return  # failed messages are pending again, for the workers the caller queues them to, not for this loop
         while messages_any_running(message_ids=message_ids):
             if time.monotonic() >= deadline:
                 return

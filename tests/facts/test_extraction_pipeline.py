@@ -9,10 +9,12 @@ from typing import Any
 
 import numpy as np
 import pytest
+from celery.signals import before_task_publish
 from django.db import connection
 from django.test import override_settings
 
 from conversations.models import Message
+from conversations.services import EXTRACT_TASK
 from facts.extraction import zh_encoder
 from facts.models import Conflict, Fact, FactHistory
 from facts.services import ExtractionFailed, messages_extract
@@ -440,3 +442,33 @@ def test_a_later_answer_to_the_same_thing_replaces_the_earlier(alice) -> None:  
         ("active", "User's name: Samuel Okafor-Reid."),
         ("superseded", "User's name: Sam Okafor."),
     ]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_waiting_request_extracts_its_own_turns_and_queues_only_what_it_left(alice, fake_llm) -> None:  # type: ignore[no-untyped-def]
+    """`?wait=true` does not hand its turns to a worker as well: a worker's claim would leave the request waiting on
+    that worker (a cold process, a long queue) up to INGEST_WAIT_TIMEOUT, and answering without facts. A turn it could
+    not extract goes to the workers, as without wait."""
+    extract_sends: list[list[int]] = []
+
+    def record(sender: str | None = None, body: Any = None, **_: Any) -> None:
+        if sender == EXTRACT_TASK:
+            extract_sends.append(list(body[0][0]))
+
+    before_task_publish.connect(record, weak=False)
+    try:
+        fake_llm.answer = _one_fact_per_turn("Miso")
+        body = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
+            {"role": "user", "content": "I live in Lisbon."}, {"role": "user", "content": "我养了一只猫叫年糕。"}]}).json()  # fmt: skip
+        assert len(body["facts"]) == 2 and extract_sends == []
+        states = Message.objects.filter(pk__in=[m["id"] for m in body["messages"]]).values_list("extraction_state")
+        assert {s for (s,) in states} == {"done"}
+
+        failing = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
+            {"role": "user", "content": "I have a cat named Miso."}]}).json()  # fmt: skip
+        assert failing["facts"] == [] and extract_sends == [[failing["messages"][0]["id"]]]
+
+        queued = alice.ingest("I work at Siemens.", wait=False).json()
+        assert extract_sends[-1] == [queued["messages"][0]["id"]]  # without wait, the turn is queued
+    finally:
+        before_task_publish.disconnect(record)
