@@ -52,6 +52,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             return ""
         m = _ASK_EN.match(body)
         wh = not m and re.match(r"(?:which|what|when|where|who|whose|how|why)\b", body, re.I)  # "asked which ..."
+        stated = type_ == "complaint" and not m and not wh and stated_then_asked(body)
+        if stated:  # "The lift is broken again, is anyone going to fix it?"
+            return f"{speaker} complained that {stated}" if named else f"Complained that {stated}"
         what = listener_third(m.group(2) if m else body[:1].lower() + body[1:] if wh else body, m.group(1) if m else "")
         verb = "Asked whether" if m else "Asked" if wh else "Asked about"
         if type_ == "complaint":  # "Why is your courier so slow?" -> "complained, asking why is their courier so slow"
@@ -77,6 +80,31 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     return f"{speaker} mentioned that {body}"
 
 
+def stated_then_asked(body: str) -> str:
+    """A grievance stated, then asked about, said as stated and asked ("The lift is broken again, is anyone going to
+    fix it" -> "the lift is broken again, asking whether anyone is going to fix it"), or "" when the sentence does not
+    open with a statement. A question with the speaker in it ("who do I even call about that") is left out: the
+    grievance is the fact."""
+    m = _STATED_THEN_ASKED_RE.match(body)
+    if m is None or _FIRST_EN_RE.search(m.group("stated")):
+        return ""
+    stated = m.group("stated").strip()
+    if _COMMON_FIRST.match(stated):
+        stated = stated[:1].lower() + stated[1:]
+    asked = m.group("asked")
+    if _FIRST_EN_RE.search(asked):
+        return stated
+    ask = _ASK_EN.match(asked)
+    said = listener_third(ask.group(2), ask.group(1)) if ask else listener_third(asked[:1].lower() + asked[1:])
+    return f"{stated}, asking {'whether ' if ask else ''}{said}"
+
+
+# A statement, then a question after a comma ("The heating's off again, when will it be fixed?").
+_STATED_THEN_ASKED_RE = re.compile(
+    r"^(?P<stated>[^,;?]{8,}?)\s*[,;]\s*(?:(?:and|so|but)\s+)?(?P<asked>(?:do|does|did|can|could|will|would|is|are|has|"
+    r"have|why|when|where|what|who|how)\b[^,;]*)$",
+    re.I,
+)
 # A choice named and asked for, nothing else ("A refund, please", "The navy one please").
 _CHOSEN_RE = re.compile(r"^((?:a|an|the) [\w' -]{1,40}?),? please$", re.I)
 # "你好，想问下你们的自提点几点关门？" -> "咨询你们的自提点几点关门": the greeting and the asking words go.
@@ -188,6 +216,10 @@ def asked_by_speaker(sentence: str, speaker: str, type_: str = "inquiry") -> str
     parcel?" -> "Asked where they can collect the parcel", "我的订单发货了吗" -> "咨询订单是否发货了"), or "" when it
     reads no better that way. A grievance that names the business ("why did you charge me twice?") stays as it was:
     its "you" is the business, not the speaker."""
+    if type_ == "complaint" and not has_cjk(sentence) and not _WHY_RE.match(sentence.strip()):
+        stated = stated_then_asked(sentence.strip().rstrip("?.! "))  # "The boiler's leaking, who do I call?"
+        return f"{speaker} complained that {stated}" if stated and speaker not in UNNAMED else (
+            f"Complained that {stated}" if stated else "")  # fmt: skip
     if type_ == "complaint" and (re.search(r"\byou\b|你|您", sentence, re.I) or not _WHY_RE.match(sentence.strip())):
         return ""  # only a "why" is said as a grievance asked ("为什么我的退款还没到账" -> "抱怨退款还没到账")
     if has_cjk(sentence):

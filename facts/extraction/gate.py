@@ -241,9 +241,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
         if first and not signal and statement_beside_question(bare):
             return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
-        if (not first or not signal) and not (signal == "complaint" and _fault_then_question(bare)):
-            return Verdict(False, "empty_question")  # (a fault, then asked about, is kept: "水管又漏了，管不管？")
-        return Verdict(True, signal)
+        fault = _fault_then_question(bare)  # a fault, then asked about, is kept: "水管又漏了，管不管？"
+        if (not first or not signal) and not fault:
+            return Verdict(False, "empty_question")
+        return Verdict(True, "complaint" if fault and (not first or not signal) else signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":

@@ -105,7 +105,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A fault back again, a supply cut, the business keeping or charging what it should not.
             r"(?:came|arrived|turned up) without|never (?:signed up for|subscribed to|ordered) (?:this|that|it|these|them|any)|didn'?t (?:order|authori[sz]e|sign up for) (?:this|that|it|these|them|any)|normally\b[^.!?]{0,30}?\bi (?:paid|was charged)|"
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
-            r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|you(?:'ve| "
+            r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
             r"被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
@@ -114,7 +114,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
-            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏)了|"
+            r"质量(太)?差|质量问题|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|没人(?:理|管|回)|又(?:坏|断|漏|漏风|停水|停电)了|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").

@@ -396,7 +396,9 @@ def listener_third(question: str, aux: str = "") -> str:
     return f"{wh.group(1)} {said}" if said else text
 
 
-_QUESTION_SUBJECTS = frozenset(["it", "they", "there", "this", "that", "he", "she", "we"])
+_QUESTION_SUBJECTS = frozenset(
+    ["it", "they", "there", "this", "that", "he", "she", "we", "someone", "anyone", "somebody", "anybody", "everyone"]
+)
 _WH_AUX_RE = re.compile(
     r"^((?:how(?: long| much| many| often| soon| late| early)?(?: (?:days|weeks|hours|times|time|money))?|what(?: time| days?)?|"
     r"when|where|why|which \w+)) "
