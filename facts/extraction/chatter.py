@@ -69,6 +69,7 @@ _LEAD_RE = re.compile(
 # the fact is the news. Only stripped when the speaker follows; advice about anything else stays as said.
 _ADVICE_OPENER_RE = re.compile(
     r"^(?:you should (?:know|remember|note)(?: that)?|(?:just )?so you know|fyi|for your information|for the record|"
+    r"(?:just )?(?:a )?(?:quick )?heads[- ]up|(?:just )?to let you know|提醒一下|先说一下|先跟你说一下|"
     # A frame of telling or of being reminded: the news is what follows ("I wanted to tell you that I got the job",
     # "That reminds me why nursing suits me", "这让我想起我小时候也学过琴").
     r"i (?:just |really )?(?:wanted|want|had|have|need(?:ed)?) to (?:tell you|let you know|say)(?: that)?(?! about)|"

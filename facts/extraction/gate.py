@@ -174,6 +174,14 @@ _BUSINESS_ADDRESSED_RE = re.compile(
 
 
 # A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
+# A grievance asked as why a thing still has not happened, of no one named: the speaker's own order, refund or repair.
+_WHY_STILL_NOT_RE = re.compile(
+    r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|"
+    r"回复|上门|联系)|"
+    r"^(?:why|how come) (?:has(?:n'?t| not)|is(?:n'?t| not)|have(?:n'?t| not)) (?:it|this|the (?:\w+ )?(?:order|parcel|package|"
+    r"refund|repair|delivery|replacement))\b[^?]{0,30}?\b(?:still|yet)\b",
+    re.I,
+)
 _WHY_OF_BUSINESS_RE = re.compile(
     r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
 )
@@ -197,7 +205,18 @@ _WH_ASKED_RE = re.compile(
 
 def is_question(sentence: str) -> bool:
     text = sentence.strip()
+    if _UNTOLD_WH_RE.search(text):  # "也没说为什么", "不知道为啥": a wh-word that asks nothing
+        return False
+    if _WHY_STILL_NOT_RE.match(text):  # "怎么还没退款": asked, with or without its mark
+        return True
     return bool(_QUESTION_RE.search(text) or _WH_ASKED_RE.match(text) and not has_first_person(text))
+
+
+# A wh-word closing what was not said or is not known, without a question mark: a statement.
+_UNTOLD_WH_RE = re.compile(
+    r"(?:没(?:有)?(?:说|讲|告诉\S{0,2}|解释|通知)|不知道|不清楚|不明白|搞不懂|不懂)(?:是|该|要)?(?:为什么|为啥|什么|怎么回事)"
+    r"(?:原因)?\s*[。.!！~～]*$"
+)
 
 
 @sentence_memo
@@ -230,21 +249,10 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     # (before the question: "我还以为周日也营业呢" asks nothing)
     if _MISTAKEN_RE.match(plain) and not signal and not has_slot:
         return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
+    if _WHY_STILL_NOT_RE.match(plain_bare):  # "为什么还没发货", "Why hasn't it shipped yet?": the speaker's wait
+        return Verdict(True, "complaint", sure=True)
     if is_question(text) and not has_slot:
-        if REMIND_RE.search(text):
-            return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
-        if not first and asks_after_listener(bare):
-            return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
-        if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
-            return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
-        if _SERVICE_RE.search(text):
-            return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
-        if first and not signal and statement_beside_question(bare):
-            return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
-        fault = _fault_then_question(bare)  # a fault, then asked about, is kept: "水管又漏了，管不管？"
-        if (not first or not signal) and not fault:
-            return Verdict(False, "empty_question")
-        return Verdict(True, "complaint" if fault and (not first or not signal) else signal)
+        return _question_verdict(text, bare, plain_bare, first=first, signal=signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":
@@ -395,6 +403,25 @@ def statement_beside_question(text: str) -> str:
         return head.strip()
     tail = text[cuts[0] + 1 :]  # (only read when the first clause asks: firm_type calls this on every sentence)
     return tail.strip() if _stated(tail) and is_question(text[: cuts[0]]) else ""
+
+
+def _question_verdict(text: str, bare: str, plain_bare: str, *, first: bool, signal: str) -> Verdict:
+    """What the rules say of a question with no slot: kept when it asks the business, states a fact of the
+    speaker's beside it or a grievance; else it carries nothing."""
+    if REMIND_RE.search(text):
+        return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
+    if not first and asks_after_listener(bare):
+        return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
+    if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
+        return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
+    if _SERVICE_RE.search(text):
+        return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
+    if first and not signal and statement_beside_question(bare):
+        return Verdict(None, "personal")  # "我要去德国读研了，九月开学，行李要带什么？": a fact, then the question
+    fault = _fault_then_question(bare)  # a fault, then asked about, is kept: "水管又漏了，管不管？"
+    if (not first or not signal) and not fault:
+        return Verdict(False, "empty_question")
+    return Verdict(True, "complaint" if fault and (not first or not signal) else signal)
 
 
 def _fault_then_question(text: str) -> bool:

@@ -258,6 +258,11 @@ def third_person_en(sentence: str, name: str) -> str:
     out = re.sub(r"(?<=\w )me\b", f"{_MARK}@", out)
     if _MARK not in out:
         return _name_plural(out, name) if _WE in out or _OUR in out or _US in out else sentence
+    plural = [i for i in (out.find(_WE), out.find(_OUR), out.find(_US)) if i >= 0]
+    if plural and min(plural) < out.index(
+        _MARK
+    ):  # "Our budget is £12k, at my aunt's" -> "User's budget ... their aunt's"
+        return _name_marks(_name_plural(out, name), name, named=False)
     return _name_plural(_name_marks(out, name), None)
 
 
@@ -306,8 +311,8 @@ def _agreeing(singular: str, original: str) -> str:
     return f"\x05{singular}\x06{_PLURAL_OF.get(original.lower(), original)}\x0f"
 
 
-def _agree(out: str) -> str:
-    first = out.index(_MARK) if _MARK in out else -1
+def _agree(out: str, *, named: bool = True) -> str:
+    first = out.index(_MARK) if _MARK in out and named else -1
     later = False
 
     def pick(m: re.Match[str]) -> str:
@@ -337,10 +342,14 @@ def _joined(before: str, label: str, name: str, unnamed: bool) -> str:
     return "the user" if unnamed else name
 
 
-def _name_marks(out: str, name: str) -> str:
-    """The first mark becomes the name ("User" for an unnamed user); later ones they / their / them."""
+def _name_marks(out: str, name: str, *, named: bool = True) -> str:
+    """The first mark becomes the name ("User" for an unnamed user); later ones they / their / them (all of them when
+    not `named`: a "we" or "our" before them named the speaker)."""
     unnamed = name in UNNAMED
-    out = _agree(out)
+    out = _agree(out, named=named)
+    if not named:
+        out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
+        return re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out).replace(_MARK, "they")
     first = out.index(_MARK)
     head, tail = out[:first], out[first:]
     label = "User" if unnamed else name  # the first mention names the person; later ones are their / them
@@ -396,13 +405,11 @@ def listener_third(question: str, aux: str = "") -> str:
     return f"{wh.group(1)} {said}" if said else text
 
 
-_QUESTION_SUBJECTS = frozenset(
-    ["it", "they", "there", "this", "that", "he", "she", "we", "someone", "anyone", "somebody", "anybody", "everyone"]
-)
+_QUESTION_SUBJECTS = frozenset(["it", "they", "there", "this", "that", "he", "she", "we", "someone", "anyone", "somebody", "anybody", "everyone"])  # fmt: skip
 _WH_AUX_RE = re.compile(
     r"^((?:how(?: long| much| many| often| soon| late| early)?(?: (?:days|weeks|hours|times|time|money))?|what(?: time| days?)?|"
     r"when|where|why|which \w+)) "
-    r"(does|do|is|are|can|could|will|would|should) (\w.*)$",
+    r"(does|do|is|are|can|could|will|would|should|(?:has|have|is|are|does|do|did|was|were|wo|ca)n['’]t) (\w.*)$",
     re.I,
 )
 # What a shop, a service or a product does, asked about: the verb of a question's noun subject ("does the Leeds branch
@@ -448,7 +455,9 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
     end = next((i for i in range(head + 1, len(words)) if words[i].lower() in _NP_END), len(words))
     be = aux in {"is", "are", "was", "were"}
     fits = _BE_PREDICATES if be else _SERVICE_VERBS
-    at = next((i for i in range(end - 1, head, -1) if words[i].lower() in fits or be and words[i].endswith("ing")), 0)
+    done = aux[:3] in {"has", "hav"}  # "why hasn't the replacement arrived": its participle
+    at = next((i for i in range(end - 1, head, -1) if words[i].lower() in fits or be and words[i].endswith("ing")
+               or done and words[i].endswith(("ed", "en"))), 0)  # fmt: skip
     if not at and not be and words[-1].lower() in _SERVICE_VERBS:  # "how long does delivery to Norway take"
         at = len(words) - 1
     subject = " ".join(["the" if first.lower() == "their" else first, *words[1:at]])

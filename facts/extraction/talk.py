@@ -92,6 +92,16 @@ _OWN_ZH_RE = re.compile(
 _SAME_OLD_RE = re.compile(
     r"^(?:我)?(?:还是|也还是|就)?老样子|^same old\b|^nothing new\b|这辈子(?:估计|肯定)?都?做不到", re.I
 )
+# Steering the talk of the moment, no fact ("I'd rather not talk about work today", "let's change the subject",
+# "今天不想聊工作", "换个话题吧"); a lasting wish about a topic ("I don't like talking about my divorce") stays.
+_NOT_NOW_TOPIC_RE = re.compile(
+    r"^(?:(?:i'?d|i would) rather not|i (?:don'?t|do not) (?:really )?(?:want|wanna|feel like)(?: to)?|let'?s not|can we "
+    r"not) (?:talk|chat|think|get into|go into)\b[^.!?]{0,40}?\b(?:today|tonight|right now|now|at the moment|just yet)\b|"
+    r"^(?:can we |let'?s )(?:change the subject|talk about something else)\b|"
+    r"^(?:我)?(?:今天|现在|暂时|先)(?:不想|不太想|别)(?:聊|说|谈|提)|^(?:咱们?|我们)?(?:先)?(?:换个话题|聊点别的|不聊这个了|别聊这个了)|"
+    r"^(?:我)?不想(?:聊|说|谈)了",
+    re.I,
+)
 # ... or feeling lucky for one's people ("feeling blessed to have such good friends", 有你们真好, 我真的觉得很幸运).
 _LUCKY_RE = re.compile(
     r"^(?:i'?m|i am|i feel|feeling) (?:so |really |truly |very |just )*(?:lucky|blessed|grateful|thankful|fortunate) "
@@ -202,6 +212,8 @@ def talk_only(sentence: str) -> str:
         return "vague"
     if _SETTLING_RE.search(text):
         return "agreement"
+    if _NOT_NOW_TOPIC_RE.search(text):
+        return "small_talk"
     who = _WHO_WILL_RE.search(text)
     if who and not _told_after(text, who.end()):
         return "empty_question"
