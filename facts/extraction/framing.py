@@ -218,8 +218,9 @@ def asked_by_speaker(sentence: str, speaker: str, type_: str = "inquiry") -> str
     its "you" is the business, not the speaker."""
     if type_ == "complaint" and not has_cjk(sentence) and not _WHY_RE.match(sentence.strip()):
         stated = stated_then_asked(sentence.strip().rstrip("?.! "))  # "The boiler's leaking, who do I call?"
-        return f"{speaker} complained that {stated}" if stated and speaker not in UNNAMED else (
-            f"Complained that {stated}" if stated else "")  # fmt: skip
+        if not stated:
+            return ""
+        return f"{speaker} complained that {stated}" if speaker not in UNNAMED else f"Complained that {stated}"
     if type_ == "complaint" and (re.search(r"\byou\b|你|您", sentence, re.I) or not _WHY_RE.match(sentence.strip())):
         return ""  # only a "why" is said as a grievance asked ("为什么我的退款还没到账" -> "抱怨退款还没到账")
     if has_cjk(sentence):

@@ -173,7 +173,6 @@ _BUSINESS_ADDRESSED_RE = re.compile(
 )
 
 
-# A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
 # A grievance asked as why a thing still has not happened, of no one named: the speaker's own order, refund or repair.
 _WHY_STILL_NOT_RE = re.compile(
     r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|"
@@ -182,6 +181,7 @@ _WHY_STILL_NOT_RE = re.compile(
     r"refund|repair|delivery|replacement))\b[^?]{0,30}?\b(?:still|yet)\b",
     re.I,
 )
+# A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
 _WHY_OF_BUSINESS_RE = re.compile(
     r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
 )
