@@ -40,8 +40,8 @@ _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|hmm+|hm+|umm*|erm|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no(?=[,.!]|\s[-–—]|\s(?:i|i'm|i've|we|it|it's|that|that's|he|she|they|you|my|not)\b)|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
     r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
     r"(?:we|i) last (?:spoke|talked|chatted|caught up)(?=\s?[-–—:,;.!])|guess what|big news(?: on my end)?|fun fact|save the date|"
-    r"real question|oh and|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
-    r"好的|可以|宝|兄弟|"
+    r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"好的|可以|宝|兄弟|(?:你)?说[得的](?:对|是|有道理)|说的是|有道理|确实|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
     # "Speaking of trips, ...", "借你吉言，...").
     r"thanks for asking|thanks(?: so much| a lot)?|thank you|(?:i'?m|we'?re|they'?re|all|things are|doing|it'?s all) "
@@ -236,7 +236,7 @@ _VAGUE_RE = re.compile(
     r"see what happens|wait and see|play it by ear|get back to you|"
     r"look into (?:it|that|this|those|them|the [\w-]{1,20}(?: [\w-]{1,20})? one))\b|\bmaybe (?:another|next|some other) time\b|"
     r"\bi (?:could|can) never\b|\b(?:rather you than me|better you than me)\b|"
-    r"(?:我)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|琢磨琢磨|斟酌一下)|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
+    r"(?:我)?(?:回去|回头|先)?(?:还)?(?:得|要)?再?(?:考虑考虑|考虑一下|想一想|想想看|(?<=再)想想|琢磨琢磨|琢磨一下|斟酌一下)(?:吧|啊)?|等[^，,。.！!？?]{1,8}?再(?:说|看|定)|"
     r"到时候?再(?:说|看|定)|改天吧|下次(?:再说)?吧|还不(?:知道|确定|好说)|我可(?:\S{1,3})?不了|换(?:我|成我)(?:早)?(?:就)?"
     r"(?:放弃|疯)了|"
     # Doing something together some day, proposed to the listener ("咱俩一块儿报个班呗", "let's do it together sometime").

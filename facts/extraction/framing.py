@@ -101,7 +101,7 @@ def stated_then_asked(body: str) -> str:
 
 # A statement, then a question after a comma ("The heating's off again, when will it be fixed?").
 _STATED_THEN_ASKED_RE = re.compile(
-    r"^(?P<stated>[^,;?]{8,}?)\s*[,;]\s*(?:(?:and|so|but)\s+)?(?P<asked>(?:do|does|did|can|could|will|would|is|are|has|"
+    r"^(?P<stated>[^,;?]{8,}?)[,;]\s*(?:(?:and|so|but)\s+)?(?P<asked>(?:do|does|did|can|could|will|would|is|are|has|"
     r"have|why|when|where|what|who|how)\b[^,;]*)$",
     re.I,
 )

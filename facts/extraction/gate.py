@@ -173,6 +173,14 @@ _BUSINESS_ADDRESSED_RE = re.compile(
 )
 
 
+# A credential's value given ("my password is hunter2", "PIN's 4471", "支付密码是880312"), not a word about one ("the
+# password is on the fridge", "密码忘了").
+_SECRET_RE = re.compile(
+    r"\b(?:password|passcode|pass code|pin(?: number| code)?|cvv|cvc|security code|one[- ]time code|otp|verification "
+    r"code|2fa code)(?:'s| is| was|:|=)\s*[\"'“]?(?:[^\s,.;!?\"”]*\d[^\s,.;!?\"”]*|[^\s,.;!?\"”]+(?=[\"'”]?\s*(?:[,.;!?]|$)))|"
+    r"(?:密码|口令|验证码|PIN码?|安全码|动态码)(?:是|为|：|:)\s*[A-Za-z0-9!@#$%^&*_-]{3,}",
+    re.I,
+)
 # A grievance asked as why a thing still has not happened, of no one named: the speaker's own order, refund or repair.
 _WHY_STILL_NOT_RE = re.compile(
     r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|"
@@ -236,6 +244,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     chatter = small_talk_reason(text) or praise_of_yours(text) or ("" if has_slot else talk_only(text))
     if chatter:
         return Verdict(False, chatter)
+    if _SECRET_RE.search(text):  # a credential is never a fact: context puts facts into prompts (the turn stays)
+        return Verdict(False, "secret")
     # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
     if not has_slot and (_resolve_only(text) or self_pep_only(text) or worth_only(text)):
         return Verdict(False, "reaction")
@@ -263,7 +273,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "vague")  # "nothing decided", 还没定: a plan not made
     if not has_slot and not signal and (DONT_KNOW_RE.search(plain) or LISTENERS_CHOICE_RE.search(plain)):
         return Verdict(False, "vague")  # "我也不知道啥型号", "come over friday if u want"
-    vague = without_vague(text)
+    vague = without_vague(plain)  # (after its opener: "说得对，我再想想")
     if not has_slot and not signal and vague is not None and (not vague or small_talk_reason(vague)):
         return Verdict(False, "vague")  # "I'll keep an eye out, thanks", "好的，我再考虑考虑", "厉害，我可坚持不了"
     if not has_slot and not signal and hedged_outing(plain):

@@ -383,10 +383,11 @@ class RuleExtractor:
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
-        # A clause cut from a longer sentence ends as a sentence; an emoji is the turn's tone, not the fact's.
-        text = _EMOJI_RE.sub("", text).rstrip(",;:，；：、 ")
-        if not text.endswith((".", "!", "?", "。", "！", "？")):
-            text += "。" if has_cjk(text[-1:]) else "."
+        # A clause cut from a longer sentence ends as a sentence; an emoji or an exclamation is the turn's tone.
+        text = _EMOJI_RE.sub("", text).rstrip(",;:，；：、!！ ")
+        if not text.endswith((".", "?", "。", "？")):
+            zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
+            text += "。" if zh_end else "."
         entities = entities_of(sentence, text, speaker if message.name else "")
         known = {e["text"].lower() for e in entities}
         if slot is not None and slot.entity_kind and slot.object_value and slot.object_value.lower() not in known:

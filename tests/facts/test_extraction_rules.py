@@ -408,7 +408,7 @@ def test_back_after_no_count_of_time_is_no_date() -> None:
     [
         ("You know I teach piano on weekends.", "Lena teaches piano on weekends."),
         ("You know what, I sold my car.", "Lena sold their car."),
-        ("Yup, I got the apartment on Elm Street!", "Lena got the apartment on Elm Street!"),
+        ("Yup, I got the apartment on Elm Street!", "Lena got the apartment on Elm Street."),
         ("I mean, my dad is a carpenter.", "Lena's dad is a carpenter."),
         ("你知道吗，我妈妈是中学老师。", "Lena的妈妈是中学老师。"),
         ("我是说，我在读夜校。", "Lena在读夜校。"),

@@ -83,3 +83,12 @@ def test_our_before_my_names_the_speaker_at_our(name: str, text: str, fact: str)
 )
 def test_a_heads_up_before_the_news_is_not_part_of_the_fact(text: str, fact: str) -> None:
     assert [t for _, t in facts_of(text)] == [fact]
+
+
+@pytest.mark.parametrize("text", ["说的是，我回去再琢磨琢磨", "你说得有道理，我再想想吧"])
+def test_agreeing_then_thinking_it_over_keeps_nothing(text: str) -> None:
+    assert facts_of(text) == []
+
+
+def test_agreeing_then_a_plan_keeps_the_plan_alone() -> None:
+    assert [t for _, t in facts_of("说得对，我下周一就去健身房办卡")] == ["用户2026年5月18日就去健身房办卡。"]
