@@ -33,6 +33,7 @@ from facts.extraction.chatter import (
     worth_only,
 )
 from facts.extraction.elision import speaker_elided
+from facts.extraction.identity import says_what_speaker_is
 from facts.extraction.lexicon import LAW_RE
 from facts.extraction.pieces import main_reason, small_talk_reason
 from facts.extraction.signals import (
@@ -304,6 +305,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event")
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
+    if first and says_what_speaker_is(plain):
+        return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting
     if len(keywords(text)) < 2 and not re.search(r"\d", text):
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
