@@ -252,7 +252,7 @@ class RuleExtractor:
         if command.kind == "forget" or not command.target or len(keywords(command.target)) == 0:
             return ExtractionOutput(gate=gate, candidates=[], commands=[command])
         offset = message.content.find(command.target)
-        candidates = self.candidates(message, command.target, offset=max(offset, 0))
+        candidates = self.gated_candidates(message, command.target, offset=max(offset, 0), asked=True)[0]
         for candidate in candidates:
             candidate.pinned = True
             candidate.importance = 1.0
@@ -260,8 +260,11 @@ class RuleExtractor:
         # A "remember X" with its own content pins X; nothing from the previous message.
         return ExtractionOutput(gate=gate, candidates=candidates, commands=[] if candidates else [command])
 
-    def gated_candidates(self, message: MessageView, content: str, *, offset: int) -> tuple[list[Candidate], list[str]]:
-        """The candidates of the sentences the gate keeps, and the reason codes of those it drops."""
+    def gated_candidates(
+        self, message: MessageView, content: str, *, offset: int, asked: bool = False
+    ) -> tuple[list[Candidate], list[str]]:
+        """The candidates of the sentences the gate keeps, and the reason codes of those it drops (`asked`: the
+        speaker asked to remember them, a credential too)."""
         speaker, content, offset = self._speaker(message, content, offset)
         content = content[:MAX_READ_CHARS]  # a document pasted as a turn: its head is read, all of it stays searchable
         shares = _SHARES_RE.search(content)
@@ -283,6 +286,7 @@ class RuleExtractor:
             Verdict(True, "possession") if i in lasting else rule_verdict(c, has_slot=slot is not None)
             for i, ((c, _s, _e), slot) in enumerate(zip(clauses, slots, strict=True))
         ]  # fmt: skip
+        verdicts = [Verdict(True, "asked", sure=True) if asked and v.reason == "secret" else v for v in verdicts]
         open_ = [i for i, v in enumerate(verdicts) if v.keep is not False]
         scores = classifier.score([clauses[i][0] for i in open_]) if open_ else []
         listed: list[classifier.Score | None] = list(scores) if scores else [None] * len(open_)
@@ -385,7 +389,7 @@ class RuleExtractor:
             text = business_named(text)
         # A clause cut from a longer sentence ends as a sentence; an emoji or an exclamation is the turn's tone.
         text = _EMOJI_RE.sub("", text).rstrip(",;:，；：、!！ ")
-        if not text.endswith((".", "?", "。", "？")):
+        if not text.endswith((".", "?", "。", "？", "…")):
             zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
             text += "。" if zh_end else "."
         entities = entities_of(sentence, text, speaker if message.name else "")

@@ -129,7 +129,7 @@ def test_resolve_both_keeps_both_and_bad_keep_is_400(alice) -> None:  # type: ig
 @pytest.mark.django_db
 @pytest.mark.parametrize(
     ("statement", "command"),
-    [("My wifi password is tulip42.", "Remember this."), ("我的护照号码是E1234567。", "记住这个")],
+    [("My locker number is 4417.", "Remember this."), ("我的护照号码是E1234567。", "记住这个")],
 )
 def test_remember_this_pins_the_previous_statement(alice, statement: str, command: str) -> None:  # type: ignore[no-untyped-def]
     fact = _ingest(alice, statement)[0]

@@ -1,12 +1,14 @@
-"""A credential's value is never kept as a fact (context pastes facts into prompts; the turn itself stays stored for
-its owner), a word about one is as before; the turn's tone (an exclamation, "tbh", 说实话) stays out of the fact.
+"""A credential's value is not kept as a fact unless the speaker asks to remember it (context pastes facts into
+prompts; the turn itself stays stored for its owner), a word about one is as before; the turn's tone (an exclamation, "tbh", 说实话) stays out of the fact.
 Phrasings of this file's own, in both languages."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.facts.user_turn import facts_of
+from facts.extraction.base import MessageView
+from facts.extraction.rules import RuleExtractor
+from tests.facts.user_turn import WHEN, facts_of
 
 
 @pytest.mark.parametrize(
@@ -45,3 +47,15 @@ def test_a_word_about_a_credential_is_kept_as_before(text: str, fact: str) -> No
 )
 def test_the_turns_tone_stays_out_of_the_fact(text: str, fact: str) -> None:
     assert [t for _, t in facts_of(text)] == [fact]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Please remember: the garage code is 8812.", "User's garage code is 8812."),
+        ("记住：我家门禁密码是1357", "用户家门禁密码是1357。"),
+    ],
+)
+def test_a_credential_the_speaker_asks_to_remember_is_kept_pinned(text: str, fact: str) -> None:
+    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
+    assert [(c.text, c.pinned) for c in out.candidates] == [(fact, True)]
