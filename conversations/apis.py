@@ -19,7 +19,7 @@ from rest_framework.views import APIView
 from conversations.auth import ApiClient, request_api_key, request_tenant
 from conversations.joberrors import job_error
 from conversations.models import ApiKey, Message, Subject, Tenant
-from conversations.selectors import job_messages, job_state, messages_pending, subject_get
+from conversations.selectors import job_messages, job_state, messages_any_running, messages_pending, subject_get
 from conversations.services import MessageInput, message_ingest, messages_enqueue_extraction
 from memory_site.api import MetadataField, external_id_problem, validate_input
 from memory_site.errors import ApiError, PayloadTooLarge
@@ -146,9 +146,13 @@ class MessagesIngestApi(TenantApi):
             message_ids = [m.pk for m in result.messages]
             messages_extract_now(message_ids=message_ids)
             # Left pending (a failed attempt, the wait's deadline, a claim skipped): to the workers, as without wait.
-            messages_enqueue_extraction(message_ids=messages_pending(message_ids=message_ids))
+            left = messages_pending(message_ids=message_ids)
+            messages_enqueue_extraction(message_ids=left)
             body["facts"] = messages_facts_payload(message_ids=message_ids)
-            return Response(body, status=status.HTTP_200_OK)
+            done = not left and not messages_any_running(message_ids=message_ids)
+            return Response(
+                body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED
+            )  # 202: follow the job
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 

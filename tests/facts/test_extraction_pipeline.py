@@ -445,10 +445,10 @@ def test_a_later_answer_to_the_same_thing_replaces_the_earlier(alice) -> None:  
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_waiting_request_extracts_its_own_turns_and_queues_only_what_it_left(alice, fake_llm) -> None:  # type: ignore[no-untyped-def]
+def test_a_waiting_request_extracts_its_own_turns_and_queues_only_what_it_left(alice, fake_llm, settings) -> None:  # type: ignore[no-untyped-def]
     """`?wait=true` does not hand its turns to a worker as well: a worker's claim would leave the request waiting on
     that worker (a cold process, a long queue) up to INGEST_WAIT_TIMEOUT, and answering without facts. A turn it could
-    not extract goes to the workers, as without wait."""
+    not extract goes to the workers, as without wait, and the answer is 202: the job is to be followed."""
     extract_sends: list[list[int]] = []
 
     def record(sender: str | None = None, body: Any = None, **_: Any) -> None:
@@ -458,15 +458,26 @@ def test_a_waiting_request_extracts_its_own_turns_and_queues_only_what_it_left(a
     before_task_publish.connect(record, weak=False)
     try:
         fake_llm.answer = _one_fact_per_turn("Miso")
-        body = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
-            {"role": "user", "content": "I live in Lisbon."}, {"role": "user", "content": "我养了一只猫叫年糕。"}]}).json()  # fmt: skip
-        assert len(body["facts"]) == 2 and extract_sends == []
+        answer = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
+            {"role": "user", "content": "I live in Lisbon."}, {"role": "user", "content": "我养了一只猫叫年糕。"}]})  # fmt: skip
+        body = answer.json()
+        assert answer.status_code == 200 and len(body["facts"]) == 2 and extract_sends == []
         states = Message.objects.filter(pk__in=[m["id"] for m in body["messages"]]).values_list("extraction_state")
         assert {s for (s,) in states} == {"done"}
 
-        failing = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
-            {"role": "user", "content": "I have a cat named Miso."}]}).json()  # fmt: skip
-        assert failing["facts"] == [] and extract_sends == [[failing["messages"][0]["id"]]]
+        answer = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
+            {"role": "user", "content": "I have a cat named Miso."}]})  # fmt: skip
+        failing = answer.json()
+        assert answer.status_code == 202 and failing["facts"] == []
+        assert extract_sends == [[failing["messages"][0]["id"]]]
+
+        settings.INGEST_WAIT_TIMEOUT = 0  # no time to extract: all of it queued, the job to follow
+        fake_llm.answer = _one_fact_per_turn("")
+        answer = alice.post("messages?wait=true", {"session_id": "s1", "messages": [
+            {"role": "user", "content": "I work in Porto."}]})  # fmt: skip
+        late = answer.json()
+        assert answer.status_code == 202 and late["facts"] == [] and late["job_id"]
+        assert extract_sends[-1] == [late["messages"][0]["id"]]
 
         queued = alice.ingest("I work at Siemens.", wait=False).json()
         assert extract_sends[-1] == [queued["messages"][0]["id"]]  # without wait, the turn is queued
