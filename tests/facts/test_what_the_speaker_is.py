@@ -29,6 +29,6 @@ def test_a_mood_in_the_same_shape_keeps_nothing(text: str) -> None:
     assert facts_of(text) == []
 
 
-@pytest.mark.parametrize("text", ["FYI my blood group is B negative.", "我的血型是B型，输血的时候要注意"])
+@pytest.mark.parametrize("text", ["FYI my blood group is B negative.", "我的血型是B型，输血的时候要注意", "我是AB型血"])
 def test_a_blood_type_is_health(text: str) -> None:
     assert first_kind(text) == "health"
