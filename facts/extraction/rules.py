@@ -388,7 +388,8 @@ class RuleExtractor:
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
         # A clause cut from a longer sentence ends as a sentence; an emoji or an exclamation is the turn's tone.
-        text = _EMOJI_RE.sub("", text).rstrip(",;:，；：、!！ ")
+        text = re.sub(r",?\s+(?:please|pls|thanks|thank you)\W*$", "", _EMOJI_RE.sub("", text), flags=re.I)
+        text = text.rstrip(",;:，；：、!！ ")  # (and a closing "please" or "thanks": the turn's manners)
         if not text.endswith((".", "?", "。", "？", "…")):
             zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
             text += "。" if zh_end else "."

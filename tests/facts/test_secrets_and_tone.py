@@ -59,3 +59,14 @@ def test_the_turns_tone_stays_out_of_the_fact(text: str, fact: str) -> None:
 def test_a_credential_the_speaker_asks_to_remember_is_kept_pinned(text: str, fact: str) -> None:
     out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
     assert [(c.text, c.pinned) for c in out.candidates] == [(fact, True)]
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'd like to close my savings account please.", "User would like to close their savings account."),
+        ("I'll go with the annual plan, thank you!", "User will go with the annual plan."),
+    ],
+)
+def test_a_closing_please_or_thanks_stays_out_of_the_fact(text: str, fact: str) -> None:
+    assert [t for _, t in facts_of(text)] == [fact]
