@@ -6,9 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-from tests.facts.user_turn import WHEN, facts_of
+from tests.facts.user_turn import candidates_of, facts_of
 
 
 @pytest.mark.parametrize(
@@ -57,8 +55,7 @@ def test_the_turns_tone_stays_out_of_the_fact(text: str, fact: str) -> None:
     ],
 )
 def test_a_credential_the_speaker_asks_to_remember_is_kept_pinned(text: str, fact: str) -> None:
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
-    assert [(c.text, c.pinned) for c in out.candidates] == [(fact, True)]
+    assert [(c.text, c.pinned) for c in candidates_of(text)] == [(fact, True)]
 
 
 @pytest.mark.parametrize(

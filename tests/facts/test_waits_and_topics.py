@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from facts.extraction.base import MessageView
-from facts.extraction.rules import RuleExtractor
-from tests.facts.user_turn import WHEN, facts_of, first_kind
+from tests.facts.user_turn import candidates_of, facts_of, first_kind
 
 
 @pytest.mark.parametrize(
@@ -70,8 +68,7 @@ def test_a_lasting_wish_about_a_topic_stays(text: str) -> None:
     ],
 )
 def test_our_before_my_names_the_speaker_at_our(name: str, text: str, fact: str) -> None:
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name=name, content=text, created_at=WHEN)])[1]
-    assert [c.text for c in out.candidates] == [fact]
+    assert [c.text for c in candidates_of(text, name)] == [fact]
 
 
 @pytest.mark.parametrize(

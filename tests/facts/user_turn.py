@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import datetime as dt
 
-from facts.extraction.base import MessageView
+from facts.extraction.base import Candidate, MessageView
 from facts.extraction.rules import RuleExtractor
 
 WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
 
 
+def candidates_of(text: str, name: str = "") -> list[Candidate]:
+    """The candidate facts a user's turn yields at WHEN (an unnamed user's unless `name`)."""
+    out = RuleExtractor().extract([MessageView(id=1, role="user", name=name, content=text, created_at=WHEN)])[1]
+    return list(out.candidates)
+
+
 def facts_of(text: str) -> list[tuple[str, str]]:
     """(type, text) of every fact an unnamed user's turn yields at WHEN."""
-    out = RuleExtractor().extract([MessageView(id=1, role="user", name="", content=text, created_at=WHEN)])[1]
-    return [(c.type, c.text) for c in out.candidates]
+    return [(c.type, c.text) for c in candidates_of(text)]
 
 
 def first_kind(text: str) -> str:
