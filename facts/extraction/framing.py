@@ -196,9 +196,11 @@ def zh_asked(body: str) -> str:
 
 # The speaker's own question to the business, put as the business would hear it: "Can I change my address?" is asked
 # the way "Can you change your address?" is reported ("asked whether they can change the address"); 我 goes.
-_FIRST_EN = {"i": "you", "me": "you", "my": "the", "mine": "yours", "myself": "yourself", "am": "are", "was": "were"}
+_FIRST_EN = {"i": "you", "me": "you", "my": "the", "mine": "yours", "myself": "yourself", "am": "are", "was": "were",
+             "we": "you", "our": "the", "us": "you"}  # fmt: skip
 _FIRST_EN_RE = re.compile(
-    r"\b(?:I(?=['’](?:m|ve|ll|d)\b)|I|me|[Mm]y|mine|myself|(?<=\bI )am|(?<=\bI )was|(?i:am|was)(?= I\b))\b"
+    r"\b(?:I(?=['’](?:m|ve|ll|d)\b)|I|me|[Mm]y|mine|myself|(?<=\bI )am|(?<=\bI )was|(?i:am|was)(?= I\b)|[Ww]e(?= )|[Oo]ur|"
+    r"(?<=\w )us)\b"
 )
 # What the business's frames cannot yet say plainly: a question inside ("asked how many days do they have") or
 # about a statement ("asked about they're moving ..."); the speaker's question then stays as it was.
@@ -226,7 +228,9 @@ def asked_by_speaker(sentence: str, speaker: str, type_: str = "inquiry") -> str
     if has_cjk(sentence):
         body = _ZH_ASKING_RE.sub("", sentence.strip()) or sentence
         body = _ZH_WHY_RE.sub("", body) if type_ == "complaint" else body
-        return frame(_FIRST_ZH_RE.sub("", body), speaker, type_=type_, question=True)
+        return frame(
+            re.sub(r"(?<=[把给让帮])我(?:们)?的", "", _FIRST_ZH_RE.sub("", body)), speaker, type_=type_, question=True
+        )
     swapped = _FIRST_EN_RE.sub(lambda m: _FIRST_EN[m.group(0).lower()], sentence)
     swapped = re.sub(r"\b([Yy])ou['’]m\b", r"\1ou're", swapped)
     swapped = swapped[:1].upper() + swapped[1:]

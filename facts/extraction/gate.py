@@ -449,7 +449,12 @@ def _fault_then_question(text: str) -> bool:
 def _stated(part: str) -> bool:
     """A statement of the speaker's with content, not a question nor a request ("帮我查一下快递，单号…")."""
     stated = has_first_person(part) and len(keywords(part)) >= 2 and not is_question(part)
-    return stated and not _ASKS_FOR_HELP_RE.search(part)
+    return stated and not _ASKS_FOR_HELP_RE.search(part) and not _ASKED_START_RE.match(part.strip())
+
+
+# A clause that opens as the speaker's own question, its mark after a later clause ("Can I change my address to 14
+# Rose Lane, Leeds?"): asked, not stated.
+_ASKED_START_RE = re.compile(r"(?:can|could|may|should|shall|do|did|will|would|am) (?:i|we)\b", re.I)
 
 
 def _about_listener(text: str) -> bool:

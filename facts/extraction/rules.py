@@ -156,8 +156,7 @@ class RuleExtractor:
                 gate=GateDecision(True, f"keep: {confirmed.type} (confirms)"), candidates=[confirmed]
             )
         candidates, reasons = self.gated_candidates(message, message.content, offset=0)
-        # A reply the gate keeps only as said ("07700 900123.", "sure, jo@example.com") is better said with what it
-        # answers.
+        # A reply the gate keeps only as said ("07700 900123.", "sure, jo@x.com") is better said with what it answers.
         bare = len(candidates) == 1 and said_as_is(candidates[0].text, message.content)
         answer = self._answer(message) if not candidates or bare else None
         if answer is None and len(candidates) <= 1:  # a fragment after an open question (open_answer.py)
@@ -373,8 +372,7 @@ class RuleExtractor:
             said = "我要" if has_cjk(reminder.group(0)) else "I need to "
             resolved, question = re.sub(r"吗?[?？]*$", "", _REMIND_ME_RE.sub(said, resolved)), False
         zh = lang == "zh" or has_cjk(sentence) and not re.search(r"\bI\b", sentence)
-        # A dropped subject is the speaker's, also when the speaker appears later ("Sold my old van" -> "Sam sold
-        # their old van", "Exhausted after the move" -> "Sam is exhausted after the move").
+        # A dropped subject is the speaker's ("Sold my old van" -> "Sam sold their old van", "Exhausted" -> "is").
         elided = None if zh or question else with_elided_subject(without_marker(resolved), speaker)
         text = elided if elided is not None else third_person(resolved, speaker, zh=zh)
         if framed and text == resolved:  # no first person in it: frame it, never quote it
@@ -382,13 +380,16 @@ class RuleExtractor:
             if not text:
                 return None
         elif framed and question:  # "Can I pay by card?": asked, not a question of the speaker's; or the fact stated
-            asked = asked_by_speaker(resolved, speaker, type_) if type_ in {"inquiry", "complaint"} else ""
+            ask_as = type_ if type_ in {"inquiry", "complaint"} else ""
+            asked = asked_by_speaker(resolved, speaker, ask_as) if ask_as else ""
             head = "" if asked else statement_beside_question(resolved)
+            if not asked and not head and not ask_as and (asked := asked_by_speaker(resolved, speaker)):
+                type_ = "inquiry"  # "Can I change my delivery address to ...?": asked of the business, not stated
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
         # A clause cut from a longer sentence ends as a sentence; an emoji or an exclamation is the turn's tone.
-        text = re.sub(r",?\s+(?:please|pls|thanks|thank you)\W*$", "", _EMOJI_RE.sub("", text), flags=re.I)
+        text = re.sub(r",?\s{1,3}(?:please|pls|thanks|thank you)\W{0,3}$", "", _EMOJI_RE.sub("", text), flags=re.I)
         text = text.rstrip(",;:，；：、!！ ")  # (and a closing "please" or "thanks": the turn's manners)
         if not text.endswith((".", "?", "。", "？", "…")):
             zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
