@@ -455,6 +455,18 @@ def _stated(part: str) -> bool:
 # A clause that opens as the speaker's own question, its mark after a later clause ("Can I change my address to 14
 # Rose Lane, Leeds?"): asked, not stated.
 _ASKED_START_RE = re.compile(r"(?:can|could|may|should|shall|do|did|will|would|am) (?:i|we)\b", re.I)
+# The speaker asking leave to change a thing of theirs ("Can I change my delivery address to ...?", "能不能把我的手机号
+# 换成…？"): asked of the business, whatever slot the thing fills.
+_ASKS_LEAVE_RE = re.compile(
+    r"^(?:(?:can|could|may) (?:i|we) (?:change|update|switch|move|swap|add|remove)\b)|^(?:我|我们)?(?:可以|能|能不能|可不可以|能否)"
+    r"(?:帮我)?把",
+    re.I,
+)
+
+
+def asks_leave(sentence: str) -> bool:
+    """Whether the sentence asks the business's leave to change a thing of the speaker's."""
+    return bool(_ASKS_LEAVE_RE.match(sentence.strip()))
 
 
 def _about_listener(text: str) -> bool:

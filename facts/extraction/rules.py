@@ -37,6 +37,7 @@ from facts.extraction.entities import entities_of
 from facts.extraction.framing import asked_by_speaker, frame, trip_planned
 from facts.extraction.gate import (
     Verdict,
+    asks_leave,
     has_first_person,
     is_question,
     rule_verdict,
@@ -380,11 +381,10 @@ class RuleExtractor:
             if not text:
                 return None
         elif framed and question:  # "Can I pay by card?": asked, not a question of the speaker's; or the fact stated
-            ask_as = type_ if type_ in {"inquiry", "complaint"} else ""
+            ask_as = type_ if type_ in {"inquiry", "complaint"} else "inquiry" if asks_leave(resolved) else ""
             asked = asked_by_speaker(resolved, speaker, ask_as) if ask_as else ""
             head = "" if asked else statement_beside_question(resolved)
-            if not asked and not head and not ask_as and (asked := asked_by_speaker(resolved, speaker)):
-                type_ = "inquiry"  # "Can I change my delivery address to ...?": asked of the business, not stated
+            type_ = ask_as if asked else type_  # "Can I change my delivery address to ...?": asked of the business
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
