@@ -150,9 +150,8 @@ class MessagesIngestApi(TenantApi):
             messages_enqueue_extraction(message_ids=left)
             body["facts"] = messages_facts_payload(message_ids=message_ids)
             done = not left and not messages_any_running(message_ids=message_ids)
-            return Response(
-                body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED
-            )  # 202: follow the job
+            # 200 with the facts; 202 when extraction did not finish in time: the job is to be followed.
+            return Response(body, status=status.HTTP_200_OK if done else status.HTTP_202_ACCEPTED)
         return Response(body, status=status.HTTP_202_ACCEPTED)
 
 

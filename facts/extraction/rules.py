@@ -388,9 +388,9 @@ class RuleExtractor:
             text = asked or (third_person(head, speaker, zh=zh) if head else text)
         if type_ == "complaint":  # the business complained to is named as such, not "you"
             text = business_named(text)
-        # A clause cut from a longer sentence ends as a sentence; an emoji or an exclamation is the turn's tone.
+        # A clause cut from a longer sentence ends as a sentence; an emoji, an exclamation or a closing please is tone.
         text = re.sub(r",?\s{1,3}(?:please|pls|thanks|thank you)\W{0,3}$", "", _EMOJI_RE.sub("", text), flags=re.I)
-        text = text.rstrip(",;:，；：、!！ ")  # (and a closing "please" or "thanks": the turn's manners)
+        text = text.rstrip(",;:，；：、!！ ")
         if not text.endswith((".", "?", "。", "？", "…")):
             zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
             text += "。" if zh_end else "."
