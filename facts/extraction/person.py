@@ -348,8 +348,7 @@ def _name_marks(out: str, name: str, *, named: bool = True) -> str:
     unnamed = name in UNNAMED
     out = _agree(out, named=named)
     if not named:
-        out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
-        return re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out).replace(_MARK, "they")
+        return _they(out)
     first = out.index(_MARK)
     head, tail = out[:first], out[first:]
     label = "User" if unnamed else name  # the first mention names the person; later ones are their / them
@@ -361,17 +360,19 @@ def _name_marks(out: str, name: str, *, named: bool = True) -> str:
         tail = ("them" if unnamed else name) + tail[len(_MARK) + 1 :]
     else:
         tail = label + tail[len(_MARK) :]
-    out = head + tail
-    out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
-    # The speaker is named once; later they are "they" ("User would rather do mornings, they hate exercising").
-    # ...but one of several people joined by "and" is named again ("Omar's sister and Omar drove").
+    out = head + tail  # (later marks: _they, at the end)
+    # Named once, later "they"; but one of several joined by "and" is named again ("Omar's sister and Omar drove").
     out = re.sub(rf"(?<=\band ){_MARK}", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
-    # ...the speaker first, as one says it of them: "my brother and I" -> "Omar and their brother", not "Omar's
-    # brother and Omar".
+    # ...the speaker first: "my brother and I" -> "Omar and their brother", not "Omar's brother and Omar".
     again = "the user" if unnamed else name
     out = re.sub(rf"\b{re.escape(label)}'s ([a-z]{{2,15}}) and {re.escape(again)}\b", rf"{label} and their \1", out)
-    out = re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out)
-    return out.replace(_MARK, "they")
+    return _they(out)
+
+
+def _they(out: str) -> str:
+    """The speaker's marks left once they are named: their / theirs / them, and they (They opening a sentence)."""
+    out = out.replace(f"{_MARK}'s", "their").replace(f"{_MARK}$", "theirs").replace(f"{_MARK}@", "them")
+    return re.sub(rf"(^|[.!?]\s+){_MARK}", lambda m: m.group(1) + "They", out).replace(_MARK, "they")
 
 
 _LISTENER_CONTRACTED_RE = re.compile(r"\byou(?='(?:re|ve|ll|d)\b)", re.I)

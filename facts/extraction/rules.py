@@ -392,7 +392,7 @@ class RuleExtractor:
         text = re.sub(r",?\s{1,3}(?:please|pls|thanks|thank you)\W{0,3}$", "", _EMOJI_RE.sub("", text), flags=re.I)
         text = text.rstrip(",;:，；：、!！ ")
         if not text.endswith((".", "?", "。", "？", "…")):
-            zh_end = has_cjk(text[-1:]) or has_cjk(text) and not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I)
+            zh_end = has_cjk(text) and (has_cjk(text[-1:]) or not re.search(r"[a-z]{2,} [a-z]{2,}", text, re.I))
             text += "。" if zh_end else "."
         entities = entities_of(sentence, text, speaker if message.name else "")
         known = {e["text"].lower() for e in entities}

@@ -41,9 +41,11 @@ def test_a_word_about_a_credential_is_kept_as_before(text: str, fact: str) -> No
     [
         ("Ngl, I finally booked my driving test for June!!", "User finally booked their driving test for June."),
         ("说真的，我下个月要去杭州上班了！", "用户2026年6月要去杭州上班了。"),
+        ("I'd like to close my savings account please.", "User would like to close their savings account."),
+        ("I'll go with the annual plan, thank you!", "User will go with the annual plan."),
     ],
 )
-def test_the_turns_tone_stays_out_of_the_fact(text: str, fact: str) -> None:
+def test_the_turns_tone_and_manners_stay_out_of_the_fact(text: str, fact: str) -> None:
     assert [t for _, t in facts_of(text)] == [fact]
 
 
@@ -56,14 +58,3 @@ def test_the_turns_tone_stays_out_of_the_fact(text: str, fact: str) -> None:
 )
 def test_a_credential_the_speaker_asks_to_remember_is_kept_pinned(text: str, fact: str) -> None:
     assert [(c.text, c.pinned) for c in candidates_of(text)] == [(fact, True)]
-
-
-@pytest.mark.parametrize(
-    ("text", "fact"),
-    [
-        ("I'd like to close my savings account please.", "User would like to close their savings account."),
-        ("I'll go with the annual plan, thank you!", "User will go with the annual plan."),
-    ],
-)
-def test_a_closing_please_or_thanks_stays_out_of_the_fact(text: str, fact: str) -> None:
-    assert [t for _, t in facts_of(text)] == [fact]
