@@ -30,16 +30,37 @@ def has_first_person(sentence: str) -> bool:
     return bool(_FIRST_PERSON_RE.search(sentence))
 
 
+# The listener, one person, as what the sentence is about (你, 您; not 你们 nor 你家, a business as its customers
+# address it), not as whom the speaker acts for or invites ("给你带", "叫你来暖房", "你来不来", "你觉得值不值").
+_YOU_ONE_ZH_RE = re.compile(r"(?<![给叫请陪带帮跟和按让替为])[你您](?![们家]|觉得|来不来|必须来|也来|说的|要不要)")
+
+
+def about_listener_zh(sentence: str) -> bool:
+    """A Chinese statement whose only person is the listener: advice, praise or their news ("你赶紧去投诉，别便宜了他",
+    "那些爷爷奶奶肯定特别喜欢你"). Chinese drops the speaker's subject, but not beside a 你 it does not name."""
+    return bool(_YOU_ONE_ZH_RE.search(sentence)) and "我" not in sentence and "咱" not in sentence
+
+
 # The last talk and the news since, as a catch-up says them ("since we last spoke", 上次聊完之后, 发生了好多事): shared
 # by the openers below and the catch-ups with no news.
-_SINCE_TALKED_EN = r"since (?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)"
+_SINCE_TALKED_EN = (
+    r"since (?:(?:we|i|you)(?: last)? (?:spoke|talked|chatted|caught up|saw each other)|"
+    r"(?:our|my|your) last (?:chat|talk|conversation|catch-?up|call))"
+)
+_SINCE_TALKED_RE = re.compile(_SINCE_TALKED_EN, re.I)
 _SINCE_LAST_ZH = r"(?:自从)?上次(?:聊|见面|联系)(?:完|过)?(?:之后|以后)?"
 _LOTS_HAPPENED_ZH = r"(?:发生了|出了)(?:好多|很多|不少|一堆)(?:事|事情)"
 
 _LEAD_RE = re.compile(
     r"^(?:(?:oh|ah|hmm+|hm+|umm*|erm|ha+|haha+|lol|yeah|yes|yep|yup|you know what|you know|what can i say|i mean|sure(?=[,!])|no worries|no problem|no biggie|no(?=[,.!]|\s[-–—]|\s(?:i|i'm|i've|we|it|it's|that|that's|he|she|they|you|my|not)\b)|nah|nope|well|so(?! far\b)|and|but|anyway|honestly|actually|okay|ok|also|"
-    r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has) happened since "
-    r"(?:we|i) last (?:spoke|talked|chatted|caught up)(?=\s?[-–—:,;.!])|guess what|big news(?: on my end)?|fun fact|save the date|"
+    r"btw|by the way|i see(?=[,!.])|speaking of (?:which|changes)|(?:a lot|so much|much|lots)(?:'s| has)? happened "
+    + _SINCE_TALKED_EN
+    + r"(?=\s?[-–—:,;.!])|(?:(?:it'?s|it has) )?been (?:a|an|such a) (?:\w+ ){0,2}?(?:day|week|month|year|while|time) "
+    + _SINCE_TALKED_EN
+    + r"(?=\s?[-–—:,;.!])|long time no (?:see|talk|chat|speak)(?=[,!.])|guess what|big news(?: on my end)?|"
+    # The news announced before it is told ("The bigger news is that ...", "Less glamorous update: ...", "turns out").
+    r"(?:the |some |my |more |other |a )?(?:\w+ ){0,2}?(?:news|update)(?: on my end| from me| from my end)?"
+    r"(?: is that|(?=\s?[:!,.–—-]))|(?:it )?turns out(?: that)?|(?:告诉你|跟你说)?(?:一?个)?(?:好|坏|大)消息|fun fact|save the date|"
     r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟|(?:你)?说[得的](?:对|是|有道理)|说的是|有道理|确实|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
@@ -199,8 +220,13 @@ _PRONOUN_EFFECT_RE = re.compile(
 # spoke", "上次聊完之后发生了好多事"): what happened is in the next sentence, if anywhere.
 _CATCH_UP_RE = re.compile(
     r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
-    r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
+    r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|been (?:a|an|such a) (?:\w+ ){0,2}?(?:days?|weeks?|"
+    r"months?|years?|while|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
     r"time))\s(?:\w+ ){0,2}?" + _SINCE_TALKED_EN + r"\b|"
+    # Not talked for a while, or surprised how long ("We haven't talked in ages!", "Can't believe it's been six weeks").
+    r"^(?:we |i )?(?:haven'?t|have not) (?:properly |really )?(?:talked|spoken|chatted|caught up)(?: properly)? (?:in|for) "
+    r"(?:over |about |like )?(?:\w+ ){0,2}?(?:days?|weeks?|months?|years?|ages|a while|forever)[\s!.~]{0,4}$|"
+    r"^(?:i )?can'?t believe it'?s been (?:\w+ ){0,2}?(?:days?|weeks?|months?|years?|ages|so long)(?: already| now)?[\s!.~]{0,4}$|"
     # Busy or well since the last talk, and nothing more ("We've been flat out since we last spoke!").
     r"^(?:(?:oh|well|yeah|so)[, ]{1,2})?(?:i'?ve|we'?ve|i have|we have) been (?:keeping |staying )?(?:pretty |so |really )?"
     r"(?:busy|good|well|great|fine|ok|okay|alright|swamped|flat out)(?: \w+){0,2}? "
@@ -221,8 +247,8 @@ _CATCH_UP_RE = re.compile(
 def says_only_effect(sentence: str) -> str:
     """ "reaction" for what an unnamed thing did to the speaker, "greeting" for a catch-up with no news, else ""."""
     text = sentence.strip()[:200]
-    if _CATCH_UP_RE.match(text):
-        return "greeting"
+    if _CATCH_UP_RE.match(text) or _LEAD_RE.fullmatch(text) and _SINCE_TALKED_RE.search(text):
+        return "greeting"  # (openers only: "Long time no talk, so much has happened since we last spoke.")
     if _PRONOUN_EFFECT_RE.match(text) and not _HANDOVER_TIME_RE.search(text):
         return "reaction"
     return ""
@@ -312,11 +338,26 @@ _YOUR_DOING_ZH_RE = re.compile(
 )
 
 
+# The listener's own life asked about: what brought them to a thing, their plans ahead, what they like best in it
+# ("What gave you the idea to start the shop?", "What's your plan for the future?", "What's your favourite part about
+# running the store?"): a friend's interest, not a customer's question of a business (its plans, its stores).
+_ASKS_LISTENER_LIFE_RE = re.compile(
+    r"(?:what|who)(?: \w+){0,2} (?:made|gave|got|inspired|led|drew|prompted|pushed|brought|convinced) (?:you|u)\b|"
+    r"how did (?:you|u) (?:come up with|get into|get the idea|end up|decide|manage)\b|"
+    r"what(?:'s| is| are| were) (?:your|ur) (?:plans?|goals?|dreams?|hopes?|next steps?|next move) "
+    r"(?:for (?:the )?(?:future|weekend|summer|winter|holidays?|next year|this year)|now|after|next)\b|"
+    r"what(?:'s| is| was) (?:your|ur) (?:favou?rite|best|hardest) (?:part|thing|bit|moment)\b",
+    re.I,
+)
+
+
 def asks_after_listener(sentence: str) -> bool:
-    """Whether the sentence only asks after the listener's venture ("How's the studio coming along?", "你那家店周末开门吗")."""
+    """Whether the sentence only asks after the listener's venture or life ("How's the studio coming along?",
+    "你那家店周末开门吗", "What made you want to open a bakery?")."""
     plain = strip_chatter(sentence)
     return bool(
         _HOW_IS_IT_GOING_RE.match(plain)
+        or _ASKS_LISTENER_LIFE_RE.match(plain)
         or _YOUR_OWN_VENTURE_ZH_RE.search(plain[:200])
         or _YOUR_DOING_ZH_RE.match(plain[:60])
     )

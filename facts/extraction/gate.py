@@ -20,6 +20,7 @@ from facts.extraction.chatter import (
     NOT_SETTLED_RE,
     SUPPORT_RE,
     UNDECIDED_RE,
+    about_listener_zh,
     asks_after_listener,
     handover_only,
     has_first_person,
@@ -265,7 +266,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if is_question(text) and not has_slot:
         return _question_verdict(text, bare, plain_bare, first=first, signal=signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
-    listener = second and not first or _about_listener(plain_bare) or bool(SUPPORT_RE.search(text[:200]))
+    listener = second and not first or _about_listener(plain_bare) or about_listener_zh(plain_bare)
+    listener = listener or bool(SUPPORT_RE.search(text[:200]))
     if listener and not has_slot and signal != "complaint":
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
@@ -326,7 +328,8 @@ def _resolve_only(text: str) -> bool:
 # speaker. Read from the start of a bounded head only.
 _LISTENER_RE = re.compile(
     r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望|赌|打赌)|i (?:know|knew|think|thought|bet|guess|"
-    r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about)\s*)?"
+    r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about|last (?:i|we) "
+    r"heard,?|last time (?:we|i) (?:talked|spoke|chatted),?)\s*)?"
     r"(?:你|您|(?:you|you're|your)\b)",
     re.I,
 )

@@ -34,7 +34,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
             r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*|palpitations|nause\w*|dizz(?:y|iness)|"
-            r"short of breath)\b|"
+            r"short of breath|rash(?:es)?(?! decisions?| moves?| choices?| promises?)|hives|eczema|psoriasis)\b|"
             # Medicines, tests and a body part in trouble, named without a condition's word.
             r"\b(?:A&E|emergency room|(?:knee|hip|joint|shoulder) replacement)(?!\w)|\b(?:my|in|doing|started) rehab\b|"
             r"(?:做|去)康复|康复(?:训练|治疗|科)|复健|(?:膝|髋|肩)?关节|急诊|"
@@ -88,11 +88,11 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "complaint",
         re.compile(
-            r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| (?:my|his|her|their|our|your) hearts?)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
+            r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| out\b| (?:my|his|her|their|our|your) hearts?)|cracked|rotten|mou?ldy|spoilt|spoiled|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one) (?:answers|replies|responds|gets back)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
-            r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|disconnect(?:s|ed|ing)|"
+            r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|(?<!\bfrom )(?<!\bto )disconnect(?:s|ed|ing)(?! from)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
             r"connection|broadband|signal|phone line|line|landline|power|electricity|heating|boiler|water)(?:'s| has| is)? (?:has |keeps |kept |been )?(?:dropp(?:ed|ing)|cut(?:ting)? out|going down|died|down (?:since|for|all|again)|been off|off since)|"
             # A service late or not done by now, a bill for more than was had.

@@ -8,7 +8,7 @@ import re
 
 # Small-talk pieces by reason; a sentence made only of such pieces (and a name or an emoji) is dropped.
 _PIECES: dict[str, str] = {
-    "greeting": r"hi+|hello+|hey+|heyy+|hiya|yo|howdy|morning|good (morning|afternoon|evening)|long time no see|"
+    "greeting": r"hi+|hello+|hey+|heyy+|hiya|yo|howdy|morning|good (morning|afternoon|evening)|long time no (?:see|talk|chat|speak)|"
     r"hey stranger|heyy+ stranger|how'?ve you been|how have you been|how are you( doing)?|how'?s it going|"
     r"what'?s up|sup|你好|您好|哈喽|嗨|早|早上好|早安|下午好|晚上好|好久不见|在吗|在忙吗|最近怎么样|最近好吗|最近忙啥呢|"
     # Catch-up questions: they ask for news and carry none.

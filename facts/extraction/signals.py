@@ -366,7 +366,13 @@ ACHIEVED_RE = re.compile(
     r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
     r"\b(?:i|we) (?:finally |just |actually )?got (?:the|a|my|an) (?:new )?(?:job|offer|promotion|place|flat|house|"
     r"apartment|visa|mortgage|scholarship|internship|contract|role|part)\b|"
-    r"跑了\S{0,6}(?:半马|全马|马拉松)|"
+    # ... or not won: a place, a job or a part the speaker tried for and did not get ("I didn't get the team lead
+    # role", "didn't get into Leeds", "another rejection from a publisher", "面试没过", "没考上研").
+    r"\b(?:i|we) (?:didn'?t|did not|never) get (?:the|a|an|my|that) (?:\w+ ){0,3}?(?:job|offer|promotion|place|flat|"
+    r"house|apartment|visa|scholarship|internship|contract|role|part|position|grant)\b|\b(?:i|we) (?:didn'?t|did not) "
+    r"get (?:into|in at|onto) \w|\b(?:i|we) (?:got|was|were|have been|'ve been) (?:rejected|turned down|knocked back)\b|"
+    r"\b(?:another|a|my) (?:\w+ )?rejection (?:from|by)\b|没(?:被)?录取|没考上|落榜|(?:面试|复试|初试|笔试)\S{0,2}没过|"
+    r"没拿到\S{0,4}offer|跑了\S{0,6}(?:半马|全马|马拉松)|"
     r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|(?:复试|初试|笔试|面试|答辩|考核)\S{0,2}(?:通过|过)了|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
     r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|科[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了|"
     # ... or failed ("科二又挂了", "雅思口语没过").

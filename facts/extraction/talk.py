@@ -97,7 +97,8 @@ _SAME_OLD_RE = re.compile(
 _NOT_NOW_TOPIC_RE = re.compile(
     r"^(?:(?:i'?d|i would) rather not|i (?:don'?t|do not) (?:really )?(?:want|wanna|feel like)(?: to)?|let'?s not|can we "
     r"not) (?:talk|chat|think|get into|go into)\b[^.!?]{0,40}?\b(?:today|tonight|right now|now|at the moment|just yet)\b|"
-    r"^(?:can we |let'?s )(?:change the subject|talk about something else)\b|"
+    r"^(?:can we |let'?s )(?:change the subject|talk about something else)\b|^(?:(?:ok(?:ay)?|anyway),? )?enough "
+    r"(?:about|of) (?:me|my \w+(?: \w+)?|the heavy stuff|that|this)\s?[.!,]|"
     r"^(?:我)?(?:今天|现在|暂时|先)(?:不想|不太想|别)(?:聊|说|谈|提)|^(?:咱们?|我们)?(?:先)?(?:换个话题|聊点别的|不聊这个了|别聊这个了)|"
     r"^(?:我)?不想(?:聊|说|谈)了",
     re.I,

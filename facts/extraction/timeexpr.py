@@ -89,7 +89,8 @@ _EN_RE = re.compile(
     + r") )?(?P<n>"
     + _EN_NUMBER_WORDS[1:-1]
     + r") (?P<unit2>days?|weeks?|weekends?|fortnights?|months?|years?) (?:ago|back)|"
-    r"in (?:(?P<hedge3>"
+    # Not after a count of times: "twice in one week" is how often, not a date a week from now.
+    r"(?<!once )(?<!twice )(?<!times )in (?:(?P<hedge3>"
     + _EN_HEDGES
     + r") )?(?P<n3>"
     + _EN_NUMBER_WORDS[1:-1]
