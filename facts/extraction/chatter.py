@@ -219,10 +219,14 @@ _PRONOUN_EFFECT_RE = re.compile(
 # A catch-up that tells nothing yet ("Something big happened since we last talked", "It's been a crazy week since we
 # spoke", "上次聊完之后发生了好多事"): what happened is in the next sentence, if anywhere.
 _CATCH_UP_RE = re.compile(
-    r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons)(?: \w+){0,2} (?:has )?happened|(?:it'?s|it has) been "
+    r"^(?:(?:so )?(?:something|a lot|so much|lots|loads|tons|(?:a |one |some )?(?:crazy|wild|funny|big|weird|exciting|cool|"
+    r"amazing) things?)(?: \w+){0,2} (?:has |have )?happened|(?:it'?s|it has) been "
     r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|been (?:a|an|such a) (?:\w+ ){0,2}?(?:days?|weeks?|"
     r"months?|years?|while|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
     r"time))\s(?:\w+ ){0,2}?" + _SINCE_TALKED_EN + r"\b|"
+    # News announced, and none told ("Something exciting happened recently for me!").
+    r"^(?:so )?something (?:\w+ ){0,2}?happened(?: (?:to|for) me)?(?: recently| lately| this week| today)?(?: (?:to|for) me)?"
+    r"[\s!.~]{0,4}$|"
     # Not talked for a while, or surprised how long ("We haven't talked in ages!", "Can't believe it's been six weeks").
     r"^(?:we |i )?(?:haven'?t|have not) (?:properly |really )?(?:talked|spoken|chatted|caught up)(?: properly)? (?:in|for) "
     r"(?:over |about |like )?(?:\w+ ){0,2}?(?:days?|weeks?|months?|years?|ages|a while|forever)[\s!.~]{0,4}$|"

@@ -362,7 +362,7 @@ def _name_marks(out: str, name: str, *, named: bool = True) -> str:
         tail = label + tail[len(_MARK) :]
     out = head + tail  # (later marks: _they, at the end)
     # Named once, later "they"; but one of several joined by "and" is named again ("Omar's sister and Omar drove").
-    out = re.sub(rf"(?<=\band ){_MARK}", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
+    out = re.sub(rf"(?<=\band ){_MARK}(?!'s|\$)", lambda m: _joined(out[: m.start()], label, name, unnamed), out)
     # ...the speaker first: "my brother and I" -> "Omar and their brother", not "Omar's brother and Omar".
     again = "the user" if unnamed else name
     out = re.sub(rf"\b{re.escape(label)}'s ([a-z]{{2,15}}) and {re.escape(again)}\b", rf"{label} and their \1", out)

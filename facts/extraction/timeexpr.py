@@ -307,6 +307,8 @@ _ZH_RECURRING_LIST = re.compile(
 )
 # "the 15th of next month", "by next week": the preposition is there already ("of January 2027", not "of in ...").
 _PREPOSITION_BEFORE_EN = re.compile(r"\b(?:of|by|until|till|since|before|after|from|during|to|through) $", re.I)
+# A time said as the sentence's subject, its verb next ("Last week was wild", "Yesterday's been a mess").
+_SUBJECT_VERB_RE = re.compile(r"(?:\s(?:was|is|has been|had been|will be)|'s been|'s)\b", re.I)
 
 
 # "周日营业吗？", "你们周六几点开门": a weekday without 这/下/上 in a question about opening hours or a service is every
@@ -367,7 +369,9 @@ def resolve_text(text: str, ref: dt.datetime) -> tuple[str, list[TimeMatch]]:
         before = text[cursor : match.start]
         parts.append(before)
         replacement = match.replacement
-        if replacement.startswith(("in ", "on ")) and _PREPOSITION_BEFORE_EN.search(before[-12:]):
+        # No preposition after another, nor as the subject ("Last week was wild" -> "The week of 4 May 2026 was wild").
+        subject = _opens_sentence("".join(parts)) and _SUBJECT_VERB_RE.match(text, match.end)
+        if replacement.startswith(("in ", "on ")) and (_PREPOSITION_BEFORE_EN.search(before[-12:]) or subject):
             replacement = replacement[3:]
         parts.append(_capitalised(replacement) if _opens_sentence("".join(parts)) else replacement)
         cursor = match.end

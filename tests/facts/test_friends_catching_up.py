@@ -113,3 +113,30 @@ def test_advice_and_praise_of_the_listener_are_no_fact_of_the_speakers(text: str
 )
 def test_a_grievance_to_the_listener_or_the_speakers_own_news_stays(text: str) -> None:
     assert facts_of(text)
+
+
+@pytest.mark.parametrize(
+    "text", ["Crazy thing happened since we last talked.", "Something exciting happened lately for me!"]
+)
+def test_news_announced_and_not_told_is_no_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("Last month was rough, I lost my job.", "April 2026 was rough, Ines lost their job."),
+        (
+            "Last week was hectic, I got scouted by a gallery.",
+            "The week of 4 May 2026 was hectic, Ines got scouted by a gallery.",
+        ),
+        ("Last week I got scouted by a gallery.", "In the week of 4 May 2026 Ines got scouted by a gallery."),
+    ],
+)
+def test_a_time_said_as_the_subject_takes_no_preposition(text: str, fact: str) -> None:
+    assert [c.text for c in candidates_of(text, name="Ines")] == [fact]
+
+
+def test_the_speakers_thing_after_and_is_theirs() -> None:
+    fact = candidates_of("It was my anniversary and my husband cooked me dinner.", name="Ines")[0].text
+    assert fact == "It was Ines's anniversary and their husband cooked them dinner."
