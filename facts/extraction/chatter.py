@@ -378,7 +378,7 @@ _WORTH = (
     r"(?:important|special|helpful|meaningful|precious|dear|a big deal) (?:to|for) (?:me|us)|"
     r"means? (?:a lot|so much|the world|everything|a great deal) to (?:me|us)|"
     r"helps? (?:me|us) (?:relax|unwind|de-?stress|switch off|clear (?:my|our) heads?|chill|cope|focus|recharge|"
-    r"stay (?:sane|calm|grounded|balanced|focused|motivated|positive))"
+    r"stay (?:sane|calm|grounded|balanced|focused|motivated|positive))|on (?:my|our) (?:bucket|wish|to-?do) list"
 )
 _PRONOUN_WORTH_RE = re.compile(
     r"(?:(?:and|but|so|honestly|now),? )?(?:it|this|that|these|those|they)(?:'s|'re| is| are| has| have| was)?"

@@ -102,11 +102,11 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "commitment",
         re.compile(
-            r"\b(i'?ll|i will|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
+            r"\b(i'?ll(?! always l| never l)|i will(?! always l| never l)|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
             r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|^\W*(?:just |already )?(?:booked|signed up)|"
             r"i'?m (?:flying|driving|heading|travell?ing) (?:over|out|up|down|back|home|to)|"
             r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|"
-            r"我会|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
+            r"我会(?!一直喜欢|永远喜欢|一直爱|永远爱)|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
         ),
     ),
@@ -128,7 +128,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "preference",
         re.compile(
-            r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we) (?:really |just |totally |absolutely |also |still |do )?(love|like|enjoy|prefer|hate|dislike|adore)|"
+            r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we)(?:'ll| will)? (?:really |just |totally |absolutely |also |still |do |always |never )?(love|like|enjoy|prefer|hate|dislike|adore)|"
             r"i'?m (obsessed with|into|a fan of)|(?:so |really )?(?:sick|tired) of (?!it\b|this\b|that\b|you\b)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"

@@ -156,11 +156,15 @@ _GOAL_BY_RE = re.compile(
 )
 
 
+# A thing named on the speaker's bucket list ("Iceland is on my bucket list"; "it" alone names nothing: chatter.py).
+_BUCKET_LIST_RE = re.compile(r"\bon (?:my|our) (?:bucket|wish) list\b|(?:人生|我的)(?:愿望)?清单(?:上|里)", re.I)
+
+
 def wish(sentence: str) -> str:
     """The type of a wish of the speaker's own for what they would do or have: a preference, or a plan when it
     has a date to reach it by ("I want to reach B2 by May"); "" when the sentence states none."""
     head = sentence[:200]
-    if not _WISH_RE.search(head):
+    if not _WISH_RE.search(head) and not _BUCKET_LIST_RE.search(head):
         return ""
     return "commitment" if _GOAL_BY_RE.search(head) else "preference"
 

@@ -306,7 +306,7 @@ _ZH_RECURRING_LIST = re.compile(
     + "$"
 )
 # "the 15th of next month", "by next week": the preposition is there already ("of January 2027", not "of in ...").
-_PREPOSITION_BEFORE_EN = re.compile(r"\b(?:of|by|until|till|since|before|after|from|during|to|through) $", re.I)
+_PREPOSITION_BEFORE_EN = re.compile(r"\b(?:of|by|until|till|since|before|after|from|during|to|through|for) $", re.I)
 # A time said as the sentence's subject, its verb next ("Last week was wild", "Yesterday's been a mess").
 _SUBJECT_VERB_RE = re.compile(r"(?:\s(?:was|is|has been|had been|will be)|'s been|'s)\b", re.I)
 

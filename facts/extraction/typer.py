@@ -200,7 +200,7 @@ _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
     r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
-    r"(?:we|i) are going|we'?re going|going to|i'?ll|i will|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
+    r"(?:we|i) are going|we'?re going|going to|i'?ll(?! always l| never l)|i will(?! always l| never l)|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
     r"(?:i'?m|we'?re) off to|flight'?s on|over (?:christmas|easter|new year|the holidays|half-term))\b|"
     r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标|"
     + _ZH_AHEAD,

@@ -140,3 +140,30 @@ def test_a_time_said_as_the_subject_takes_no_preposition(text: str, fact: str) -
 def test_the_speakers_thing_after_and_is_theirs() -> None:
     fact = candidates_of("It was my anniversary and my husband cooked me dinner.", name="Ines")[0].text
     assert fact == "It was Ines's anniversary and their husband cooked them dinner."
+
+
+@pytest.mark.parametrize("text", ["我最近孕吐挺严重的，闻到油烟就难受。", "下周三去医院建档，顺便做产检。"])
+def test_a_pregnancys_sickness_and_checks_are_health(text: str) -> None:
+    assert first_kind(text) == "health"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Patagonia has been on my bucket list for years.", "preference"),
+        ("I'll always love sailing.", "preference"),
+        ("我会一直喜欢画画的。", "preference"),
+        ("I'll always remember that summer in Crete.", "event"),
+        ("I'll ring the garage tomorrow about the clutch.", "commitment"),
+    ],
+)
+def test_a_lasting_liking_said_with_will_is_a_preference_not_a_plan(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
+
+
+def test_an_unnamed_thing_on_the_bucket_list_names_nothing() -> None:
+    assert facts_of("Oh it's definitely on my bucket list.") == []
+
+
+def test_a_date_after_for_takes_no_second_preposition() -> None:
+    assert facts_of("We're saving for next summer.")[0][1] == "User and others are saving for the summer of 2027."
