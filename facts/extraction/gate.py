@@ -327,7 +327,7 @@ def _resolve_only(text: str) -> bool:
 # the speaker's framing verb ("我知道你以前完全不吃生的", "I know you hate mornings"): about the listener, not the
 # speaker. Read from the start of a bounded head only.
 _LISTENER_RE = re.compile(
-    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:知道|以为|觉得|猜|记得|希望|赌|打赌)|i (?:know|knew|think|thought|bet|guess|"
+    r"^(?P<lead>[^，,。.!！?？]{1,12}[，,]\s*)?(?:(?:我(?:早就|一直|就)?(?:知道|以为|觉得|猜|记得|希望|赌|打赌|说)|(?:please )?tell me|i (?:know|knew|think|thought|bet|guess|"
     r"remember|(?:really |do |just )?hope)(?: that)?|(?:(?:i'?m )?(?:so )?sorry|gutted) (?:to hear )?about|last (?:i|we) "
     r"heard,?|last time (?:we|i) (?:talked|spoke|chatted),?)\s*)?"
     r"(?:你|您|(?:you|you're|your)\b)",

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction.base import sentence_memo
-from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, strip_chatter
+from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person, strip_chatter
 
 # What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
 # picture shown ("这张是凌晨四点出发的时候拍的", "here's another one, that's the harbour at six"), ...
@@ -184,6 +184,18 @@ def _told_after(text: str, start: int) -> bool:
     return len(rest) > 1 and bool(_SPEAKER_AFTER_RE.search(rest[1]))
 
 
+# Advice to the listener, opening the sentence ("Take it easy with that knee", "Don't rush back before the physio says
+# so", "Make sure you rest"), or the listener's news praised in Chinese by its close ("一个月净赚一万二可以啊！").
+_ADVICE_RE = re.compile(
+    r"(?:(?:seriously|honestly|please|and|but|just),? )?(?:take it easy|don'?t (?:rush|push|overdo|worry|forget|stress)|"
+    r"make sure (?:you|to)|look after (?:yourself|that)|rest up|be careful|go easy on|mind (?:your|how you))\b",
+    re.I,
+)
+_PRAISE_END_ZH_RE = re.compile(
+    r"(?:可以啊|可以呀|厉害(?:了)?啊|牛啊|太牛了|真棒|好棒|不错嘛|强啊|很强了|真行啊)[！!~～。]{0,4}$"
+)
+
+
 @sentence_memo
 def talk_only(sentence: str) -> str:
     """The reason code when the sentence only keeps the talk going (shows a picture, asks to see one, leaves for a
@@ -220,6 +232,10 @@ def talk_only(sentence: str) -> str:
         return "empty_question"
     if _MISS_RE.search(text) or _LUCKY_RE.search(text):
         return "reaction"
+    if _ADVICE_RE.match(text) and not has_first_person(text) or _PRAISE_END_ZH_RE.search(text) and "我" not in text:
+        return (
+            "about_other"  # "Take it easy with the knee, don't rush back", "一个月净赚一万二可以啊！": the listener's
+        )
     pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]
     said = [p.strip() for p in pieces if _LESSON_RE.search(p) or _LUCKY_RE.search(p.strip())]
     rest = [p for p in pieces if p.strip() not in said and not _FRAME_ONLY_RE.match(p.strip())]

@@ -167,3 +167,23 @@ def test_an_unnamed_thing_on_the_bucket_list_names_nothing() -> None:
 
 def test_a_date_after_for_takes_no_second_preposition() -> None:
     assert facts_of("We're saving for next summer.")[0][1] == "User and others are saving for the summer of 2027."
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Please tell me you're getting spoiled with cake and box sets.",
+        "Seriously, take it easy with that shoulder, don't rush back to the climbing wall before the physio says so.",
+        "我早就说你拍的照片比那些博主好看多了。",
+    ],
+)
+def test_what_the_listener_should_do_or_is_said_to_be_is_no_fact(text: str) -> None:
+    assert facts_of(text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [("Don't forget I'm allergic to nuts.", "health"), ("The yoghurt was spoiled when it arrived.", "complaint")],
+)
+def test_the_speakers_own_fact_beside_those_words_stays(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
