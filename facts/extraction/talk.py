@@ -185,7 +185,8 @@ def _told_after(text: str, start: int) -> bool:
 
 
 # Advice to the listener, opening the sentence ("Take it easy with that knee", "Don't rush back before the physio says
-# so", "Make sure you rest"), or the listener's news praised in Chinese by its close ("一个月净赚一万二可以啊！").
+# so", "Make sure you rest"), or praise closing a sentence with no 我 ("一个月净赚一万二可以啊！", "小满好棒"): what the
+# listener should do or has done, nothing of the speaker's.
 _ADVICE_RE = re.compile(
     r"(?:(?:seriously|honestly|please|and|but|just),? )?(?:take it easy|don'?t (?:rush|push|overdo|worry|forget|stress)|"
     r"make sure (?:you|to)|look after (?:yourself|that)|rest up|be careful|go easy on|mind (?:your|how you))\b",
@@ -233,9 +234,7 @@ def talk_only(sentence: str) -> str:
     if _MISS_RE.search(text) or _LUCKY_RE.search(text):
         return "reaction"
     if _ADVICE_RE.match(text) and not has_first_person(text) or _PRAISE_END_ZH_RE.search(text) and "我" not in text:
-        return (
-            "about_other"  # "Take it easy with the knee, don't rush back", "一个月净赚一万二可以啊！": the listener's
-        )
+        return "about_other"  # "Take it easy with the knee, don't rush back", "一个月净赚一万二可以啊！"
     pieces = [p for p in re.split(r"[，,;；]\s{0,2}", text) if p.strip()]
     said = [p.strip() for p in pieces if _LESSON_RE.search(p) or _LUCKY_RE.search(p.strip())]
     rest = [p for p in pieces if p.strip() not in said and not _FRAME_ONLY_RE.match(p.strip())]

@@ -175,6 +175,7 @@ def test_a_date_after_for_takes_no_second_preposition() -> None:
         "Please tell me you're getting spoiled with cake and box sets.",
         "Seriously, take it easy with that shoulder, don't rush back to the climbing wall before the physio says so.",
         "我早就说你拍的照片比那些博主好看多了。",
+        "三个月就考过了N2，可以啊！",
     ],
 )
 def test_what_the_listener_should_do_or_is_said_to_be_is_no_fact(text: str) -> None:
