@@ -224,7 +224,7 @@ _CATCH_UP_RE = re.compile(
     r"(?:\w+ ){0,4}?(?:days?|weeks?|months?|years?|while|ages|time)|been (?:a|an|such a) (?:\w+ ){0,2}?(?:days?|weeks?|"
     r"months?|years?|while|time)|(?:i'?ve|we'?ve|i have|we have) had (?:\w+ ){0,3}?(?:days?|weeks?|"
     r"time))\s(?:\w+ ){0,2}?" + _SINCE_TALKED_EN + r"\b|"
-    # News announced, and none told ("Something exciting happened recently for me!").
+    # News announced, and none told ("Something big happened to me today!").
     r"^(?:so )?something (?:\w+ ){0,2}?happened(?: (?:to|for) me)?(?: recently| lately| this week| today)?(?: (?:to|for) me)?"
     r"[\s!.~]{0,4}$|"
     # Not talked for a while, or surprised how long ("We haven't talked in ages!", "Can't believe it's been six weeks").
@@ -252,7 +252,7 @@ def says_only_effect(sentence: str) -> str:
     """ "reaction" for what an unnamed thing did to the speaker, "greeting" for a catch-up with no news, else ""."""
     text = sentence.strip()[:200]
     if _CATCH_UP_RE.match(text) or _LEAD_RE.fullmatch(text) and _SINCE_TALKED_RE.search(text):
-        return "greeting"  # (openers only: "Long time no talk, so much has happened since we last spoke.")
+        return "greeting"  # (openers only: "Long time no chat, loads has happened since our last call.")
     if _PRONOUN_EFFECT_RE.match(text) and not _HANDOVER_TIME_RE.search(text):
         return "reaction"
     return ""
@@ -343,7 +343,7 @@ _YOUR_DOING_ZH_RE = re.compile(
 
 
 # The listener's own life asked about: what brought them to a thing, their plans ahead, what they like best in it
-# ("What gave you the idea to start the shop?", "What's your plan for the future?", "What's your favourite part about
+# ("What made you open the shop?", "What are your plans for next year?", "What's your favourite part about
 # running the store?"): a friend's interest, not a customer's question of a business (its plans, its stores).
 _ASKS_LISTENER_LIFE_RE = re.compile(
     r"(?:what|who)(?: \w+){0,2} (?:made|gave|got|inspired|led|drew|prompted|pushed|brought|convinced) (?:you|u)\b|"

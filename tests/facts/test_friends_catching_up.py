@@ -14,8 +14,8 @@ from tests.facts.user_turn import candidates_of, facts_of, first_kind
     "text",
     [
         "What inspired you to take up the cello?",
-        "What gave you the idea for the food truck?",
-        "What's your plan for the summer holidays?",
+        "What made you buy a food truck, of all things?",
+        "Right, what's ur next move now, after the exams?",
         "What's your favourite part about running the cafe?",
         "你怎么想到去学陶艺的？",
     ],
@@ -36,7 +36,7 @@ def test_a_customers_question_about_the_business_stays_an_inquiry(text: str, kin
     [
         "A lot has happened since our last call.",
         "Been a crazy month since we talked.",
-        "Long time no chat, so much has happened since we last spoke.",
+        "Long time no chat, loads has happened since our last call.",
         "Hi Tom, we haven't talked in ages!",
         "Can't believe it's been two months already.",
         "Okay, enough about my landlord.",
@@ -115,9 +115,7 @@ def test_a_grievance_to_the_listener_or_the_speakers_own_news_stays(text: str) -
     assert facts_of(text)
 
 
-@pytest.mark.parametrize(
-    "text", ["Crazy thing happened since we last talked.", "Something exciting happened lately for me!"]
-)
+@pytest.mark.parametrize("text", ["Funny thing happened since our last call.", "Something big happened to me today!"])
 def test_news_announced_and_not_told_is_no_fact(text: str) -> None:
     assert facts_of(text) == []
 
@@ -162,7 +160,7 @@ def test_a_lasting_liking_said_with_will_is_a_preference_not_a_plan(text: str, k
 
 
 def test_an_unnamed_thing_on_the_bucket_list_names_nothing() -> None:
-    assert facts_of("Oh it's definitely on my bucket list.") == []
+    assert facts_of("Oh it's really on our bucket list.") == []
 
 
 def test_a_date_after_for_takes_no_second_preposition() -> None:
