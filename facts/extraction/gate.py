@@ -44,6 +44,7 @@ from facts.extraction.signals import (
     asks_terms,
     chose_one,
     decided,
+    own_body_zh,
     strong_signal,
     wish,
 )
@@ -297,8 +298,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, said)
     if has_slot:
         return Verdict(True, "slot")
-    if signal:
-        return Verdict(True, signal)
+    if signal:  # (a Chinese health word with no one named is the speaker's, as 我 would be: no veto on it)
+        return Verdict(True, signal, sure=signal == "health" and own_body_zh(text))
     if chose_one(text):
         return Verdict(True, "decision")
     if wish(text) and not is_question(text):
@@ -403,7 +404,6 @@ def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
 
 
 _ASKS_FOR_HELP_RE = re.compile(r"帮(?:我|忙)|麻烦你|\b(?:please|can you|could you|help me)\b", re.I)
-
 
 _CLAUSE_CUT_RE = re.compile(r"[，,;；：]|(?<!\d):(?!\d)")
 

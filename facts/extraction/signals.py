@@ -160,6 +160,18 @@ _GOAL_BY_RE = re.compile(
 _BUCKET_LIST_RE = re.compile(r"\bon (?:my|our) (?:bucket|wish) list\b|(?:人生|我的)(?:愿望)?清单(?:上|里)", re.I)
 
 
+# Anyone but the speaker in a Chinese sentence: the listener, a third person, people at large, a relative or friend.
+_OTHERS_ZH_RE = re.compile(
+    r"[你您他她它]|大家|别人|有人|人家|(?:好多|很多|不少|身边的?)人|让人|朋友|同事|同学|孩子|宝宝|儿子|女儿|老公|老婆|[爸妈爷奶姥哥姐弟妹]"
+)
+
+
+def own_body_zh(sentence: str) -> bool:
+    """A Chinese statement that names no one ("最近失眠很厉害", "刚确诊了甲减"): Chinese drops the speaker's subject, so a
+    health word in it is the speaker's own ("大家都在感冒", "这事真让人头疼", "我妈腰疼" name someone else)."""
+    return has_cjk(sentence) and not _OTHERS_ZH_RE.search(sentence) and not re.search(r"[?？吗]\s*$", sentence)
+
+
 def wish(sentence: str) -> str:
     """The type of a wish of the speaker's own for what they would do or have: a preference, or a plan when it
     has a date to reach it by ("I want to reach B2 by May"); "" when the sentence states none."""

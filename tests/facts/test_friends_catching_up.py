@@ -186,3 +186,14 @@ def test_what_the_listener_should_do_or_is_said_to_be_is_no_fact(text: str) -> N
 )
 def test_the_speakers_own_fact_beside_those_words_stays(text: str, kind: str) -> None:
     assert first_kind(text) == kind
+
+
+@pytest.mark.parametrize(
+    "text", ["这阵子老是失眠，半夜三点还醒着。", "刚确诊了甲减。", "最近老是失眠。", "膝盖又开始疼了。"]
+)
+def test_a_chinese_symptom_with_no_one_named_is_the_speakers_health(text: str) -> None:
+    assert first_kind(text) == "health"
+
+
+def test_a_relatives_symptom_stays_theirs() -> None:
+    assert first_kind("我爸这阵子老是失眠。") == "relationship"
