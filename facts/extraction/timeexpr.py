@@ -369,11 +369,12 @@ def resolve_text(text: str, ref: dt.datetime) -> tuple[str, list[TimeMatch]]:
         before = text[cursor : match.start]
         parts.append(before)
         replacement = match.replacement
+        opens = _opens_sentence("".join(parts))
         # No preposition after another, nor as the subject ("Last week was wild" -> "The week of 4 May 2026 was wild").
-        subject = _opens_sentence("".join(parts)) and _SUBJECT_VERB_RE.match(text, match.end)
+        subject = opens and _SUBJECT_VERB_RE.match(text, match.end)
         if replacement.startswith(("in ", "on ")) and (_PREPOSITION_BEFORE_EN.search(before[-12:]) or subject):
             replacement = replacement[3:]
-        parts.append(_capitalised(replacement) if _opens_sentence("".join(parts)) else replacement)
+        parts.append(_capitalised(replacement) if opens else replacement)
         cursor = match.end
     parts.append(text[cursor:])
     return "".join(parts), matches
