@@ -57,11 +57,11 @@ _LEAD_RE = re.compile(
     + _SINCE_TALKED_EN
     + r"(?=\s?[-–—:,;.!])|(?:(?:it'?s|it has) )?been (?:a|an|such a) (?:\w+ ){0,2}?(?:day|week|month|year|while|time) "
     + _SINCE_TALKED_EN
-    + r"(?=\s?[-–—:,;.!])|long time no (?:see|talk|chat|speak)(?=[,!.])|guess what|big news(?: on my end)?|"
+    + r"(?=\s?[-–—:,;.!])|long time no (?:see|talk|chat|speak)(?=[,!.])|(?:we )?haven'?t (?:talked|spoken|chatted) (?:in|for) (?:\w+ ){0,3}?(?:days?|weeks?|months?|ages|a while)(?=[,!.]+\s*\w)|guess what|big news(?: on my end)?|"
     # The news announced before it is told ("The bigger news is that ...", "Less glamorous update: ...", "turns out").
     r"(?:the |some |my |more |other |a )?(?:\w+ ){0,2}?(?:news|update)(?: on my end| from me| from my end)?"
     r"(?: is that|(?=\s?[:!,.–—-]))|(?:it )?turns out(?: that)?|(?:告诉你|跟你说)?(?:一?个)?(?:好|坏|大)消息|fun fact|save the date|"
-    r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|还有(?:个|件)事|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
     r"好的|可以|宝|兄弟|(?:你)?说[得的](?:对|是|有道理)|说的是|有道理|确实|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
     # "Speaking of trips, ...", "借你吉言，...").
@@ -93,7 +93,7 @@ _ADVICE_OPENER_RE = re.compile(
     r"(?:just )?(?:a )?(?:quick )?heads[- ]up|(?:just )?to let you know|提醒一下|先说一下|先跟你说一下|"
     # A frame of telling or of being reminded: the news is what follows ("I wanted to tell you that I got the job",
     # "That reminds me why nursing suits me", "这让我想起我小时候也学过琴").
-    r"i (?:just |really )?(?:wanted|want|had|have|need(?:ed)?) to (?:tell you|let you know|say)(?: that)?(?! about)|"
+    r"(?:i (?:just |really )?(?:wanted|want|had|have|need(?:ed)?)|(?:just )?wanted) to (?:tell you|let you know|say)(?: that)?(?! about)|"
     r"(?:it|this|that) (?:reminds|reminded|makes|made) me (?:why|that|reali[sz]e(?: that)?)|"
     # Joy at telling ("I'm thrilled to share that ...", "我特别高兴地告诉你，..."): the news follows.
     r"i'?m (?:so |really |super |just )?(?:excited|happy|thrilled|glad|stoked|pleased|proud|delighted) to "
@@ -441,7 +441,7 @@ NOT_SETTLED_RE = re.compile(
     r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])|"
     # Torn between two, nothing chosen ("no idea yet, might do X, might just Y", "还在纠结，到底买车还是继续打车").
     r"^(?:\W{0,3}(?:honestly|tbh|um|erm|ha)\W{1,3})?no idea yet\b|\bmight [^.!?]{1,60}\bmight (?:just |also )?[a-z]|"
-    r"(?:在|很|挺|有点|还)纠结|到底[\u4e00-\u9fff]{1,12}还是",
+    r"(?:在|很|挺|有点|还)纠结|到底[\u4e00-\u9fff]{1,12}还是|(?:我|^|[\s，,])再(?:想想|考虑(?:考虑|一下)|琢磨琢磨)(?:吧|啊)?[\s。！!~～]*$",
     re.I,
 )
 # Not knowing a detail of one's own ("我也不知道啥型号", "no idea what model it is"): nothing to keep of it.
@@ -464,7 +464,7 @@ LISTENERS_CHOICE_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:(?:ugh|oh|well|honestly|man|god|tbh|sigh)\W{1,3})?(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
     r"^(?:\W{0,3}(?:hmm+|but|ok|so|and)\W{1,3}){0,2}what if\b|^if (?!i (?:can|could)\b|i'?m (?:honest|being honest)\b|you (?:remember|ask me|must know)\b)[^.!?]{1,60}?(?:\bagain\b|,? (?:i'?m|i am) (?:just |so |totally )?(?:going to|gonna)\b)|"
-    r"(?<![还就也都须得要只])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行)|"
+    r"(?<![还就也都须得要只])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行|做梦都|就好了|该多好)|\bit'?s like if\b|"
     r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won)\b|"
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"

@@ -85,7 +85,7 @@ _SERVICE_RE = re.compile(
     r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|"
     r"what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
-    r"违约金|手续费|提前还款|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
+    r"违约金|手续费|提前还款|年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
@@ -129,12 +129,12 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
     (
         "preference",
         re.compile(
-            r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we)(?:'ll| will)? (?:really |just |totally |absolutely |also |still |do |always |never )?(love|like|enjoy|prefer|hate|dislike|adore)|"
+            r"^\W*(?:tbh,? |honestly,? |nah,? )?(?:much )?rather\b|\b((?:i|(?<!everyone )(?<!everybody )(?<!people )(?<!those )(?<!all )(?<!ones )we)(?:'ll| will)? (?:really |just |totally |absolutely |also |still |do |always |never )?(love|like|enjoy|prefer|hate|dislike|adore|dread|detest|loathe)|"
             r"i'?m (obsessed with|into|a fan of)|(?:so |really )?(?:sick|tired) of (?!it\b|this\b|that\b|you\b)|(?:is|are|'s|'re) (?:totally |definitely |really )?(?:my|our) (?:thing|jam)|"
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
-            r"friends)\b|超爱|迷上|无感|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"friends)\b|超爱|迷上|无感|(?:巨|超|贼|最|特别)烦(?=[跑做写练学背打看听上开吃喝])|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
             r"习惯(?:喝|吃|听|看)|(?:吃|喝|用|穿|住)不惯|平时(?:爱|喝|吃)|(?:平时|一般|向来|从来)?只(?:用|喝|认|买|穿)(?!了)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),
@@ -405,7 +405,7 @@ def _says_nothing_yet(text: str, first: bool, bare: str) -> str:
 
 _ASKS_FOR_HELP_RE = re.compile(r"帮(?:我|忙)|麻烦你|\b(?:please|can you|could you|help me)\b", re.I)
 
-_CLAUSE_CUT_RE = re.compile(r"[，,;；：]|(?<!\d):(?!\d)")
+_CLAUSE_CUT_RE = re.compile(r"[，,;；：]|(?<!\d):(?!\d)|(?<=[\u4e00-\u9fff])\s(?=[\u4e00-\u9fff])")
 
 
 def statement_beside_question(text: str) -> str:

@@ -47,8 +47,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
             # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
-            r"崴了?脚|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
-            r"\b(?:nebuli[sz]er|meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
+            r"崴|(?<!炎)炎(?![热炎黄凉])|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
+            r"\b(?:\w{3,}itis|nebuli[sz]er|meniscus|ACL|ligaments?|tendons?|tendinitis|glucose|blood sugar)\b|"
             r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
             r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin|ibuprofen|"
             r"paracetamol|acetaminophen|aspirin|naproxen|codeine|co-codamol|tramadol|\w{3,8}triptan|epipen|"
@@ -78,7 +78,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A licence's term ("my licence expires next month", "驾照下个月到期").
             r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
-            r"named driver|no[- ]claims|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             r"保险(?!杠|丝|箱|柜)|保单|交强险|商业险|车险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
@@ -90,7 +90,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| out\b| (?:my|his|her|their|our|your) hearts?)|cracked|(?<!spoiled )rotten|mou?ldy|spoilt|(?<!being )(?<!get )(?<!got )spoiled(?! with| by| rotten)|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
-            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one) (?:answers|replies|responds|gets back)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|"
+            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one)(?:'s| has)? (?:ever )?(?:fixed|repaired|sorted|looked at) (?:it|them|this|that)|(?:nobody|no one) (?:answers|replies|responds|gets back)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|(?<!\bfrom )(?<!\bto )disconnect(?:s|ed|ing)(?! from)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
@@ -119,7 +119,12 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").
             r"(?:你们|您们)\S{0,10}?(?:这么|那么|太|也太|好|真)慢|\bwhy (?:is|are|was|were) (?:your|the) \w+(?: \w+)? (?:so|this|that) "
-            r"slow\b|\bwhy is (?:it|this|my \w+) taking so long\b",
+            r"slow\b|\bwhy is (?:it|this|my \w+) taking so long\b|"
+            # A thing worn out already, soon after it was bought ("the neck's already bowing", "peeling after two
+            # weeks"): a fault without a fault's noun.
+            r"\balready (?:\w+ )?(?:bowing|warp(?:ed|ing)|peeling|fraying|frayed|rusting|rusted|wobbl(?:y|ing)|split(?:ting)?|"
+            r"falling apart|coming apart|fading|faded|shrunk|bent|loose)\b|\b(?:bowing|warp(?:ed|ing)|peeling|fraying|rusting|"
+            r"falling apart|coming apart|fading) after (?:just |only )?(?:a|one|two|three|\d+) (?:days?|weeks?|months?|uses|washes)\b",
             re.I,
         ),
     ),

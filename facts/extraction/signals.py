@@ -86,7 +86,7 @@ DECISION_RE = re.compile(
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
-    r"(?:开始|以后|起)改(?:喝|吃|用|坐|骑|走|买|订|去)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
+    r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
@@ -306,7 +306,7 @@ DIET_CHANGE_RE = re.compile(
 
 # A thing bought from the listener's business, stated ("the kettle I got from you", "我在你们店买的电饭煲").
 BOUGHT_FROM_LISTENER_RE = re.compile(
-    r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\bfrom (?:you|your)\b|"
+    r"\b(?:bought|got|ordered|purchased)\b[^.?!]{0,40}?\b(?:from (?:you|your)|(?:at|on|off) your)\b|"
     r"(?:在|从)(?:你们|您们?)(?:店|家|这儿?|那儿?|网店|官网|旗舰店)?(?:里)?(?:买|订|下单)",
     re.I,
 )

@@ -145,7 +145,8 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ),
 ]
 _STATUS_RE = re.compile(
-    r"\b(got engaged|proposed|broke up|split up|single|got married|divorced|called it quits)\b|"
+    r"\b(got engaged|proposed|broke up|split up|got married|divorced|called it quits)\b|"  # single: a status, not "every single"
+    r"\b(?:i'?m|i am|i was|been|being|still|happily|newly|back to being) single\b|\bsingle (?:again|mum|mom|dad|parent)\b|"
     r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证",
     re.I,
 )
@@ -241,8 +242,7 @@ _PLAN_RE = re.compile(
 )
 
 
-# A relative who is only the speaker's companion or a place ("with my husband", "带爸妈", "放我妈那儿", "at my gran's"):
-# the fact is still the speaker's own.
+# A relative only the speaker's companion or a place ("with my husband", "带爸妈", "at my gran's"): still the speaker's.
 _KIN_EN = (
     r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
     r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
