@@ -78,13 +78,13 @@ _QUESTION_RE = re.compile(
 _SERVICE_RE = re.compile(
     r"^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|是在这(?:儿|里)吗|"
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
-    r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|booking|reservation|ticket|"
+    r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|bookings?|reservations?|tickets?|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
     r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"
     r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|"
     r"what'?s the catch)\b|"
-    r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
+    r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|收不收|(?:能|可以)自己带[\u4e00-\u9fff]{1,6}(?:吗|不)|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
@@ -134,7 +134,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
-            r"friends)\b|超爱|迷上|无感|(?:巨|超|贼|最|特别)烦(?=[跑做写练学背打看听上开吃喝])|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"friends)\b|超爱|迷上|爱上了?(?![他她你])|无感|(?:巨|超|贼|最|特别)烦(?=[跑做写练学背打看听上开吃喝])|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
             r"习惯(?:喝|吃|听|看)|(?:吃|喝|用|穿|住)不惯|平时(?:爱|喝|吃)|(?:平时|一般|向来|从来)?只(?:用|喝|认|买|穿)(?!了)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),
@@ -442,11 +442,11 @@ def _question_verdict(text: str, bare: str, plain_bare: str, *, first: bool, sig
 
 def _fault_then_question(text: str) -> bool:
     """A fault stated in the clauses before a question's last ("The lift is broken again, is anyone fixing it?"), not
-    asked of the listener's things ("Is your lift broken again?" has no clause before)."""
+    asked of the listener's things ("Is your lift broken again?"); the business's (你们装的…) is the speaker's grievance."""
     cuts = [m.start() for m in _CLAUSE_CUT_RE.finditer(text[:300])]
-    head = text[: cuts[-1]] if cuts else ""
+    head = strip_chatter(text[: cuts[-1]] if cuts else "")
     fault = strong_signal(head) == "complaint" and not is_question(head)
-    return fault and not _SECOND_PERSON_START_RE.match(strip_chatter(head))
+    return fault and (head.startswith(("你们", "您")) or not _SECOND_PERSON_START_RE.match(head))
 
 
 def _stated(part: str) -> bool:
