@@ -18,14 +18,17 @@ _A_NOUN_EN = re.compile(
     r"teetotal|freelance|bilingual|trilingual|introverted|extroverted)[.!]*$",
     re.I,
 )
-# "I have / own / I've got a(n) <thing>" and nothing more, where the noun is a thing one keeps, not a question, a plan or
-# a moment ("I have an idea", "I've got a meeting", "I have a feeling").
+# "I have / own / I've got a(n) <thing>" and nothing more, where the noun is a thing one keeps, not a question, a plan,
+# an engagement, a passing ailment or a moment ("I have an idea", "I've got a meeting", "I have a flight", "I have a
+# cold").
 _HAS_ONE_EN = re.compile(
     r"^(?:i|we) (?:have|own|'?ve got|have got) (?:an?|my own|our own) (?:[a-z][\w'-]* )?(?!(?:question|idea|point|feeling|"
     r"plan|thought|suggestion|problem|issue|meeting|call|moment|minute|second|sec|chance|clue|doubt|theory|confession|"
     r"request|favou?r|update|announcement|surprise|story|secret|dream|date|presentation|exam|test|interview|deadline|"
     r"shift|party|lot|bit|few|couple|way|day|week|weekend|night|morning|evening|afternoon|time|go|look|try|break|rest|"
-    r"nap|laugh|chat|talk|word|job to do|situation|thing|one)\b)[a-z][\w'-]*[.!]*$",
+    r"nap|laugh|chat|talk|word|job to do|situation|thing|one|flight|train|class|lecture|lesson|seminar|game|match|gig|"
+    r"show|concert|appointment|reservation|booking|wedding|funeral|trip|holiday|vacation|cold|headache|cough|hangover|"
+    r"temperature|fever|bug|toothache|stomach ?ache|throat|cramp|rash)\b)[a-z][\w'-]*[.!]*$",
     re.I,
 )
 # 我有(一)个/辆/台... <thing>: a measure word counts a thing; not 我有个问题 / 想法 / 事.

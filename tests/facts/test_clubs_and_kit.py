@@ -24,9 +24,18 @@ def test_a_thing_the_speaker_has_is_kept_in_one_word(text: str, fact: str) -> No
 
 
 @pytest.mark.parametrize(
-    "text", ["I have a feeling.", "I've got a meeting.", "I have a question.", "我有个想法", "我有个问题。"]
+    "text",
+    [
+        "I have a feeling.",
+        "I've got a meeting.",
+        "I have a question.",
+        "I have a flight.",
+        "I've got a hangover.",
+        "我有个想法",
+        "我有个问题。",
+    ],
 )
-def test_having_an_idea_a_meeting_or_a_question_is_no_possession(text: str) -> None:
+def test_having_an_idea_a_meeting_a_flight_or_a_hangover_is_no_possession(text: str) -> None:
     assert facts_of(text) == []
 
 
