@@ -374,8 +374,11 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
     parser.add_argument(
         "--zh", action="store_true", help="the Chinese models, on bench/zh_calibration.json (only those)"
     )
+    parser.add_argument(
+        "--xl", action="store_true", help="the cross-language models: English questions about the --zh subjects"
+    )
     args = parser.parse_args(argv)
-    conversations = load_zh() if args.zh else load_locomo()
+    conversations = load_zh() if args.zh or args.xl else load_locomo()
     if args.conversations:
         conversations = [c for c in conversations if c.sample_id in set(args.conversations)]
     from bench.common import ingest_locomo, running_service
@@ -389,10 +392,10 @@ def main(argv: list[str] | None = None) -> dict[str, Any]:
             ingest_locomo(ctx)
     from facts.retrieval.relevance import PARAMS_PATH, calibration
 
-    if args.zh:  # (it imports this module's fitting)
+    if args.zh or args.xl:  # (it imports this module's fitting)
         from bench.fit_relevance_zh import zh_main
 
-        return zh_main(conversations, cached=args.cached, max_drop=args.max_drop, check=args.check)
+        return zh_main(conversations, cached=args.cached, max_drop=args.max_drop, check=args.check, english=args.xl)
     if args.cached:
         with open(CACHE, "rb") as fh:
             searches = pickle.load(fh)  # noqa: S301 (this program's own file)
@@ -444,7 +447,8 @@ def fit_and_write(
             **{k: _model_json(params[k]) for k in ("full", "keyword_only")},
             "answerable": {k: _model_json(m) for k, m in params["answerable"].items()},
             "figures": report["figures"],
-            **({"zh": kept["zh"]} if "zh" in kept else {}),  # the Chinese models (--zh) stay as they were fitted
+            # The Chinese and cross-language models (--zh, --xl) stay as they were fitted.
+            **{key: kept[key] for key in ("zh", "xl") if key in kept},
         }
         PARAMS_PATH.write_text(json.dumps(payload, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
         print(f"wrote {PARAMS_PATH}")

@@ -16,6 +16,7 @@ the shared floor raised until ZH_ABSTENTION of the unrelated questions find no t
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 import itertools
 import json
@@ -39,16 +40,33 @@ from bench.fit_relevance import (
 from bench.zh_calibration import load_zh_unrelated
 
 CACHE_ZH = ROOT / "var" / "fit_relevance_zh.pickle"
+CACHE_XL = ROOT / "var" / "fit_relevance_xl.pickle"
+ENGLISH = ROOT / "bench" / "zh_calibration_en.json"
 ZH_ABSTENTION = 0.8  # the issue's target: at the shared floor, the unrelated questions abstaining
 UNRELATED = "unrelated:"  # the asker of an unrelated question: UNRELATED + its index in the set
 
 
-def collect_zh(conversations: list[Conversation], cache: Path = CACHE_ZH) -> list[Search]:
+def in_english(conversations: list[Conversation]) -> tuple[list[Conversation], list[str]]:
+    """The same subjects asked the English questions written for them (bench/zh_calibration_en.json: the same
+    evidence, phrased as an agent asks in English), and the English unrelated questions."""
+    english = json.loads(ENGLISH.read_text(encoding="utf-8"))
+    out = []
+    for conv in conversations:
+        asked = english["subjects"][conv.sample_id]
+        qa = [dataclasses.replace(q, question=text) for q, text in zip(conv.qa, asked, strict=True)]
+        out.append(dataclasses.replace(conv, qa=qa))
+    return out, list(english["unrelated"])
+
+
+def collect_zh(
+    conversations: list[Conversation], cache: Path = CACHE_ZH, unrelated_questions: list[str] | None = None
+) -> list[Search]:
     """Each subject's own questions, the other subjects' (not generic ones) and every unrelated question, both modes,
     in process with no floor (kept in var/ for `--cached`)."""
     from conversations.models import Subject
 
-    unrelated = [QA(question=q, answer="", category=1, evidence=[]) for q in load_zh_unrelated()]
+    texts = load_zh_unrelated() if unrelated_questions is None else unrelated_questions
+    unrelated = [QA(question=q, answer="", category=1, evidence=[]) for q in texts]
     out: list[Search] = []
     for conv in conversations:
         subject = Subject.objects.get(tenant__name=BENCH_TENANT, external_id=conv.subject_id)
@@ -149,22 +167,25 @@ def zh_report(searches: list[Search], base: dict[str, Any], zh: dict[str, Any], 
     }
 
 
-def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = True) -> dict[str, Any]:
-    """Fit the Chinese models (or, without `write`, read the committed ones), report, and write them under "zh" in
-    relevance.json; the English calibration is read, never changed."""
+def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = True, key: str = "zh") -> dict[str, Any]:
+    """Fit the Chinese models (or, without `write`, read the committed ones), report, and write them under `key` in
+    relevance.json ("xl": the same fit on the English questions about the Chinese subjects); the English calibration
+    is read, never changed."""
     from facts.retrieval.relevance import PARAMS_PATH
 
     raw = json.loads(PARAMS_PATH.read_text(encoding="utf-8"))
     base = {k: raw[k] for k in ("full", "keyword_only", "answerable", "beta", "min_relevance")}
-    zh = fit_zh(searches) if write else {k: raw["zh"][k] for k in ZH_MODELS}
+    zh = fit_zh(searches) if write else {k: raw[key][k] for k in ZH_MODELS}
     report = zh_report(searches, base, zh, max_drop)
     report["full_adopted"] = adopted(report["figures"], max_drop)
     report["adopted"] = adopted(report["figures_keyword_only"], max_drop)
     if write:
         stamp = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d")
         subjects = sorted({s.conv for s in searches})
-        raw["zh"] = {
-            "fitted_on": f"bench/zh_calibration.json ({len(subjects)} subjects), {stamp}, bench.fit_relevance --zh",
+        asked = "English questions of bench/zh_calibration_en.json" if key == "xl" else "its questions"
+        raw[key] = {
+            "fitted_on": f"bench/zh_calibration.json ({len(subjects)} subjects, {asked}), {stamp}, "
+            f"bench.fit_relevance --{key}",
             "adopted": report["adopted"],
             "full_adopted": report["full_adopted"],
             "context_floor": report["context_floor"],
@@ -173,21 +194,29 @@ def zh_fit_and_write(searches: list[Search], max_drop: float, *, write: bool = T
             "cross_summary": report["cross_summary"],
         }
         PARAMS_PATH.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-        print(f"wrote {PARAMS_PATH} (zh; default floor: {report['full_adopted']} with e5, {report['adopted']} without)")
+        print(
+            f"wrote {PARAMS_PATH} ({key}; default floor: {report['full_adopted']} with e5, {report['adopted']} without)"
+        )
     return report
 
 
 ZH_MODELS = ("full", "answerable_full", "keyword_only", "answerable_keyword_only")
 
 
-def zh_main(conversations: list[Conversation], *, cached: bool, max_drop: float, check: bool) -> dict[str, Any]:
+def zh_main(
+    conversations: list[Conversation], *, cached: bool, max_drop: float, check: bool, english: bool = False
+) -> dict[str, Any]:
     """`--zh`: collect (or read the last run's searches), fit and write (or, with `check`, measure the committed
-    models), print the report."""
+    models), print the report. `--xl` (`english`): the same subjects asked in English, written under "xl"."""
+    cache = CACHE_XL if english else CACHE_ZH
     if cached:
-        with open(CACHE_ZH, "rb") as fh:
+        with open(cache, "rb") as fh:
             searches = pickle.load(fh)  # noqa: S301 (this program's own file)
+    elif english:
+        asked, unrelated = in_english(conversations)
+        searches = collect_zh(asked, cache, unrelated)
     else:
         searches = collect_zh(conversations)
-    report = zh_fit_and_write(searches, max_drop, write=not check)
+    report = zh_fit_and_write(searches, max_drop, write=not check, key="xl" if english else "zh")
     print(json.dumps(report, indent=1))
     return report

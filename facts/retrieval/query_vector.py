@@ -7,7 +7,9 @@ per process (one inherited through fork has no live threads: jobs sent to it wou
 process's first embedding runs inline (the model's load and heavy imports stay on the importing thread).
 
 A Chinese query (facts.text.detect_language) is embedded by the encoder that reads Chinese, in the space of the
-Chinese rows' `embedding_zh` (candidates/vector.py ZH), when that encoder loads here; any other by the embedder.
+Chinese rows' `embedding_zh` (candidates/vector.py ZH), when that encoder loads here; any other by the embedder, and
+by that encoder as well where the subject holds Chinese facts (`cross_vector_for`: multilingual-e5 puts an English
+question near the Chinese sentence that answers it).
 """
 
 from __future__ import annotations
@@ -39,12 +41,14 @@ def _embed_zh(text: str) -> list[float] | None:
 @dataclass
 class QueryEmbeddingStats:
     """This process's query embeddings since it started: `inline` and `threaded` (by a search), `early` (started
-    before the request was authenticated, facts.middleware), `early_used` (of those, the ones a search took)."""
+    before the request was authenticated, facts.middleware), `early_used` (of those, the ones a search took), `cross`
+    (a second embedding, by the encoder that reads Chinese, of a query of another language: cross_vector_for)."""
 
     inline: int = 0
     threaded: int = 0
     early: int = 0
     early_used: int = 0
+    cross: int = 0
 
     def __post_init__(self) -> None:
         self._lock = threading.Lock()
@@ -60,6 +64,7 @@ class QueryEmbeddingStats:
                 "threaded": self.threaded,
                 "early": self.early,
                 "early_used": self.early_used,
+                "cross": self.cross,
             }
 
 
@@ -69,9 +74,11 @@ stats = QueryEmbeddingStats()
 class QueryVector:
     """A query's embedding under way; `result()` waits for it (None: the embedder is down)."""
 
-    def __init__(self, text: str, *, in_thread: bool, early: bool = False) -> None:
+    def __init__(
+        self, text: str, *, in_thread: bool, early: bool = False, space: str | None = None, cross: bool = False
+    ) -> None:
         self.text = text
-        self.space = space_of(text)
+        self.space = space or space_of(text)
         embed = _embed_zh if self.space == "zh" else embed_query
         self.threaded = in_thread and _warm_pid[self.space] == os.getpid()
         self._future: Future[list[float] | None] | None = None
@@ -81,7 +88,7 @@ class QueryVector:
         else:
             self._vector = embed(text)
             _warm_pid[self.space] = os.getpid()
-        stats.count("early" if early else "threaded" if self.threaded else "inline")
+        stats.count("cross" if cross else "early" if early else "threaded" if self.threaded else "inline")
 
     def done(self) -> bool:
         """Whether `result()` would return at once (the embedding has finished, or ran inline)."""
@@ -105,3 +112,11 @@ def query_vector_for(text: str, *, in_thread: bool, started: QueryVector | None 
         stats.count("early_used")
         return started
     return QueryVector(text, in_thread=in_thread)
+
+
+def cross_vector_for(text: str, *, in_thread: bool) -> QueryVector | None:
+    """`text`'s embedding by the encoder that reads Chinese, for a query of another language searched in a subject
+    holding Chinese facts (candidates/vector.py CROSS); None where that encoder does not load here."""
+    if not zh_encoder.available():
+        return None
+    return QueryVector(text, in_thread=in_thread, space="zh", cross=True)

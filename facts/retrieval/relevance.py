@@ -83,11 +83,19 @@ class Calibration:
     zh_full: tuple[Model, Model] | None = None
     zh_full_adopted: bool = False  # whether the default floor applies to what zh_full scores
     zh_context_floor: float | None = None  # /context's floor of relevant earlier turns zh_full scored
+    # The full models fitted on English questions about Chinese memories ("xl", `bench.fit_relevance --xl`): what a
+    # query reads whose best match is a Chinese row its multilingual-e5 vector found (vector_space "cross"). None:
+    # the English full models read it.
+    xl_full: tuple[Model, Model] | None = None
+    xl_full_adopted: bool = False
+    xl_context_floor: float | None = None
 
     def models(self, q: QuerySignals) -> tuple[Model, Model | None]:
         """The per-result and query-level models that score `q` (None: no query-level model)."""
         if q.vector_ran and q.vector_space == "zh" and self.zh_full is not None:
             return self.zh_full
+        if q.vector_ran and q.vector_space == "cross" and self.xl_full is not None:
+            return self.xl_full
         if q.vector_ran and q.vector_space != "zh":
             return self.full, self.answerable[0] if self.answerable else None
         if q.language == "zh" and self.zh is not None:
@@ -98,13 +106,15 @@ class Calibration:
         """Whether `q`'s relevance comes from models fitted on its kind of query (the English full model, or models
         fitted on Chinese): an operator's floor (SEARCH_MIN_RELEVANCE) applies there (docs/relevance.md)."""
         model = self.models(q)[0]
-        return model is self.full or any(m is not None and model is m[0] for m in (self.zh_full, self.zh))
+        return model is self.full or any(m is not None and model is m[0] for m in (self.zh_full, self.zh, self.xl_full))
 
     def default_floor_for(self, q: QuerySignals) -> bool:
         """Whether the fitted default floor applies to `q`: calibrated, and not by the Chinese full models unless their
         floor was adopted (at it they would cut too many right Chinese answers for what they abstain on)."""
         if self.reads_zh_full(q):
             return self.zh_full_adopted
+        if self.xl_full is not None and self.models(q)[0] is self.xl_full[0]:
+            return self.xl_full_adopted
         return self.calibrated_for(q)
 
     def reads_zh_full(self, q: QuerySignals) -> bool:
@@ -116,6 +126,9 @@ class Calibration:
         scored, else the English fit's (None there: the search's floor)."""
         if q is not None and self.reads_zh_full(q) and self.zh_context_floor is not None:
             return self.zh_context_floor
+        reads_xl = q is not None and self.xl_full is not None and self.models(q)[0] is self.xl_full[0]
+        if reads_xl and self.xl_context_floor is not None:
+            return self.xl_context_floor
         return self.context_floor if self.context_floor is not None else self.min_relevance
 
 
@@ -136,6 +149,8 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
     zh_raw = raw.get("zh", {})
     zh = zh_raw if zh_raw.get("adopted") else None  # measured, not adopted: see bench/fit_relevance_zh.py
     full = "full" in zh_raw and "answerable_full" in zh_raw
+    xl_raw = raw.get("xl", {})
+    xl = "full" in xl_raw and "answerable_full" in xl_raw
     return Calibration(
         full=_model(raw["full"]),
         keyword_only=_model(raw["keyword_only"]),
@@ -148,6 +163,9 @@ def calibration(path: Path = PARAMS_PATH) -> Calibration:
         zh_full=(_model(zh_raw["full"]), _model(zh_raw["answerable_full"])) if full else None,
         zh_full_adopted=bool(zh_raw.get("full_adopted", False)),
         zh_context_floor=float(zh_raw["context_floor"]) if zh_raw.get("context_floor") is not None else None,
+        xl_full=(_model(xl_raw["full"]), _model(xl_raw["answerable_full"])) if xl else None,
+        xl_full_adopted=bool(xl_raw.get("full_adopted", False)),
+        xl_context_floor=float(xl_raw["context_floor"]) if xl_raw.get("context_floor") is not None else None,
     )
 
 
@@ -182,7 +200,9 @@ class QuerySignals:
     bm25: dict[Key, float]
     vector_ran: bool
     language: str = "en"  # the query's ("zh" or "en"): a Chinese one the vector cannot read has models of its own
-    vector_space: str = "base"  # the space its vector is in ("zh": multilingual-e5's, candidates/vector.py ZH)
+    # The space its vector is in ("zh": multilingual-e5's, candidates/vector.py ZH; "cross": a non-Chinese query whose
+    # best match is a Chinese row its e5 vector found, vector.cross_space).
+    vector_space: str = "base"
     # The query names nothing but a time ("what happened last week?"): whatever lies inside it is what was asked.
     time_only: bool = False
     # What the query-level model reads (answerable.py); None: no words to look up (a time or a slot alone).

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime as dt
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -47,6 +47,12 @@ class RerankTuning:
 
 
 _LOG_101 = math.log(101)
+
+
+def _found_by_words(item: Fused, across: Collection[Key]) -> bool:
+    """Whether something beside the time found the candidate, a reading across languages alone aside."""
+    other = set(item.matched_by) - {"time"}
+    return bool(other) and not (other == {"vector"} and item.key in across)
 
 
 @lru_cache(maxsize=16384)
@@ -114,11 +120,16 @@ def rerank(
     *,
     now: dt.datetime,
     tuning: RerankTuning,
+    across: Collection[Key] = (),
 ) -> Scored:
-    """The candidates with a row, scored (fused score times their factors), best first, weak matches cut."""
+    """The candidates with a row, scored (fused score times their factors), best first, weak matches cut. `across`:
+    the candidates whose similarity is a reading across languages (search.cross_candidates)."""
     reranker = Reranker(now, frozenset(analysis.type_hints), frozenset(analysis.names), tuning)
     best_sim = max(similarity.values(), default=0.0)
     alone_min = max(tuning.vector_alone_min_similarity, best_sim * tuning.vector_alone_relative)
+    # Read across languages, an unrelated sentence is as near as a related one (vector.cross_space): no similarity
+    # of its own tells noise there, only its standing against the best match (the relevance models say the rest).
+    across_min = best_sim * tuning.vector_alone_relative
     named = set(analysis.entities)  # a person the query names is often on most facts: a boost, not a selector
     in_time = analysis.time_range is not None
     scored: Scored = []
@@ -127,7 +138,7 @@ def rerank(
         row = row_of(key)
         if row is None:  # deleted between the candidate query and now
             continue
-        if item.matched_by == ["vector"] and similarity.get(key, 0.0) < alone_min:
+        if item.matched_by == ["vector"] and similarity.get(key, 0.0) < (across_min if key in across else alone_min):
             continue
         factor = reranker.factor(row, turn=key[0] == "message")
         if named and _names_match(row, named):
@@ -140,8 +151,9 @@ def rerank(
         strength[key] = item.strength * factor
     # "Recently" beside words that find something ("我的狗最近掉毛厉害怎么办") qualifies them: the last 30 days'
     # other facts are no answer. When nothing else is found ("what happened recently?") they are the answer.
+    # A match read across languages alone is no such word: e5 puts an English question near most Chinese sentences.
     vague = analysis.time_range is not None and analysis.time_range.vague
-    if vague and any(item.matched_by != ["time"] for _, item in scored):
+    if vague and any(_found_by_words(item, across) for _, item in scored):
         scored = [x for x in scored if x[1].matched_by != ["time"]]
     scored.sort(key=lambda x: (-x[0], x[1].key[0], x[1].key[1]))
     if not scored:

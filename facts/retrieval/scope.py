@@ -91,24 +91,36 @@ def similar(rows: list[tuple[Any, ...]], min_sim: float) -> list[tuple[int, floa
     return [(int(pk), 1 - float(d)) for pk, d in rows if d is not None and 1 - float(d) >= min_sim]
 
 
-def subject_fact_count(flt: FactFilter) -> int:
-    """The subject's searchable facts under the filter's statuses and tiers."""
+@dataclass(frozen=True)
+class SubjectCounts:
+    """A subject's searchable facts under a filter's statuses and tiers, and how many of them are Chinese (have a
+    vector of the encoder that reads Chinese, `embedding_zh`): where a query in another language is also read there."""
+
+    total: int
+    chinese: int = 0
+
+
+def subject_counts(flt: FactFilter) -> SubjectCounts:
+    """The subject's searchable facts under the filter's statuses and tiers, and its Chinese ones (one statement)."""
     where, params = flt.sql()
-    return int(fetch(f"SELECT count(*) FROM facts_fact WHERE {where}", params)[0][0])
+    total, chinese = fetch(f"SELECT count(*), count(embedding_zh) FROM facts_fact WHERE {where}", params)[0]
+    return SubjectCounts(int(total), int(chinese))
 
 
-def subject_fact_count_cached(flt: FactFilter, tuning: ScopeTuning) -> int:
-    """The subject's searchable fact count, cached for `count_cache_seconds` (IDF and cold start only).
+def subject_counts_cached(flt: FactFilter, tuning: ScopeTuning) -> SubjectCounts:
+    """The subject's searchable fact counts, cached for `count_cache_seconds` (IDF, cold start, and whether its
+    Chinese facts are read for a query in another language).
 
     A cold-start subject is never cached, so its first facts are searched by every signal at once.
     """
-    key = f"search:fact-count:{flt.subject_id}:{','.join(flt.statuses)}:{','.join(flt.tiers)}"
-    count = cache.get(key)
-    if count is None:
-        count = subject_fact_count(FactFilter(subject_id=flt.subject_id, statuses=flt.statuses, tiers=flt.tiers))
-        if count >= tuning.cold_start_min_facts:
-            cache.set(key, count, timeout=tuning.count_cache_seconds)
-    return int(count)
+    key = f"search:fact-counts:{flt.subject_id}:{','.join(flt.statuses)}:{','.join(flt.tiers)}"
+    cached = cache.get(key)
+    if isinstance(cached, tuple) and len(cached) == 2:
+        return SubjectCounts(int(cached[0]), int(cached[1]))
+    counts = subject_counts(FactFilter(subject_id=flt.subject_id, statuses=flt.statuses, tiers=flt.tiers))
+    if counts.total >= tuning.cold_start_min_facts:
+        cache.set(key, (counts.total, counts.chinese), timeout=tuning.count_cache_seconds)
+    return counts
 
 
 Key = tuple[str, int]  # ("fact" | "message", id)

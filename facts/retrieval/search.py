@@ -25,7 +25,7 @@ from facts.retrieval.focus import without_common_names
 from facts.retrieval.fusion import SIGNALS, Fused, fuse
 from facts.retrieval.hits import SearchHit
 from facts.retrieval.query import MAX_QUERY_WORDS, QueryAnalysis, analyze
-from facts.retrieval.query_vector import QueryVector, query_vector_for
+from facts.retrieval.query_vector import QueryVector, cross_vector_for, query_vector_for
 from facts.retrieval.relevance import QuerySignals, calibration, relevance_of
 from facts.retrieval.rerank import Scored, rerank
 from facts.retrieval.rows import Rows
@@ -37,7 +37,7 @@ from facts.retrieval.scope import (
     Ranking,
     keyed,
     merged,
-    subject_fact_count_cached,
+    subject_counts_cached,
 )
 
 
@@ -63,10 +63,13 @@ class SearchState:
     limit: int
     include_messages: bool
     total: int  # the subject's searchable facts (a count up to a few seconds old)
+    chinese: int  # how many of them are Chinese (read for a query of another language too: cross_candidates)
     pool: int  # candidates per signal
     held: vector_cache.Entry | None = None  # the subject's facts in this process's memory, when current
     held_messages: held_messages.Held | None = None  # its messages there, when current (gather_candidates)
     query_vector: QueryVector | None = None
+    cross_vector: QueryVector | None = None  # a non-Chinese query's multilingual-e5 vector, for the Chinese facts
+    cross_keys: set[Key] = field(default_factory=set)  # the candidates whose similarity is that vector's
     rankings: dict[str, Ranking] = field(default_factory=lambda: {signal: [] for signal in SIGNALS})
     similarity: dict[Key, float] = field(default_factory=dict)  # the vector's candidates
     # Their similarity to the query's own vector, which the relevance features read (vector.Unfocused).
@@ -132,18 +135,22 @@ def run_search(
     outcome = SearchOutcome(hits=[], analysis=analysis)
     if analysis.is_empty or limit <= 0:
         return outcome
+    counts = subject_counts_cached(flt, config.scope)
     state = SearchState(
         config=config,
         flt=flt,
         analysis=analysis,
         limit=limit,
         include_messages=include_messages,
-        total=subject_fact_count_cached(flt, config.scope),
+        total=counts.total,
+        chinese=counts.chinese,
         pool=max(config.scope.candidates, limit * 3),
     )
     outcome.cold_start = state.cold_start
     if state.wants_vector:
         state.query_vector = query_vector_for(query, in_thread=config.embed_in_thread, started=early_vector)
+        if state.query_vector.space != "zh" and state.chinese and config.vector.cross_lingual:
+            state.cross_vector = cross_vector_for(query, in_thread=config.embed_in_thread)
     gather_candidates(state)
     vocab = subject_vocabulary(state)  # while the query embeds
     vector_read = False
@@ -156,7 +163,10 @@ def run_search(
     fuse_candidates(state)
     if not state.fused:
         return outcome
-    state.scored = rerank(state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank)
+    state.scored = rerank(
+        state.fused, state.rows.row, state.similarity, analysis, now=flt.now, tuning=config.rerank,
+        across=state.cross_keys,
+    )  # fmt: skip
     outcome.scored, outcome.query_signals = state.scored, query_signals(state, vocab)
     outcome.hits = answer(state, outcome.query_signals, min_relevance, whole_query=whole_query_floor)
     return outcome
@@ -230,6 +240,8 @@ def query_signals(state: SearchState, vocab: Vocabulary | None = None) -> QueryS
     """What the relevance features read of the candidate signals."""
     space = state.query_vector.space if state.query_vector is not None else "base"
     vector_ran = state.query_vector is not None and state.query_vector.result() is not None
+    if state.cross_keys and max(state.raw_similarity, key=state.raw_similarity.__getitem__) in state.cross_keys:
+        space = "cross"  # its best match is a Chinese row read by its e5 vector: models fitted on that read it
     # A Chinese query's e5 vector reads Chinese, where the subject's rows have e5 vectors (none before the backfill);
     # MiniLM's does not (vector_speaks).
     speaks = bool(state.raw_similarity) if space == "zh" else vector_speaks(state.analysis.language)
@@ -309,6 +321,7 @@ def read_ahead(state: SearchState, vocab: Vocabulary | None = None) -> bool:
     found = [key for ranking in state.rankings.values() for key, _ in ranking]
     state.links.fetch(found, state.flt)
     vector_read = state.query_vector is not None and state.query_vector.done()
+    vector_read = vector_read and (state.cross_vector is None or state.cross_vector.done())
     if vector_read:
         gather_vector_candidates(state, vocab)
         found = [key for ranking in state.rankings.values() for key, _ in ranking]
@@ -373,6 +386,14 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
     if raw_f is not None and raw_m is not None:
         own_sims = keyed("fact", [*raw_f.similarity.items()]) + keyed("message", [*raw_m.similarity.items()])
         state.raw_similarity = {**state.similarity, **dict(own_sims)}
+    across = cross_candidates(state)
+    if across:
+        state.similarity, state.raw_similarity = dict(state.similarity), dict(state.raw_similarity)
+        for key, sim in across:
+            if sim > state.similarity.get(key, -1.0):
+                state.similarity[key] = state.raw_similarity[key] = sim
+                state.cross_keys.add(key)
+        state.rankings["vector"] = merged(list(state.similarity.items()))
     if config.fusion.weight_category > 0:  # at cold start a handful of facts are all in the pool already
         state.rankings["category"] = category_ranking(
             flt, state.analysis, query_vector, messages=state.include_messages, facts=not state.cold_start,
@@ -385,6 +406,30 @@ def gather_vector_candidates(state: SearchState, vocab: Vocabulary | None = None
             messages=state.include_messages, tuning=config.vector, space=space,
         )  # fmt: skip
         state.rankings["time"] = time_ranking(nearest, state.rankings["time"])
+
+
+def cross_candidates(state: SearchState) -> Ranking:
+    """A query in another language than the subject's Chinese facts: those facts (and turns) nearest to its
+    multilingual-e5 vector, on MiniLM's scale (vector.cross_space); each row keeps the better of its two similarities.
+    MiniLM puts an English question at ~0.0-0.2 of any Chinese sentence, under its cut: without these, nothing."""
+    cross = state.cross_vector.result() if state.cross_vector is not None else None
+    if cross is None:
+        return []
+    config, flt = state.config, state.flt
+    space = vector.cross_space(config.vector)
+    found = keyed(
+        "fact",
+        vector.nearest_facts(
+            flt, cross, limit=state.pool, total=state.total, tuning=config.vector, rows=state.rows, space=space
+        ),
+    )
+    if state.include_messages:
+        near = vector.nearest_messages(
+            flt.subject_id, cross, limit=state.pool, since=flt.since, until=flt.until, tuning=config.vector,
+            rows=state.rows, space=space,
+        )  # fmt: skip
+        found += keyed("message", near)
+    return found
 
 
 def fuse_candidates(state: SearchState) -> None:

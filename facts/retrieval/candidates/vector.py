@@ -10,7 +10,9 @@ HNSW index with pgvector's iterative scan instead, for subjects far larger than 
 
 A Chinese query is searched in another space (`ZH`): its multilingual-e5 vector against the Chinese rows'
 `embedding_zh` (facts/services/zh_vectors.py), always by an exact scan in PostgreSQL (memory holds MiniLM's
-vectors). e5's cosines of unrelated Chinese sentences lie around 0.75-0.85, MiniLM's around 0.2-0.3, so its
+vectors). A query in another language searched in a subject that holds Chinese facts reads both: MiniLM's space, and
+the Chinese rows by its own e5 vector (`cross_space`), since MiniLM does not read Chinese. e5's cosines of
+unrelated Chinese sentences lie around 0.75-0.85, MiniLM's around 0.2-0.3, so its
 similarities are mapped onto MiniLM's scale, (c - origin) / (1 - origin), and every cut downstream (the tunings'
 min_similarity, the re-ranker's vector-alone cut) reads them alike.
 """
@@ -50,6 +52,15 @@ class VectorTuning:
     # taken out of the query's vector (focus.py).
     name_share: float = 1.0
     name_min_share: float = 0.05
+    # A query in another language than a subject's Chinese facts also reads them by multilingual-e5 (`cross_space`).
+    # An English question lies at ~0.77-0.83 (10th-90th percentile) of the Chinese turn that answers it, the best
+    # turn of a subject that holds no answer at ~0.77-0.82 (two Chinese sentences: 0.88-0.92 and 0.86-0.89): e5 ranks
+    # across the languages, it says little of whether anything answers (relevance.json's "xl" models read that).
+    # The origin sets the cuts and how these similarities stand beside MiniLM's in a memory of both languages: 0.6 /
+    # 0.65 / 0.7 / 0.75 -> recall@10 of facts 0.93 / 0.93 / 0.88 / 0.45 (`python -m bench.crosslingual`; bench/README.md,
+    # session 37). The lowest that keeps it: at 0.6 an unrelated Chinese fact outranked an English answer.
+    cross_lingual: bool = True
+    cross_origin: float = 0.65
 
 
 @dataclass(frozen=True)
@@ -70,6 +81,11 @@ BASE = VectorSpace()
 # the best turn of another subject at 0.86-0.91 (5th-95th percentiles): e5 ranks within a subject, it does not say
 # whether one answers (docs/relevance.md). At origin 0.7 MiniLM's 0.2 cut is e5's 0.76, the re-ranker's 0.3 is 0.79.
 ZH = VectorSpace(column="embedding_zh", origin=0.7)
+
+
+def cross_space(tuning: VectorTuning) -> VectorSpace:
+    """The Chinese rows' column read by a query of another language's multilingual-e5 vector, on MiniLM's scale."""
+    return VectorSpace(column="embedding_zh", origin=tuning.cross_origin)
 
 
 @dataclass
