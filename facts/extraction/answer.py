@@ -192,7 +192,9 @@ def _asked_en(question: str) -> str:
             # "confirm the address is Flat 3, ...": the thing is what is read back, not the reading
             thing = re.sub(r"^((?:the|your) [\w' -]{2,30}?) (?:is|are|was)\b.*$", r"\1", m.group("t"), flags=re.I)
             thing = _TAIL_EN.sub("", thing).strip(" ,")
-            if not thing or len(thing.split()) > 6 or _NOT_A_THING_EN.search(thing):
+            # (a contact detail may take more words: "your full name and the first line of your address")
+            words = len(thing.split())
+            if not thing or words > (10 if _CONTACT_RE.search(thing) else 6) or _NOT_A_THING_EN.search(thing):
                 return ""
             if re.match(r"(?:about\s+)?(?:the|a|an)\s", thing, re.I) and not _RECORD_RE.search(thing):
                 return ""  # "what's the capital of France?": "the" thing that is no record of the user's

@@ -57,7 +57,7 @@ _LEAD_RE = re.compile(
     + _SINCE_TALKED_EN
     + r"(?=\s?[-–—:,;.!])|(?:(?:it'?s|it has) )?been (?:a|an|such a) (?:\w+ ){0,2}?(?:day|week|month|year|while|time) "
     + _SINCE_TALKED_EN
-    + r"(?=\s?[-–—:,;.!])|long time no (?:see|talk|chat|speak)(?=[,!.])|(?:we )?haven'?t (?:talked|spoken|chatted) (?:in|for) (?:\w+ ){0,3}?(?:days?|weeks?|months?|ages|a while)(?=[,!.]+\s*\w)|guess what|big news(?: on my end)?|"
+    + r"(?=\s?[-–—:,;.!])|long time no (?:see|talk|chat|speak)(?=[,!.])|(?:we )?haven'?t (?:talked|spoken|chatted) (?:in|for) (?:\w+ ){0,3}?(?:days?|weeks?|months?|ages|a while)(?=[,!.]+\s*\w)|guess what|big news(?: on my end)?|one (?:more|last|other) thing|dude|"
     # The news announced before it is told ("The bigger news is that ...", "Less glamorous update: ...", "turns out").
     r"(?:the |some |my |more |other |a )?(?:\w+ ){0,2}?(?:news|update)(?: on my end| from me| from my end)?"
     r"(?: is that|(?=\s?[:!,.–—-]))|(?:it )?turns out(?: that)?|(?:告诉你|跟你说)?(?:一?个)?(?:好|坏|大)消息|fun fact|save the date|"

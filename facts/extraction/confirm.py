@@ -310,7 +310,8 @@ _ORDINAL_ZH_RE = re.compile(
 )
 _ORDINAL_RE = re.compile(r"^(?:the )?(first|1st|second|2nd|third|3rd|last|latter|former)(?: one| option)?$", re.I)
 _OPTIONS_ZH_RE = re.compile(
-    r"也(?:有|可以|行)|选哪|(?:或者?|还是|和)(?=[^，。？]{0,4}(?:\d|[一二三四五六七八九十两]|周|星期|礼拜|上午|下午|晚上|明天|后天))"
+    r"也(?:有|可以|行)|选哪|哪个(?:方便|合适|可以|行)|还有(?=[^，。？]{0,3}(?:周|星期|礼拜|上午|下午|晚上|明天|后天|\d+[号点日]))|"
+    r"(?:或者?|还是|和)(?=[^，。？]{0,4}(?:\d|[一二三四五六七八九十两]|周|星期|礼拜|上午|下午|晚上|明天|后天))"
 )
 # Options labelled by letters ("A) a childhood story, B) the caravan holiday", "A温情 B搞笑 C简短"): a reply naming the
 # letter chooses what it labels.
@@ -339,6 +340,10 @@ _COUNTER_ZH_RE = re.compile(
     r"^[\u4e00-\u9fff\w]{1,8}?(?:不行|不方便|没空|没人|不在家?)[，,]\s{0,2}(?:改(?:到|成)?|换(?:到|成)?)?"
     r"([\u4e00-\u9fff\w:：]{2,10}?)(?:吧|行吗|可以吗|行不行|可以不)[\s。！!?？~～]{0,3}$"
 )
+
+
+# What leads a time offered ("最近的号是", "还有"): not part of the option.
+_OPTION_HEAD_ZH_RE = re.compile(r"^[^，。？]{0,12}?(?:是|有)(?=(?:下下?|这|本)?(?:周|星期|礼拜|\d|明天|后天|今天))")
 
 
 def named_option(reply: str, assistant: str) -> str:
@@ -378,9 +383,9 @@ def _named_option_zh(text: str, tail: str) -> str:
         return f"改为{counter.group(1)}"
     if not _laid_out(tail):
         return ""
-    parts = [  # ("周四上午也有" offers "周四上午")
-        re.sub(r"(?:也|还)?(?:有|可以|行)(?:号|空|位)?$", "", p.strip(" 。"))
-        for p in re.split(r"[，,；;]|还是|或者?|(?<=[号点日])和", _options_sentence(tail))
+    parts = [  # ("周四上午也有" offers "周四上午"; "最近的号是下周四上午十点" offers "下周四上午十点")
+        _OPTION_HEAD_ZH_RE.sub("", re.sub(r"(?:也|还)?(?:有|可以|行)(?:号|空|位)?$", "", p.strip(" 。")))
+        for p in re.split(r"[，,；;]|还是|或者?|还有|(?<=[号点日])和", _options_sentence(tail))
         if p and not re.search(r"[吗呢?？]|哪", p)
     ]
     if ordinal:  # "第二个": the option laid out in that place

@@ -90,7 +90,7 @@ _SERVICE_RE = re.compile(
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
-    r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry)\b|"
+    r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry|provide|supply)\b|"
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
     r"\b(?:appointments?|slots?) (?:available|free|left)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
@@ -134,7 +134,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"favou?rite|can'?t stand|vegan|vegetarian|used to (?:love|like|hate|enjoy)|"
             r"i (?:usually|normally|always) (?:drink|eat|have|listen to|watch)|i can'?t do|nothing beats|"
             r"can'?t get enough of|not (?:a|much of a) fan of|not my (?:thing|cup of tea)|\w+ and i (?:are not|aren'?t) "
-            r"friends)\b|超爱|迷上|爱上了?(?![他她你])|无感|(?:巨|超|贼|最|特别)烦(?=[跑做写练学背打看听上开吃喝])|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
+            r"friends|(?:i'?m|i am|i'?ve been|been) (?:really |so |totally )?craving)\b|超爱|迷上|爱上了?(?![他她你])|无感|(?:巨|超|贼|最|特别)烦(?=[跑做写练学背打看听上开吃喝])|提不起兴趣|不感兴趣|不(?:太|怎么)?感冒|喜欢|爱吃|讨厌|最爱|不吃|受不了|特别想|"
             r"习惯(?:喝|吃|听|看)|(?:吃|喝|用|穿|住)不惯|平时(?:爱|喝|吃)|(?:平时|一般|向来|从来)?只(?:用|喝|认|买|穿)(?!了)|每天都?(?:喝|吃)|一天[一两三四五六\d]+(?:杯|包|顿)",
             re.I,
         ),

@@ -105,7 +105,10 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A fault back again, a supply cut, the business keeping or charging what it should not.
             r"(?:came|arrived|turned up) without|never (?:signed up for|subscribed to|ordered) (?:this|that|it|these|them|any)|didn'?t (?:order|authori[sz]e|sign up for) (?:this|that|it|these|them|any)|normally\b[^.!?]{0,30}?\bi (?:paid|was charged)|"
             r"(?:second|third|fourth|fifth) time (?:now|this (?:week|month|year)|in a (?:week|month))|(?:came|come|coming) "
-            r"(?:loose|apart|unstuck)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
+            r"(?:loose|apart|unstuck)|(?:wheel|handle|strap|buckle|button|hood|lid|door|knob|zip|zipper|sole|heel|clasp|hinge|"
+            r"clip|catch|brake) (?:just |has |had |have |'s )?(?:came|come|fell|falls|fallen|coming|falling) off|"
+            r"(?:split|ripped|torn|tore|come apart|came apart) (?:along|at|down) the seams?|seams? (?:has |have |had |'s )?"
+            r"(?:split|ripped|torn|come apart|came apart)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
             r"被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"

@@ -50,7 +50,7 @@ from facts.extraction.signals import (
 )
 from facts.extraction.slots import Slot
 from facts.extraction.type_definitions import nearest_type, nearness_speaks
-from facts.extraction.whose import ACCOMPANY_RE, PRONOUN_SUBJECT_RE, someone_elses_body
+from facts.extraction.whose import ACCOMPANY_RE, PRONOUN_SUBJECT_RE, own_health, someone_elses_body
 from facts.text import detect_language
 
 # Slot families (the corpus's slot names) and the type a family implies.
@@ -217,13 +217,13 @@ _REQUEST_RE = re.compile(
 )
 # A relative named as a subject ("my sister is ...", "我妹今年...") and the speaker as one ("I", "we", "帮我").
 _RELATIVE_RE = re.compile(
-    r"\b(?:my|our) (?:\w+ )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
+    r"\b(?:my|our) (?:(?:[\w.]+[- ](?:day|week|month|year)s?[- ]old|\w+) )?(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|sons?|daughters?|kids?|"
     r"children|baby|stepsons?|stepdaughters?|mum|mom|mother|dad|father|parents|brothers?|sisters?|siblings?|gran|grandad|granddad|grandpa|"
     r"grandma|nan|nana|grandmother|grandfather|grandparents|aunt(?:ie)?|uncle|cousin|niece|nephew|in-laws)\b"
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    r"我(?:们)?(?:的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
+    r"我(?:们)?(?:的)?(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)(?:大)?的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
@@ -261,17 +261,17 @@ def _relative_named(text: str) -> bool:
 
 _ANY_KIN_RE = re.compile("|".join(p.pattern for _slot, p in _KIN_RE), re.I)
 _RELATION_SIGNAL_RE = dict(STRONG)["relationship"]
-_COMPLAINT_SIGNAL_RE = dict(STRONG)["complaint"]
-_HEALTH_SIGNAL_RE = dict(STRONG)["health"]
+_COMPLAINT_SIGNAL_RE, _HEALTH_SIGNAL_RE = dict(STRONG)["complaint"], dict(STRONG)["health"]
 
 
 def _own_or_relative(sentence: str, family: str | None) -> str:
-    """A sentence naming a relative: the speaker's own plan or past outing with them ("I'm taking my mum to Rome in
-    May", "上周我们带孩子去了动物园") is the speaker's commitment or event; a fact whose subject is the relative, and
-    the speaker's own engagement or breakup, are relationship facts. A relative who is only a companion or a place
-    leaves the type to the other rules ("")."""
+    """A sentence naming a relative: the speaker's own plan or past outing with them ("I'm taking my mum to Rome",
+    "上周我们带孩子去了动物园") is the speaker's commitment or event; the relative as subject, or the speaker's
+    engagement or breakup, a relationship fact; a relative as companion or place, or beside the speaker's body: ""."""
     if family == "relationship_status" or _STATUS_RE.search(sentence):
         return "relationship"
+    if own_health(sentence, _HEALTH_SIGNAL_RE):
+        return ""
     if not _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))):
         if _PAST_EVENT_RE.search(sentence):
             return "event"

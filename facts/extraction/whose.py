@@ -33,11 +33,17 @@ _CLAUSE_RE = re.compile(r"[^,.;:!?，。；：！？\n]+")
 _PERSON = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|baby|mum|mom|mother|dad|father|"
     r"brother|sister|gran|grandad|granddad|grandpa|grandma|nan|nana|aunt|auntie|uncle|cousin|niece|nephew|friend|"
-    r"flatmate|neighbour|neighbor|boss|colleague)"
+    r"flatmate|neighbour|neighbor|boss|colleague|youngest|eldest|oldest|little one|twins)"
 )
-# ("my sister's knee" is the sister's: a person's possessive after "my" names her, not the speaker; "my knee's")
+# ("my sister's knee" is the sister's, and so is "my 3-year-old son" with a rash: "my" before a person names that
+# person, not the speaker; "my knee's")
+_ZH_KIN = r"女儿|儿子|孩子|宝宝|娃|闺女|老公|老婆|妻子|丈夫|男朋友|女朋友|妈|爸|父母|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥|婆婆|公公"
 _SPEAKER_RE = first_person_re(
-    I_WORDS, WE_WORDS, ME_WORDS, zh="我(?!们|家)", more=rf"\b(?:my|our)\b(?! (?:[\w-]+ )?{_PERSON}'s\b)"
+    I_WORDS,
+    WE_WORDS,
+    ME_WORDS,
+    zh="我(?!们|家)",
+    more=rf"\b(?:my|our)\b(?! (?:[\w-]+ ){{0,3}}{_PERSON}s?\b)",
 )
 # A third person: a pronoun, a name's ("Tom's", "Ron's knees") or a kinship word's ("mum's test results").
 _OTHER_RE = re.compile(
@@ -45,9 +51,9 @@ _OTHER_RE = re.compile(
     r"\b(?!(?:It|That|There|What|Here|Who|Where|How|Let|Today|Everyone|Everything|Nothing|Something|Nobody|Somebody|"
     r"Life|Work|Sleep|Back|Knee|Hip|Head|Chest|Stomach|Tummy|Neck|Shoulder|Foot|Leg|Arm|Eye|Ear|Tooth|Skin|Heart|Blood|"
     r"Pain|Weight|Diet|Health|Recovery|Treatment|Surgery|Physio|Rehab)'s\b)(?-i:[A-Z][a-z]{1,15})'s\b|"
-    r"\b(?:mum|mom|mam|dad|nan|gran|grandma|grandpa)'s\b|\b(?:my|our) (?:[\w-]+ )?"
+    r"\b(?:mum|mom|mam|dad|nan|gran|grandma|grandpa)'s\b|\b(?:my|our) (?:[\w-]+ ){0,3}?"
     + _PERSON
-    + r"'s\b|(?<![其吉])他(?!们|汀|定)|她(?!们)",
+    + r"(?:'s|s)?\b|(?<![其吉])他(?!们|汀|定)|她(?!们)",
     re.I,
 )
 _OTHER_LEAD_RE = re.compile(r"(?:he|she|he's|she's|his|her)\b|(?<![其吉])他(?!们|汀|定)|她(?!们)", re.I)
@@ -85,3 +91,19 @@ def others_health(sentence: str, health: re.Pattern[str]) -> bool:
     if named or _SPEAKER_RE.search(sentence):
         return named
     return any(_OTHER_LEAD_RE.match(clause.strip()) for clause in _CLAUSE_RE.findall(sentence))
+
+
+def own_health(sentence: str, health: re.Pattern[str]) -> bool:
+    """True when the first clause with a word of `health` opens with the speaker as its subject ("my knee is killing me
+    since I carried my son", "我腰疼，天天抱孩子抱的"): the body is the speaker's, whoever else it names. Not "me and the
+    kids", nor a frame of telling ("I should mention my daughter has ...")."""
+    clause = next((c for c in _CLAUSE_RE.findall(sentence) if health.search(c)), "")
+    return bool(_OWN_LEAD_RE.match(strip_chatter(clause.strip())))
+
+
+_OWN_LEAD_RE = re.compile(
+    rf"(?:my|i|i'?m|i'?ve|i'?d)\b(?! (?:[\w-]+ ){{0,3}}{_PERSON}s?\b)(?! and\b)"
+    r"(?! (?:should|must|have to|need to|forgot to|wanted to|want to|meant to) (?:mention|say|tell))|"
+    rf"我(?!们|家|和|跟)(?!的?(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|岁|周)大?的)?(?:{_ZH_KIN}))(?![^，。]{{0,6}}?(?:带|陪))",
+    re.I,
+)
