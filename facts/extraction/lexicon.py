@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import re
 
+# A child's or a person's age before the kin word ("三岁的", "8个月大的"): "我三岁的女儿" names the daughter.
+ZH_AGED = r"(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)大?的)"
+
 # Words of the law itself (a court case, suing, arbitration): with one of them a sentence is legal, also when it
 # names an amount, a decision or a condition ("if it isn't fixed I'll take you to court").
 LAW_WORDS = (

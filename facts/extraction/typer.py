@@ -13,7 +13,7 @@ from facts.extraction import classifier
 from facts.extraction.amounts import says_more_than_amount
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CHILD_WORDS
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
@@ -223,7 +223,7 @@ _RELATIVE_RE = re.compile(
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    r"我(?:们)?(?:的)?(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)(?:大)?的)?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
+    rf"我(?:们)?(?:的)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"

@@ -15,6 +15,7 @@ import re
 
 from facts.extraction.chatter import I_WORDS, ME_WORDS, WE_WORDS, first_person_re
 from facts.extraction.gate import strip_chatter
+from facts.extraction.lexicon import ZH_AGED
 from facts.extraction.possession import PET_WORDS, ZH_ANIMAL_WORDS, possession_change
 from facts.extraction.signals import VET_RE
 
@@ -104,6 +105,6 @@ def own_health(sentence: str, health: re.Pattern[str]) -> bool:
 _OWN_LEAD_RE = re.compile(
     rf"(?:my|i|i'?m|i'?ve|i'?d)\b(?! (?:[\w-]+ ){{0,3}}{_PERSON}s?\b)(?! and\b)"
     r"(?! (?:should|must|have to|need to|forgot to|wanted to|want to|meant to) (?:mention|say|tell))|"
-    rf"我(?!们|家|和|跟)(?!的?(?:[\d一二三四五六七八九十两半]{{1,3}}(?:个月|岁|周)大?的)?(?:{_ZH_KIN}))(?![^，。]{{0,6}}?(?:带|陪))",
+    rf"我(?!们|家|和|跟)(?!的?{ZH_AGED}?(?:{_ZH_KIN}))(?![^，。]{{0,6}}?(?:带|陪))",
     re.I,
 )
