@@ -438,7 +438,7 @@ def hedged_outing(sentence: str) -> bool:
 NOT_SETTLED_RE = re.compile(
     r"\bnothing(?:'s| is)? (?:decided|settled|set in stone|confirmed|fixed|final)\b|"
     r"\b(?:it'?s |that'?s )?not (?:decided|settled|set in stone|final) yet\b|\bhaven'?t decided (?:yet|anything)\b|"
-    r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])|"
+    r"\bor maybe not\b|\bwe'?ll see (?:how|if|whether)\b|\b(?:might|may|maybe|probably)(?: i'?ll| we'?ll)? (?:take you up on|hold you to)\b|^(?:还)?在考虑[，,]\s{0,2}(?:可能|也许|或许)|还没(?:定|敲定|决定|想好)(?:下来)?|没定下来|也可能不(?=[\u4e00-\u9fff])|"
     # Torn between two, nothing chosen ("no idea yet, might do X, might just Y", "还在纠结，到底买车还是继续打车").
     r"^(?:\W{0,3}(?:honestly|tbh|um|erm|ha)\W{1,3})?no idea yet\b|\bmight [^.!?]{1,60}\bmight (?:just |also )?[a-z]|"
     r"(?:在|很|挺|有点|还)纠结|到底[\u4e00-\u9fff]{1,12}还是|(?:我|^|[\s，,])再(?:想想|考虑(?:考虑|一下)|琢磨琢磨)(?:吧|啊)?[\s。！!~～]*$",
@@ -464,12 +464,12 @@ LISTENERS_CHOICE_RE = re.compile(
 HYPOTHETICAL_RE = re.compile(
     r"^\s*(?:(?:ugh|oh|well|honestly|man|god|tbh|sigh)\W{1,3})?(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
     r"^(?:\W{0,3}(?:hmm+|but|ok|so|and)\W{1,3}){0,2}what if\b|^if (?!i (?:can|could)\b|i'?m (?:honest|being honest)\b|you (?:remember|ask me|must know)\b)[^.!?]{1,60}?(?:\bagain\b|,? (?:i'?m|i am) (?:just |so |totally )?(?:going to|gonna)\b)|"
-    r"(?<![还就也都须得要只])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行|做梦都|就好了|该多好)|\bit'?s like if\b|"
+    r"(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行|做梦都|就好了|该多好)|\bit'?s like if\b|"
     r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won)\b|"
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
     r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^[^，。！？]{0,6}(?<![还就也都须得要只])要是[^，。！？]{1,24}(?:[，,]|[呢吗]\s*[?？]?\s*$)|^(?:\S{0,3}[，,])?(?:这次|这回|下次)再\S{0,8}(?:我)?就|^(?:我|咱)(?:要是|如果|假如)[^，。！？]{1,20}[，,]|^(?:要是|假如)[^，。！？]{1,20}?(?:我|咱)们?(?:就|肯定|早就)|^(?:要是|如果|假如)咱们?[^，。！？]{1,20}[，,]\s?(?:我|咱)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:[^，。！？]{1,4}[，,]\s?)?[^，。！？]{0,6}(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:[，,]|[呢吗]\s*[?？]?\s*$)|^(?:\S{0,3}[，,])?(?:这次|这回|下次)再\S{0,8}(?:我)?就|^(?:我|咱)(?:要是|如果|假如)[^，。！？]{1,20}[，,]|^(?:要是|假如)[^，。！？]{1,20}?(?:我|咱)们?(?:就|肯定|早就)|^(?:要是|如果|假如)咱们?[^，。！？]{1,20}[，,]\s?(?:我|咱)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
     r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
     r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
+from facts.extraction.enumerated import option_picked, options_of
 from facts.extraction.person import UNNAMED, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.sentences import split_sentences
@@ -327,7 +328,10 @@ _SUITS_RE = re.compile(
 )
 # Ideas suggested, not options offered ("可以试试番茄炖牛腩或者清蒸鲈鱼", "you could try the stew or the bass"): taking
 # one is a trivial choice of the day, not a decision of the user's.
-_SUGGESTED_RE = re.compile(r"试试|推荐|建议|不妨|\b(?:you could|you might|how about|why not|try)\b", re.I)
+_SUGGESTED_RE = re.compile(
+    r"试试|推荐|建议|不妨|可以考虑|思路|\b(?:you could|you might|how about|why not|try|ideas?|suggestions?|styles)\b",
+    re.I,
+)
 _TRIM_EN_RE = re.compile(
     r"^(?:(?:the|um|erm|ok(?:ay)?|yes|yeah|then)[,\s]{1,3})+|(?:[,\s]{1,3}(?:please|pls|thanks|thank you|then))+[\s.!]{0,5}$|"
     r"[\s.!]{1,5}$",
@@ -352,6 +356,9 @@ def named_option(reply: str, assistant: str) -> str:
     tail, text = assistant[-300:], reply.strip()
     if _SUGGESTED_RE.search(tail):
         return ""
+    picked = option_picked(text, assistant)  # options enumerated ("(a) ..., (b) ...", "一，…；二，…") picked by place
+    if picked:
+        return picked
     letter = _LETTER_REPLY_RE.match(text)
     if letter:  # "B, definitely the caravan", "B呗": the option that letter labels
         labelled = dict(_LETTERED_RE.findall(_options_sentence(tail)))
@@ -421,7 +428,8 @@ def _laid_out(assistant: str) -> bool:
     """Whether the assistant's last sentence (or the one before a bare "which?") lays out options (an earlier
     "您也可以在APP上查看" offers nothing)."""
     last = _options_sentence(assistant)
-    return bool(_OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last) or len(_LETTERED_RE.findall(last)) >= 2)
+    laid = _OPTIONS_EN_RE.search(last) or _OPTIONS_ZH_RE.search(last) or len(_LETTERED_RE.findall(last)) >= 2
+    return bool(laid or options_of(assistant[-400:]))
 
 
 def offer_made(assistant: str) -> bool:

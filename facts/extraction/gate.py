@@ -42,6 +42,7 @@ from facts.extraction.signals import (
     DIET_CHANGE_RE,
     REMIND_RE,
     asks_terms,
+    change_asked,
     chose_one,
     decided,
     own_body_zh,
@@ -81,9 +82,8 @@ _SERVICE_RE = re.compile(
     r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|bookings?|reservations?|tickets?|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
-    r"early repayment|interest rate|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"
-    r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|"
-    r"what'?s the catch)\b|"
+    r"early repayment|interest rates?|rates|overdraft|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"
+    r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|收不收|(?:能|可以)自己带[\u4e00-\u9fff]{1,6}(?:吗|不)|码数|大码|颜色|自提|取件|关门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
@@ -95,7 +95,7 @@ _SERVICE_RE = re.compile(
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
     r"\b(?:appointments?|slots?) (?:available|free|left)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
     r"有(?:的)?卖吗|有得卖|有没有卖|\brestock\w*|\bback in stock\b|\baccept [\w ]{0,20}insurance\b|能退吗|可以退吗|能不能退|"
-    r"怎么收费|收费标准",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
+    r"怎么收费|收费标准|(?:能|可以)(?:买|投保)(?:吗|不|么)",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
     re.I,
 )
 
@@ -155,8 +155,7 @@ class Verdict:
 
 # A term of the business's trade asked of the business itself: the business addressed as one (你们, 贵司, "do you",
 # "can you"), by a modal with its subject left out ("能开专票吗"), or a term asked about with no trouble of the
-# speaker's: "你们能开发票吗", "Do you do invoices for businesses?". What the rules are this sure of, the classifier's
-# turn-level vectors do not veto.
+# speaker's ("你们能开发票吗", "Do you do invoices?"): what the rules are this sure of, the classifier does not veto.
 _TRADE_RE = re.compile(
     r"\b(?:invoices?|receipts?|vat|refunds?|returns?|exchanges?|warranty|guarantee|shipping|delivery|deliver|ship|"
     r"instal?ments?|discounts?|opening hours|open|close|send (?:it|them|this|these) back|in stock|sizes?|colou?rs?)\b|"
@@ -186,8 +185,7 @@ _SECRET_RE = re.compile(
 )
 # A grievance asked as why a thing still has not happened, of no one named: the speaker's own order, refund or repair.
 _WHY_STILL_NOT_RE = re.compile(
-    r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|"
-    r"回复|上门|联系)|"
+    r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|回复|上门|联系)|"
     r"^(?:why|how come) (?:has(?:n'?t| not)|is(?:n'?t| not)|have(?:n'?t| not)) (?:it|this|the (?:\w+ )?(?:order|parcel|package|"
     r"refund|repair|delivery|replacement))\b[^?]{0,30}?\b(?:still|yet)\b",
     re.I,
@@ -301,7 +299,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if signal:  # (a Chinese health word with no one named is the speaker's, as 我 would be: no veto on it)
         return Verdict(True, signal, sure=signal == "health" and own_body_zh(text))
     if chose_one(text):
-        return Verdict(True, "decision")
+        return Verdict(True, "decision", sure=change_asked(text))
     if wish(text) and not is_question(text):
         return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
     if ACHIEVED_RE.search(text) and (first or has_cjk(text)):
@@ -343,7 +341,7 @@ _MISTAKEN_RE = re.compile(r"我(?:还)?以为")
 _ASK_LISTENER_RE = re.compile(
     r"^(?:(?:please|pls|just|go on|do|and|so|oh)[,\s]+)*(?:tell|make|save|get|grab|bring|wish|pray for|keep|water|feed|"
     r"text|buy|lend|cover for|pick|hug|kiss|say hi|say hello|give (?:my|her|him|them))\b|"
-    r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)|发(?:给)?我(?:看看|瞧瞧|看一下)",
+    r"^(?:你|您)(?:必须|得|一定要|可得|记得)(?:给|帮|替|陪|跟)我|^(?:给|帮|替|陪|跟)我(?:跟|向|给|对)?\S{0,4}?(?:祝|问好|带个好|说声|留|带|买)|发(?:给)?我(?:看看|瞧瞧|看一下)|^(?:你|您)(?:帮|替)我(?:问问|问一下|打听|留意|看看|盯)",
     re.I,
 )
 _CLAUSE_RE = re.compile(r"[,，;；:：]")
@@ -430,6 +428,8 @@ def _question_verdict(text: str, bare: str, plain_bare: str, *, first: bool, sig
         return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
     if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
         return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
+    if not signal and request_only(plain_bare):
+        return Verdict(False, "empty_question")  # "help me work out a price for my loaf?": a task, asked as a question
     if _SERVICE_RE.search(text):
         return Verdict(True, "inquiry", sure=asks_the_business(text))  # "你们能开发票吗": as sure as a slot
     if first and not signal and statement_beside_question(bare):

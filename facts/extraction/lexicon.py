@@ -15,7 +15,7 @@ ZH_AGED = r"(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)�
 LAW_WORDS = (
     r"\b(?:lawyers?|solicitors?|attorneys?|lawsuit|sue|sued|suing|tribunal|arbitration|legal action|"
     r"(?:to|in|at|into|before the|small claims|county|crown|family) court|court (?:case|date|hearing|order|summons)|"
-    r"magistrates?|injunction)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助"
+    r"magistrates?|injunction|small claims)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助"
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
@@ -30,10 +30,10 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|diabet\w*|cholesterol|blood "
             r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
-            r"过敏|孕吐|孕反|害喜|产检|唐筛|(?:去|在)\S{0,6}建档|血型|(?:AB|[ABO]) ?型血|确诊|诊断|手术|白内障|怀孕|备孕|避孕|上环|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
+            r"过敏|孕吐|孕反|害喜|产检|唐筛|(?:去|在)\S{0,6}建档|血型|(?:AB|[ABO]) ?型血|确诊|诊断(?![仪器])|手术|白内障|怀孕|备孕|避孕|上环|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|呕吐|吐了[一两三四五\d]+次|(?:每天|一天|每日)[一两三四\d]+(?:片|粒|颗)|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
             r"医生说|医生让|挂号|复查|(?<![肉心])疼|(?<!心)痛(?!快)|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
-            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|"
+            r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|\b(?:gp|doctor|doc|dr|consultant|psychiatrist|specialist)\b[^.?!]{0,20}\b(?:put|started) (?:me|us) on\b|"
             r"\b(?:doctor'?s|dentist|GP|hospital|clinic) appointment\b|\bappointment (?:with|at) (?:the |a |my )?"
             r"(?:doctor|dentist|GP|clinic|hospital)\b|\bin (?:the )?hospital\b|\bsleep(?:ing)? (?:badly|poorly)\b|"
             r"\bcan'?t sleep\b|\b(pain|ache|aching|insomnia|fever|symptoms?|sprain\w*|palpitations|nause\w*|dizz(?:y|iness)|"
@@ -62,7 +62,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|"
             # Medicines by name and a test's finding ("吃了布洛芬", "上周查出来轻度慢阻肺").
             r"布洛芬|对乙酰氨基酚|扑热息痛|阿司匹林|二甲双胍|头孢|阿莫西林|舍曲林|他汀|奥美拉唑|氯雷他定|西替利嗪|"
-            r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|心理(?:咨询|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
+            r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|心理(?:咨询(?!师)|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
             # Treatments and a hospital's number taken ("下周开始做针灸", "挂了下周三协和的号", "sessions at the clinic").
             r"针灸|推拿|艾灸|拔罐|挂了\S{0,12}?的号(?!码)|\b(?:acupuncture|(?:sessions?|appointments?) at the (?:clinic|surgery|hospital))\b|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
@@ -83,7 +83,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
             r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险(?!杠|丝|箱|柜)|保单|交强险|商业险|车险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
             re.I,
         ),
@@ -91,9 +91,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "complaint",
         re.compile(
-            r"\b(broken(?![- ]hearted)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| out\b| (?:my|his|her|their|our|your) hearts?)|cracked|(?<!spoiled )rotten|mou?ldy|spoilt|(?<!being )(?<!get )(?<!got )spoiled(?! with| by| rotten)|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
+            r"\b(broken(?![- ]hearted| (?:me|us)\b)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| out\b| (?:me|us)\b| (?:my|his|her|their|our|your) hearts?)|cracked|(?<!spoiled )rotten|mou?ldy|spoilt|(?<!being )(?<!get )(?<!got )spoiled(?! with| by| rotten)|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
-            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one)(?:'s| has)? (?:ever )?(?:fixed|repaired|sorted|looked at) (?:it|them|this|that)|(?:haven'?t|hasn'?t|have not|has not) been (?:seen|back) since|(?:nobody|no one) (?:answers|replies|responds|gets back)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|"
+            r"drop(?:s|ped|ping)? out|(?:nobody|no one|never) (?:called|rang|got) (?:me )?back|(?:nobody|no one)(?:'s| has)? (?:ever )?(?:fixed|repaired|sorted|looked at) (?:it|them|this|that)|(?:haven'?t|hasn'?t|have not|has not) been (?:seen|back) since|(?:nobody|no one) (?:answers|replies|responds|gets back|(?:ever )?(?:followed|follows) up)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|(?:sent|delivered|brought|received|got|came|was|were|arrived)\b[^.?!]{0,50}\binstead of\b|"
             r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|(?<!\bfrom )(?<!\bto )disconnect(?:s|ed|ing)(?! from)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
@@ -120,7 +120,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
-            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回)|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
+            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").

@@ -10,83 +10,13 @@ _MORE_PAST = (
     "tore swore slid struck sang sank shook stole dug fought bled dealt drew forgave sought spun sprang stung swept wept "
     "withdrew overslept overtook undertook mistook sped fled clung crept knelt leapt strode strove wove arose awoke"
 )
-_IRREGULAR_PAST = frozenset(
-    [
-        "went",
-        "got",
-        "saw",
-        "made",
-        "took",
-        "came",
-        "gave",
-        "found",
-        "told",
-        "thought",
-        "felt",
-        "left",
-        "kept",
-        "began",
-        "brought",
-        "bought",
-        "caught",
-        "taught",
-        "ran",
-        "won",
-        "lost",
-        "met",
-        "paid",
-        "sold",
-        "sent",
-        "spent",
-        "built",
-        "heard",
-        "held",
-        "read",
-        "said",
-        "sat",
-        "stood",
-        "understood",
-        "wrote",
-        "drove",
-        "ate",
-        "drank",
-        "flew",
-        "grew",
-        "knew",
-        "threw",
-        "wore",
-        "broke",
-        "chose",
-        "spoke",
-        "forgot",
-        "froze",
-        "rode",
-        "rose",
-        "woke",
-        "did",
-        "had",
-        "was",
-        "were",
-        "became",
-        "fell",
-        "hid",
-        "led",
-        "lit",
-        "meant",
-        "put",
-        "quit",
-        "set",
-        "shut",
-        "slept",
-        "swam",
-        "swung",
-        "hung",
-        "let",
-        "cut",
-        "hit",
-        "hurt",
-    ]
-) | frozenset(_MORE_PAST.split())
+_COMMON_PAST = (
+    "went got saw made took came gave found told thought felt left kept began brought bought caught taught ran won "
+    "lost met paid sold sent spent built heard held read said sat stood understood wrote drove ate drank flew grew "
+    "knew threw wore broke chose spoke forgot froze rode rose woke did had was were became fell hid led lit meant put "
+    "quit set shut slept swam swung hung let cut hit hurt"
+)
+_IRREGULAR_PAST = frozenset(_COMMON_PAST.split()) | frozenset(_MORE_PAST.split())
 # Adverbs between "I" and the verb ("I really love"): conjugate the next word instead.
 _COMMON_ADVERBS = frozenset(
     [
@@ -195,9 +125,11 @@ UNNAMED = {"User", "用户", ""}
 
 # A request to the business to end or pause what is the speaker's, said as an imperative.
 _ASKED_TO_RE = re.compile(
-    r"^(?:please |pls |just )?(cancel|stop|pause|freeze|close) ((?:my|our) [^,.;!?]{1,60}?)(?:,? (?:please|pls|thanks))?(?=[,.;!?]|$)",
+    r"^(?:please |pls |just |can you |could you )?(?:(cancel|stop|pause|freeze|close) ((?:my|our) [^,.;!?]{1,60}?)|"
+    r"(upgrade|downgrade|switch|move|put) (?:me|us) ((?:to|onto|on|down for) [^,.;!?]{1,60}?))(?:,? (?:please|pls|thanks))?(?=[,.;!?]|$)",
     re.I,
 )
+_DONE = {"upgrade": "upgraded", "downgrade": "downgraded", "switch": "switched", "move": "moved", "put": "put"}
 
 
 # Someone and the speaker as one subject, at a clause's start ("Rob and I are", "so my sister and I have").
@@ -205,6 +137,12 @@ _WITH_OTHER_RE = re.compile(
     r"(?:^|[,;:.!?]\s{0,3}|\b(?:so|but|then|because|when|and|now)\s)(?:(?-i:[A-Z][a-z]{1,15})|(?:my|our) [a-z]{2,15}|"
     r"(?i:mum|mom|dad))\s(?:and|&)\s$"
 )
+
+
+def _asked_to(m: re.Match[str]) -> str:
+    if m.group(1):
+        return f"I asked to {m.group(1).lower()} {m.group(2)}"
+    return f"I asked to be {_DONE[m.group(3).lower()]} {m.group(4)}"
 
 
 def third_person_en(sentence: str, name: str) -> str:
@@ -216,8 +154,8 @@ def third_person_en(sentence: str, name: str) -> str:
     """
     sentence = re.sub(r"\bi(?=(?:'|’|\s))", "I", sentence)
     sentence = re.sub(r"\b(im|Im)\b", "I'm", sentence)
-    # "Cancel my membership pls" is the speaker's request.
-    sentence = _ASKED_TO_RE.sub(lambda m: f"I asked to {m.group(1).lower()} {m.group(2)}", sentence)
+    # "Cancel my membership pls", "upgrade me to Pro" are the speaker's requests.
+    sentence = _ASKED_TO_RE.sub(_asked_to, sentence)
 
     def repl_i(m: re.Match[str]) -> str:
         whole = m.group(0)

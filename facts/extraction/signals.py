@@ -107,7 +107,7 @@ DECISION_RE = re.compile(
     r"(?:把|将)\S{0,6}(?:卡|会员|课|套餐|订阅)\S{0,3}退(?:掉|咗|了)|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
-    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
+    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
     r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
     re.I,
 )
@@ -120,11 +120,22 @@ _CHOSEN_ONE_RE = re.compile(
     r"(?:[\w-]+ ){1,2}?ones?\b|(?:那|就|那就|那我就)(?:要|选|拿|买|订)(?:那|这)(?:个|款|件|双|台|套)",
     re.I,
 )
+# A plan changed on request ("upgrade me to the Team tier", "could you move us onto monthly billing"): as sure as a
+# slot, however little the classifier's vectors make of the plan's name.
+_CHANGE_ASKED_RE = re.compile(
+    r"^(?:\W{0,3}(?:ok(?:ay)?|right|yes|yeah|great|fine|cool|then|so)\W{1,3})?(?:please |pls |can you |could you )?(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to) \S",
+    re.I,
+)
 
 
 def chose_one(sentence: str) -> bool:
     """An option picked, stated not asked, not hedged."""
-    return bool(_CHOSEN_ONE_RE.search(sentence)) and not UNDECIDED_RE.search(sentence) and "?" not in sentence
+    picked = _CHOSEN_ONE_RE.search(sentence) or change_asked(sentence)
+    return bool(picked) and not UNDECIDED_RE.search(sentence) and "?" not in sentence
+
+
+def change_asked(sentence: str) -> bool:
+    return bool(_CHANGE_ASKED_RE.match(sentence))
 
 
 @sentence_memo
@@ -223,9 +234,13 @@ _FAILED_SERVICE_RE = re.compile(
 _SCRIPTS_MEET_RE = re.compile(r"(?<=[A-Za-z])(?=[\u4e00-\u9fff])|(?<=[\u4e00-\u9fff])(?=[A-Za-z])")
 
 
+# A workplace named ("my notice at Fenwick Insurance", "I work for Harlow Legal"): its name says nothing of a policy.
+_WORKPLACE_RE = re.compile(r"\b(?:at|for) (?:[A-Z][\w&'-]*\s){1,3}(?:Insurance|Bank|Solicitors|Legal|Law)\b")
+
+
 @sentence_memo
 def strong_signal(sentence: str) -> str:
-    text = _SCRIPTS_MEET_RE.sub(" ", sentence) if has_cjk(sentence) else sentence
+    text = _SCRIPTS_MEET_RE.sub(" ", sentence) if has_cjk(sentence) else _WORKPLACE_RE.sub(" ", sentence)
     for name, pattern in STRONG:
         if pattern.search(text):
             return "complaint" if name == "health" and _FAILED_SERVICE_RE.search(text) else name
