@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
-from facts.extraction.enumerated import option_picked, options_of
+from facts.extraction.enumerated import option_picked, options_of, place_of
 from facts.extraction.person import UNNAMED, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.sentences import split_sentences
@@ -305,11 +305,6 @@ _WHICH_ONLY_RE = re.compile(
     r"suits(?: you)?(?: best)?|fits(?: best)?|works(?: best| better)?(?: for you)?|is (?:better|best) for you)\b[^.?!]{0,20}\?$",
     re.I,
 )
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1, "latter": -1, "former": 0}
-_ORDINAL_ZH_RE = re.compile(
-    r"^(?:那就|就|要|选)?(?:第([一二三])(?:个|种|班|趟|家)|(前面|后面)(?:那|这)个)(?:吧)?[\s。！!~～]{0,3}$"
-)
-_ORDINAL_RE = re.compile(r"^(?:the )?(first|1st|second|2nd|third|3rd|last|latter|former)(?: one| option)?$", re.I)
 _OPTIONS_ZH_RE = re.compile(
     r"也(?:有|可以|行)|选哪|哪个(?:方便|合适|可以|行)|还有(?=[^，。？]{0,3}(?:周|星期|礼拜|上午|下午|晚上|明天|后天|\d+[号点日]))|"
     r"(?:或者?|还是|和)(?=[^，。？]{0,4}(?:\d|[一二三四五六七八九十两]|周|星期|礼拜|上午|下午|晚上|明天|后天))"
@@ -370,9 +365,8 @@ def named_option(reply: str, assistant: str) -> str:
     said = _TRIM_EN_RE.sub("", text)
     last = _options_sentence(tail) or tail
     parts = re.split(r"[,;]?\s\bor\b\s", _OPTION_LEAD_EN.sub("", last.rstrip(" .?!")))
-    ordinal = _ORDINAL_RE.match(said)
-    if ordinal and len(parts) >= 2:  # "the second one": the option in that place
-        place = _ORDINALS[ordinal.group(1).lower()]
+    place = place_of(said)
+    if place is not None and len(parts) >= 2:  # "the second one": the option in that place
         chosen = parts[place].strip() if place < len(parts) else ""
         return re.sub(r"^(?:an?|the)\s+", "the ", chosen) if 0 < len(chosen) <= 60 else ""
     words = [w for w in said.split() if not _SUITS_RE.match(w) or re.search(rf"\b{re.escape(w)}\b", tail, re.I)]
@@ -385,7 +379,7 @@ def named_option(reply: str, assistant: str) -> str:
 def _named_option_zh(text: str, tail: str) -> str:
     """named_option for a Chinese reply: a time refused and another asked, an option named by its place, or the
     option its first clause names ("周四那个" -> "周四下午2点取车", "5号吧，3号要上班" -> "6月5号")."""
-    counter, ordinal = _COUNTER_ZH_RE.match(text), _ORDINAL_ZH_RE.match(text)
+    counter, place = _COUNTER_ZH_RE.match(text), place_of(text)
     if counter:
         return f"改为{counter.group(1)}"
     if not _laid_out(tail):
@@ -395,8 +389,7 @@ def _named_option_zh(text: str, tail: str) -> str:
         for p in re.split(r"[，,；;]|还是|或者?|还有|(?<=[号点日])和", _options_sentence(tail))
         if p and not re.search(r"[吗呢?？]|哪", p)
     ]
-    if ordinal:  # "第二个": the option laid out in that place
-        place = "一二三".find(ordinal.group(1)) if ordinal.group(1) else (0 if ordinal.group(2) == "前面" else -1)
+    if place is not None:  # "第二个": the option laid out in that place
         return parts[place] if len(parts) >= 2 and place < len(parts) else ""
     thing = re.sub(r"(?:的?那个|的?这个|的)$", "", _TRIM_ZH_RE.sub("", re.split(r"[，,]", text)[0]))
     if not (2 <= len(thing) <= 8 and thing in tail) or re.search(r"[不没别吗]", thing):

@@ -1,6 +1,7 @@
 """Options an assistant enumerates ("(a) £4.80 now, (b) £4.50 now and £4.80 in the autumn, (c) ...", "1. ... 2. ...",
 "有三个选择：一，直接全量上架；二，先上架二十款……；三，先不开") and the one a short reply picks by its label or place
 ("b.", "option 2", "the second one", "第二个吧"): the option, in the assistant's words, is what the user decided.
+`place_of` reads a pick by place for the options confirm.py finds laid out with "or" as well.
 """
 
 from __future__ import annotations
@@ -26,13 +27,15 @@ _MAX_OPTION = 60
 _BY_LABEL_RE = re.compile(
     r"^(?:option |plan |选|方案)?([a-dA-D1-4])(?=$|[,，.。!！)）]|[呗吧啊]|\s(?:please|pls|thanks)\b|\s(?![a-z]))"
 )
-_BY_PLACE_EN_RE = re.compile(
-    r"^(?:the )?(first|1st|second|2nd|third|3rd|last)(?: one| option)?(?=\s{0,2}(?:[,.!]|$|please\b|pls\b))", re.I
+# A reply that picks by place ("the second one", "the latter", "第三个吧", "方案二", "后面那个"), not a time ("第一个月").
+_PLACE_EN_RE = re.compile(
+    r"^(?:the )?(first|1st|second|2nd|third|3rd|last|latter|former)(?: one| option)?(?=\s{0,2}(?:[,.!]|$|please\b|pls\b))",
+    re.I,
 )
-_BY_PLACE_ZH_RE = re.compile(
-    r"^(?:那就|就|要|选)?(?:第([一二三四])(?:个|种|条|套|项)?(?:方案|选择)?|方案([一二三四]))(?!次|天|年)"
+_PLACE_ZH_RE = re.compile(
+    r"^(?:那就|就|要|选)?(?:第([一二三四])(?!次|天|年|周|个月|个星期|个礼拜)(?:个|种|条|套|项|班|趟|家)?|方案([一二三四])|(前面|后面)(?:那|这)个)"
 )
-_PLACE_EN = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1}
+_PLACES = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "last": -1, "latter": -1, "former": 0}
 
 
 @functools.lru_cache(maxsize=512)
@@ -78,10 +81,17 @@ def option_picked(reply: str, assistant: str) -> str:
     if label:
         key = label.group(1).lower()
         place = next((order.index(key) for order in _ORDER if key in order), len(options))
-    elif m := _BY_PLACE_EN_RE.match(text):
-        place = _PLACE_EN[m.group(1).lower()]
-    elif m := _BY_PLACE_ZH_RE.match(text):
-        place = "一二三四".index(m.group(1) or m.group(2))
+    elif (at := place_of(text)) is not None:
+        place = at
     else:
         return ""
     return options[place] if -len(options) <= place < len(options) else ""
+
+
+def place_of(reply: str) -> int | None:
+    """The place of the option a reply picks by its place (0 the first, -1 the last), or None."""
+    if m := _PLACE_EN_RE.match(reply):
+        return _PLACES[m.group(1).lower()]
+    if m := _PLACE_ZH_RE.match(reply):
+        return (0 if m.group(3) == "前面" else -1) if m.group(3) else "一二三四".index(m.group(1) or m.group(2))
+    return None
