@@ -270,6 +270,8 @@ _TAKES_ZH_RE = re.compile(
 _CHOSEN_EN_RE = re.compile(r"^(?:the|a|an) ([\w£$€ -]{1,30}?),? please\b", re.I)
 
 
+# The act a business offers, from its verb to the question put on it ("退周三那份的28元" of "给您退周三那份的28元可以吗？").
+_OFFERED_ACT_ZH_RE = re.compile(r"[^，,。？?！!\s]{2,16}?(?=可以吗|好吗|行吗|吗|[，,。？?！!]|$)")
 _AGREED_ZH = frozenset(["好", "行", "对", "嗯", "是", "可以", "算了", "那好", "那行", "好的"])
 # One of two things offered ("Would you like an exchange or a refund?"), the reply starting with it.
 _EITHER_RE = re.compile(r"\b([a-z][a-z-]{2,20}) or (?:an? |the |some )?([a-z][a-z-]{2,20})\b[^?]{0,30}\?", re.I)
@@ -460,8 +462,9 @@ def taken_offer(clause: str, assistant: str, speaker: str) -> str:
         shared = (
             any(thing[i : i + 2] in assistant for i in range(len(thing) - 1)) or len(thing) == 1 and thing in assistant
         )
-        if len(thing) == 1 and shared:  # "赶紧退" after "可以帮您退订": the offer's word for it
-            thing = assistant[assistant.index(thing) :][:2]
+        if len(thing) == 1 and shared:  # "赶紧退" after "可以帮您退订": the offer's words for it, to its question
+            offered = _OFFERED_ACT_ZH_RE.match(assistant[assistant.index(thing) :])
+            thing = offered.group(0) if offered else assistant[assistant.index(thing) :][:2]
         if not (thing and shared):
             return ""
         rest = text[m.end() :].strip("，,。！!~～ ") if m else ""  # the reason given with it stays with it

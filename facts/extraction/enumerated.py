@@ -12,7 +12,7 @@ import re
 # A label before an option: a letter or a digit in brackets ("(a)", "（2）"), or after a break and before a bracket, a
 # full stop with a space or a comma ("a) ", "2. ", "B、"), a Chinese numeral before 、，or ：("一，", "二、").
 _LABEL_RE = re.compile(
-    r"[(（]\s?([a-dA-D1-4])\s?[)）]\s?|(?:^|(?<=[\s:：;；,，。]))([a-dA-D1-4])(?:[)）、]|\.\s)\s?|"
+    r"[(（]\s?([a-dA-D1-4])\s?[)）]\s?|\b(?:[Oo]ption|[Pp]lan|[Cc]hoice) ([A-D1-4])\s?[:：.)]\s?|(?:方案|选项)([A-D1-4一二三四])\s?[:：，,、]\s?|(?:^|(?<=[\s:：;；,，。]))([a-dA-D1-4])(?:[)）、]|\.\s)\s?|"
     r"(?:^|(?<=[:：;；。\s]))(?:第|方案)?([一二三四])[、，,：:]"
 )
 # Where an option ends: the end of its sentence, or "or" / 或者 before the next label.

@@ -35,7 +35,7 @@ _PIECES: dict[str, str] = {
     r"glad to hear( that)?|good to hear|sorry (?:to|tae) hear( that| it)?|that sucks|ugh|oof|yikes|damn|"
     r"(?:i'?m|i am) (?:so |really |very |truly )?sorry(?: (?:to|tae) hear(?: that| this| it)?| for your loss)?|"
     r"我的(?:妈|天|老天|妈呀|天哪)(?:呀|啊)?|抢钱(?:嗦|啊|呢|吧)?|哇+|哇塞|天哪|天啊|哈+|哈哈+|嘿嘿|恭喜|恭喜恭喜|太好了|太棒了|真棒|厉害|太厉害了|牛|牛啊|卧槽|羡慕|好可爱|可爱|"
-    r"抱抱|加油|辛苦|不错|挺好|真好|太惨了|唉|啊+|呜呜|吓死(?:我|人)了|吓我一跳|好家伙|救命|嘶|(?:有点)?肉疼|(?:都)?起鸡皮疙瘩|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
+    r"抱抱|加油|辛苦|不错|挺好|真好|(?:比[^，。！？\s]{1,8})?(?:好|强|舒服)(?:多|点|些)了|太惨了|唉|啊+|呜呜|吓死(?:我|人)了|吓我一跳|好家伙|救命|嘶|(?:有点)?肉疼|(?:都)?起鸡皮疙瘩|好甜|太坑了吧?|好坑啊?|真坑|太离谱了吧?|离谱|"
     r"what a rip-?off|that'?s (?:such )?a rip-?off|no+o(?=\s*(?:$|[,，.。!！?？]))|"
     # Missing a thing of the past, a comfort ("I'll miss the free croissants tbh", "at least it's not surgery").
     r"(?:i'?ll|i will|gonna) (?:really )?miss (?:the|that|those|this|it|them|you|our)(?: [\w' ]{1,40})?|"

@@ -98,7 +98,7 @@ DECISION_RE = re.compile(
     # A change of plan or a chosen remedy, in any words ("..., instead", "scrap that", "算了，...", "退钱吧").
     r"\binstead\b|\brather than\b|\bscrap (?:that|the|it)\b|^(?:\S{0,4}[，,]\s*)?算了(?:[，,]|\s{0,2}还是)|"
     # A mind made up ("想好了，不在市区租了").
-    r"(?:想好|想清楚|考虑好|考虑清楚|决定好)了(?!吗|没|么)|(?:退|换)(?:钱|款|新)吧|"
+    r"(?:想好|想清楚|考虑好|考虑清楚|决定好)了(?!吗|没|么)|(?:退|换)(?:钱|款|新)吧|^(?:\S{0,3}[，,]\s?)?(?:那就?)?退吧[\s。！!~～]*$|"
     # An offer passed on ("I'll pass on the rental"), a day moved to ("改周六下午吧"), a provider switched ("换一家"),
     # a membership or a pass handed back ("打算把健身卡退了").
     r"\b(?:i'?ll|we'?ll|i'?m gonna|i think i'?ll) (?:pass on|give (?:it|that|the [\w-]{1,20}) a miss)\b|"
@@ -224,7 +224,12 @@ _FAILED_SERVICE_RE = re.compile(
     r"\b(?:gave|sent|given|handed) (?:me|us) the wrong\b|\byou (?:say|said) (?:you )?(?:haven'?t|have not|never) (?:got|received|had)\b|"
     # ... ready late, sold past its date, or done wrong again ("was meant to be ready Monday", "买的试纸是过期的",
     # "备注了过敏还给我放虾，这都第二回了").
-    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|sorted|sent|delivered|here|done|fixed)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了",
+    r"\b(?:was|were) (?:meant|supposed|due) to be (?:ready|sorted|sent|delivered|here|done|fixed)\b|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)了|"
+    # ... nobody called back, the label not what was prescribed or ordered, a claim refused ("the box says 100 micrograms
+    # but my doctor put me on 50", "收到的是4mm的，我下单的是5mm", "保险公司拒赔了", "你们不是说全是糙米吗").
+    r"\b(?:nobody|no one)(?: has| had)? (?:ever )?(?:called|rung|rang|phoned|got|gotten|emailed) (?:me |us )?back\b|"
+    r"\bthe (?:box|label|bottle|packet|pack|prescription|leaflet) (?:says|said)\b[^.?!]{1,60}\bbut\b|"
+    r"收到的是[^。！？]{1,16}[，,]\s?(?:但|可)?(?:我|我们)?(?:下单|订|买|要|点)的是|拒赔|不(?:给|予)(?:赔|理赔)|你们不是说[^，。！？]{1,20}吗|说好的[^，。！？]{1,16}呢",
     re.I,
 )
 
@@ -310,7 +315,10 @@ BODY_RE = re.compile(
     r"[一二][百十][一二三四五六七八九十]*斤",
     re.I,
 )
-INCOME_RE = re.compile(r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income)\b", re.I)
+INCOME_RE = re.compile(
+    r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income(?! protection| insurance| tax))\b",
+    re.I,
+)
 DIET_CHANGE_RE = re.compile(
     r"戒(?:糖|酒|奶|肉|辣|咖啡|碳水|油炸|零食|甜食|可乐|饮料|夜宵|烟)|\b(?:quit|gave up|giving up|cut out|off) (?:the )?(?:sugar|meat|booze|"
     r"alcohol|drinking|dairy|carbs|caffeine|coffee|gluten|smoking|vaping|cigarettes|fags)\b|\bback on the menu\b|\b(?:gone|went|going|been) (?:[\w]{1,12}-free|"
