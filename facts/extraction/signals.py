@@ -78,6 +78,9 @@ LEGAL_PAPER_RE = re.compile(
 )
 
 # The speaker chooses, changes or calls off (the typer's decision, before a lease's or a loan's legal).
+# A plan changed on the speaker's request ("upgrade me to the Team tier"): a decision's words (DECISION_RE) and, said
+# as the request itself, a decision no classifier vetoes (change_asked).
+_CHANGE_ME = r"(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)"
 DECISION_RE = re.compile(
     r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
@@ -107,7 +110,9 @@ DECISION_RE = re.compile(
     r"(?:把|将)\S{0,6}(?:卡|会员|课|套餐|订阅)\S{0,3}退(?:掉|咗|了)|"
     # A booking or a plan moved from one option to another ("move my fitting from Friday to Monday", "从300兆降到100兆").
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
-    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
+    r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b"
+    + _CHANGE_ME
+    + r"\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
     r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
     re.I,
 )
@@ -120,10 +125,12 @@ _CHOSEN_ONE_RE = re.compile(
     r"(?:[\w-]+ ){1,2}?ones?\b|(?:那|就|那就|那我就)(?:要|选|拿|买|订)(?:那|这)(?:个|款|件|双|台|套)",
     re.I,
 )
-# A plan changed on request ("upgrade me to the Team tier", "could you move us onto monthly billing"): as sure as a
-# slot, however little the classifier's vectors make of the plan's name.
+# ... asked at the start of the sentence ("could you move us onto monthly billing"): as sure as a slot, however little
+# the classifier's vectors make of the plan's name.
 _CHANGE_ASKED_RE = re.compile(
-    r"^(?:\W{0,3}(?:ok(?:ay)?|right|yes|yeah|great|fine|cool|then|so)\W{1,3})?(?:please |pls |can you |could you )?(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to) \S",
+    r"^(?:\W{0,3}(?:ok(?:ay)?|right|yes|yeah|great|fine|cool|then|so)\W{1,3})?(?:please |pls |can you |could you )?"
+    + _CHANGE_ME
+    + r" \S",
     re.I,
 )
 
