@@ -469,7 +469,7 @@ HYPOTHETICAL_RE = re.compile(
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
     r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"
-    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:[^，。！？]{1,4}[，,]\s?)?[^，。！？]{0,6}(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:[，,]|[呢吗]\s*[?？]?\s*$)|^(?:\S{0,3}[，,])?(?:这次|这回|下次)再\S{0,8}(?:我)?就|^(?:我|咱)(?:要是|如果|假如)[^，。！？]{1,20}[，,]|^(?:要是|假如)[^，。！？]{1,20}?(?:我|咱)们?(?:就|肯定|早就)|^(?:要是|如果|假如)咱们?[^，。！？]{1,20}[，,]\s?(?:我|咱)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
+    r"^(?:要是|如果|假如|假设)(?:我|咱).*(?:就|会|的话|肯定)|^(?:[^，。！？]{1,4}[，,]\s?)?[^，。！？]{0,6}(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:[，,]|[呢吗]\s*[?？]?\s*$)|^(?:\S{0,3}[，,])?(?:这次|这回|下次)再\S{0,8}(?:我)?就|^(?:我|咱)(?:要是|如果|假如)[^，。！？]{1,20}[，,]|^(?:[^\s，,]{0,4}[\s，,]\s?)?(?:要是|假如|如果)[^，。！？]{1,20}?[，,]?\s?(?:我|咱)们?(?:就|肯定|早就)|^(?:要是|如果|假如)咱们?[^，。！？]{1,20}[，,]\s?(?:我|咱)|^(?:要是|如果|假如)(?:能|可以)[^，。！？]{1,16}[，,]\s?(?:我|咱)|^(?:要是|如果|假如|万一)[^，。！？]{0,20}呢\s*[?？]?\s*$|"
     r"\bwould (?!love|like|prefer|rather)[^.!?]{0,40}\bif (?:i|we) (?:ever |just )?(?:[a-z]{2,20}ed|were|was|had|did|went|took|"
     r"lost|quit|left|got|ran)\b|"  # ("...would lose it if I quit"), and what one would have done ("I'd have gone")
     r"\b(?:i|we)(?:'d| would) have (?:done|been|gone|said|made|taken|known|had|got|gotten|thought|[a-z]+ed)\b|"

@@ -43,7 +43,7 @@ _ZH_STOP = r"(?=[，。！？,.!?；;、\s~～]|了|的|啦|呢|吧|呀|哦|那�
 # Someone other than the speaker is the clause's subject, or it is a question or a hypothesis.
 _ZH_OTHER_SUBJECT = re.compile(
     r"[你您他她它]|爸|妈|父|母|哥|姐|弟|妹|朋友|同事|同学|老公|老婆|男友|女友|儿子|女儿|闺女|孩子|宝宝|娃|爷|奶|外公|外婆|邻居|室友|"
-    r"客户|老板|领导|舅|姨|叔|伯|婶|如果|要是|假如|是否|会不会|想不想"
+    r"客户|老板|领导|舅|姨|叔|伯|婶|公公|婆婆|岳|丈母娘|老丈人|媳妇|女婿|如果|要是|假如|是否|会不会|想不想"
 )
 _ZH_NEGATED = re.compile(r"[不没别未](?:再|想|打算|会|要|能)?$")
 _ZH_INTERROGATIVE = re.compile(r"哪|什么|啥|多少|几|谁")

@@ -45,7 +45,7 @@ from facts.extraction.signals import (
     change_asked,
     chose_one,
     decided,
-    own_body_zh,
+    owned_zh,
     strong_signal,
     wish,
 )
@@ -296,8 +296,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
             return Verdict(False, said)
     if has_slot:
         return Verdict(True, "slot")
-    if signal:  # (a Chinese health word with no one named is the speaker's, as 我 would be: no veto on it)
-        return Verdict(True, signal, sure=signal == "health" and own_body_zh(text))
+    if signal:
+        return Verdict(True, signal, sure=owned_zh(text, signal))
     if chose_one(text):
         return Verdict(True, "decision", sure=change_asked(text))
     if wish(text) and not is_question(text):

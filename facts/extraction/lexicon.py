@@ -21,6 +21,13 @@ LAW_RE = re.compile(LAW_WORDS, re.I)
 
 # A child named by the speaker in Chinese ("我闺女", "我们娃"): the relationship signal and the typer's relative.
 ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝"
+# Chinese drops 我 before kin: a clause opened by a spouse, a parent or an in-law doing something is the speaker's
+# ("老婆怀孕了", "婆婆也跟着搬过来了"); bare 爸 / 妈 are left out (妈的, 妈呀), and so is a kin word called to (老公你真好).
+ZH_KIN_OPENS = (
+    r"(?:^|(?<=[，。！？,.!?\s~～]))(?:就是|而且|然后|对了|还有|哎|唉)?(?:老婆|老公|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|"
+    r"爸妈|爸爸|妈妈|老爸|老妈)(?=[也都又还就刚已在说要去被把给让跟和从最今明昨这上下前后搬来住生病做退换开买找怀辞回\d]|[^，。！？,.!?你]{0,4}了)"
+)
+ZH_KIN_OPENS_RE = re.compile(ZH_KIN_OPENS)
 
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
 STRONG: list[tuple[str, re.Pattern[str]]] = [
@@ -98,8 +105,11 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|(?<!\bfrom )(?<!\bto )disconnect(?:s|ed|ing)(?! from)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
             r"connection|broadband|signal|phone line|line|landline|power|electricity|heating|boiler|water)(?:'s| has| is)? (?:has |keeps |kept |been )?(?:dropp(?:ed|ing)|cut(?:ting)? out|going down|died|down (?:since|for|all|again)|been off|off since)|"
-            # A service late or not done by now, a bill for more than was had.
-            r"delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
+            # A service late or not done by now, a bill for more than was had ("turned up 3 hours late", "nobody's been
+            # on site since the 2nd").
+            r"(?<!\bi )(?<!\bwe )(?:was|were|arrived|turned up|showed up|came|got here) (?:\d+|an?|one|two|three|four|five|six|"
+            r"half an) (?:hours?|hrs?|days?|weeks?) late\b|(?:nobody|no one|no-one)(?:'s| has| had)? (?:been (?:on site|"
+            r"out to|round to)|(?:turned|showed|shown) up)(?! (?:to|at|for) (?:my|our|his|her|their)\b)|delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
             r"\bit snapped|(?:screen|glass|window|windscreen|lens|mirror) (?:is |was |got |has )?(?:shattered|smashed)|"
             r"(?<!\bi )(?:was|were) (?:meant|supposed) to\b[^.?!]{0,80}?\bstill (?:aren'?t|isn'?t|hasn'?t|haven'?t|"
             r"not|no|nothing|doesn'?t|don'?t|won'?t|can'?t)\b|(?:was|were) (?:meant|supposed|due) to (?:arrive|be (?:here|delivered|fixed|installed|ready|sorted)|ship|come)\b|\bnobody (?:emailed|told|called|rang|contacted|informed|warned) (?:me|us)\b|\bhas a crack\b|\ba crack (?:in|down|across|right)\b|\bdelayed (?:another |a further )?(?:\d+|two|three|four|a|an) (?:weeks?|days?|months?|hours?)\b|\bnothing has (?:entered|arrived|come through|landed|reached)\b|trips? the (?:fuse|breaker|electrics)|tripped the (?:fuse|breaker|electrics)|still hasn'?t (?:arrived|come|shipped|taken off|been (?:fixed|refunded|sorted))|no sign of "
@@ -116,7 +126,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"不亮|用不了|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?多?(?:小时|钟头|天)|"
+            r"(?:师傅|工人|快递员?|司机|装修队|施工队|维修工?|安装工?)\S{0,6}(?:根本|压根|一直|还是|都)没(?:来|到|上门)|"
+            r"(?:到现在|至今|一直|压根)\S{0,2}没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
@@ -151,7 +163,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
             + ZH_CHILD_WORDS
             + r"|妈妈|妈|爸爸|爸|父母|"
-            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷)|我(?:哥|姐|弟|妹)|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
+            r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|儿媳|女婿|孙子|孙女)|我(?:哥|姐|弟|妹)|"
+            + ZH_KIN_OPENS
+            + r"|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
             re.I,
         ),
     ),
@@ -177,7 +191,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             # A code given alone, letters and digits ("QK7H2P.", "HF-209-5531"), as a booking or an order has.
             r"^\W{0,3}(?=[A-Z\d]{5,12}\W{0,3}$)(?=[A-Z\d]{0,11}[A-Z])[A-Z]{0,11}\d[A-Z\d]{0,11}\W{0,3}$|"
-            r"\b[A-Z]{1,4}-\d{2,6}(?:-\d{2,6}){1,3}\b|"
+            r"\b[A-Z]{1,4}[-/]\d{2,6}(?:[-/]\d{2,6}){1,3}\b|"
             r"\b[A-Z]{1,4}-?\d{4,}\b|(?<!\d)\d{10,20}(?!\d)|(?:订单号|单号|尾号|会员号|编号|卡号)(?:是)?\s*[A-Z]*\d{3,}|\b\d{3,4}[ -]?\d{3,4}[ -]?\d{3,4}\b|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+"
             # A credential's hint or its security question, stated ("my PIN hint is...", "密码提示是...").
             r"|(?i:\bmy (?:\w+ )?(?:pin|password|passcode|passphrase)(?: hint)? (?:is|was)\b|\bmy security question\b)|密码提示|密保问题"

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import re
 
+from facts.extraction.lexicon import ZH_KIN_OPENS_RE
 from facts.extraction.person import UNNAMED
 
 _MARK = "\x01"
 
 
-_ZH_KIN = "老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|闺女|孩子|宝宝|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
+_ZH_KIN = "老婆|老公|妻子|丈夫|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|老妈|老爸|男朋友|女朋友|儿子|女儿|闺女|孩子|宝宝|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
 
 
 # 我们 before a group or a place of the speaker's (their company, class, team, estate), or "the two of us".
@@ -27,6 +28,7 @@ _KIN_AND_ME_RE = re.compile(rf"我({_ZH_KIN})([和跟与])我(?!们)")
 def third_person_zh(sentence: str, name: str) -> str:
     """我 -> the speaker's name at its first mention (用户 for an unnamed user: "我对花生过敏" -> "用户对花生过敏"),
     later 我的 -> 自己的; a sentence without 我 is returned as it is."""
+    sentence = _kin_owned(sentence)
     if "我" not in sentence:
         return sentence
     sentence = _ASKED_TO_ZH_RE.sub(r"我要求\1", sentence)  # "取消我的会员": the speaker asks it
@@ -58,3 +60,13 @@ def third_person_zh(sentence: str, name: str) -> str:
     # unless "和/跟" follows; elsewhere it is 自己 ("公司把自己调过去", "他们欠自己两个月工资").
     tail = re.sub(rf"(?<=[，,；;])\s*{_MARK}(?![和跟与])", "", tail)
     return head + tail.replace(_MARK, "自己")
+
+
+def _kin_owned(sentence: str) -> str:
+    """The speaker's 我 said before a spouse or a parent that opens a clause with 我 dropped ("老婆怀孕了" ->
+    "我老婆怀孕了", so "用户的老婆怀孕了"); the sentence as it is when 我 comes first or no such clause opens it."""
+    opens = ZH_KIN_OPENS_RE.search(sentence)
+    if not opens or "我" in sentence[: opens.start()]:
+        return sentence
+    at = opens.start() + len(re.match(r"(?:就是|而且|然后|对了|还有|哎|唉)?", sentence[opens.start() :]).group())
+    return sentence[:at] + "我" + sentence[at:]

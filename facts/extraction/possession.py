@@ -22,7 +22,8 @@ _VEHICLE = (
     r"bicycles?|scooters?|mopeds?|trucks?|boats?|caravans?|teslas?"
 )
 _THING = (
-    r"house|flat|apartment|cottage|condo|piano|guitar|violin|cello|drum kit|keyboard|sofa|couch|bed|desk|"
+    r"house|flat|apartment|cottage|condo|semi(?:-detached)?|terrace|terraced house|bungalow|townhouse|maisonette|new[ -]build|"
+    r"fixer-upper|farmhouse|piano|guitar|violin|cello|drum kit|keyboard|sofa|couch|bed|desk|"
     r"wardrobe|table|mattress|laptop|computer|pc|tv|telly|camera|dishwasher|washing machine|fridge|freezer|oven|"
     r"fish tank|aquarium|console|record player|sewing machine|furniture"
 )
@@ -38,7 +39,7 @@ _DETERMINER = r"(?:my|our|the|a|an|his|her|their|two|three|four|\d+|this|that|th
 _MARKED = r"(?:new|old|used|second-hand|secondhand|first|own|vintage|brand new|rescue)"
 _POSSESSION_EN_RE = re.compile(
     rf"\b(?:(?:{_GAIN_OR_LOSS_EN}) (?:(?:{_DETERMINER}) )?|(?:got|getting) (?:a|an|my|our|two|three|another) )"
-    rf"(?:(?:{_MARKED}|[a-z][\w-]{{1,15}}) ){{0,2}}?"
+    rf"(?:(?:{_MARKED}|[a-z\d][\w-]{{1,15}}) ){{0,2}}?"
     rf"(?:(?P<pet>{PET_WORDS})|(?P<vehicle>{_VEHICLE})|{_THING})\b|"
     # Any thing at all when it is marked as new, old or first ("bought a new lamp", "sold my old records").
     rf"\b(?:adopted|bought|purchased|sold|gave|gave away|got rid of|traded in|inherited) (?:{_DETERMINER}) {_MARKED} "

@@ -8,7 +8,7 @@ import re
 
 from facts.extraction.base import sentence_memo
 from facts.extraction.chatter import UNDECIDED_RE
-from facts.extraction.lexicon import LAW_RE, STRONG
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
 from facts.text import has_cjk, zh_tagged
@@ -188,6 +188,13 @@ def own_body_zh(sentence: str) -> bool:
     """A Chinese statement that names no one ("最近失眠很厉害", "刚确诊了甲减"): Chinese drops the speaker's subject, so a
     health word in it is the speaker's own ("大家都在感冒", "这事真让人头疼", "我妈腰疼" name someone else)."""
     return has_cjk(sentence) and not _OTHERS_ZH_RE.search(sentence)  # (a question never reaches a signal's keep)
+
+
+def owned_zh(sentence: str, signal: str) -> bool:
+    """A Chinese health word with no one named (own_body_zh), or a clause a spouse or a parent opens with 我 dropped
+    ("老婆怀孕了", "婆婆搬过来了"): the speaker's, as 我 would make it; the classifier's vectors may not veto it."""
+    kin = signal in {"health", "relationship"} and ZH_KIN_OPENS_RE.search(sentence)
+    return bool(signal == "health" and own_body_zh(sentence) or kin)
 
 
 def wish(sentence: str) -> str:

@@ -13,7 +13,7 @@ from facts.extraction import classifier
 from facts.extraction.amounts import says_more_than_amount
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
@@ -307,7 +307,7 @@ def _speaker_first(sentence: str) -> bool:
     body = strip_chatter(sentence)  # "我跟你讲，我姐下个月生二胎": the lead-in is no subject
     if _ELIDED_PLAN_ZH_RE.match(body):
         return True
-    speaker, relative = _SPEAKER_RE.search(body), _RELATIVE_RE.search(body)
+    speaker, relative = _SPEAKER_RE.search(body), _RELATIVE_RE.search(body) or ZH_KIN_OPENS_RE.search(body)  # (老婆…)
     return speaker is not None and (relative is None or speaker.start() < relative.start())
 
 
@@ -438,7 +438,7 @@ def fallback_type(sentence: str) -> str:
     if hint:
         return hint
     signal = strong_signal(sentence)
-    if signal in {"amount", "id"}:
+    if signal in {"amount", "id"} and not says_more_than_amount(sentence):
         return "other"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
