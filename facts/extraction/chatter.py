@@ -462,7 +462,8 @@ LISTENERS_CHOICE_RE = re.compile(
 
 # Something that has not happened, or would follow one ("if I won the lottery I'd...", "要是明年又降息了呢").
 HYPOTHETICAL_RE = re.compile(
-    r"^\s*(?:(?:ugh|oh|well|honestly|man|god|tbh|sigh)\W{1,3})?(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
+    r"^\s*(?:(?:ugh|oh|well|honestly|man|god|tbh|sigh|hmm+|so|ok(?:ay)?|quick one|quick q(?:uestion)?|random q(?:uestion)?)\W{1,3})?"
+    r"(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
     r"^(?:\W{0,3}(?:hmm+|but|ok|so|and)\W{1,3}){0,2}what if\b|^if (?!i (?:can|could)\b|i'?m (?:honest|being honest)\b|you (?:remember|ask me|must know)\b)[^.!?]{1,60}?(?:\bagain\b|,? (?:i'?m|i am) (?:just |so |totally )?(?:going to|gonna)\b)|"
     r"(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行|做梦都|就好了|该多好)|\bit'?s like if\b|"
     r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won)\b|"

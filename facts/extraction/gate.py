@@ -106,7 +106,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(i'?ll(?! always l| never l)|i will(?! always l| never l)|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
             r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|^\W*(?:just |already )?(?:booked|signed up)|"
             r"i'?m (?:flying|driving|heading|travell?ing) (?:over|out|up|down|back|home|to)|"
-            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|"
+            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|(?:my|the|our) (?:[\w-]+ )?(?:interview|exam|viva|deadline|hearing|operation|surgery|graduation|induction|finals|resit)(?:'s| is) (?:on |at )?(?:next|this|tomorrow|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b)|"
             r"我会(?!一直喜欢|永远喜欢|一直爱|永远爱)|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
         ),
@@ -357,16 +357,16 @@ def _asks_listener(text: str) -> bool:
 
 
 # News announced, not yet told ("I meant to tell you about the weirdest thing at work", "okay so I have news",
-# "我想跟你说说那房子的事"): the telling is the act; only what follows it can be a fact.
+# "我想跟你说说那房子的事", "你猜我干了啥"): the telling is the act; only what follows it can be a fact.
 _ANNOUNCE_RE = re.compile(
     r"^(?:(?:okay|ok|so|well|right|listen|rude|anyway|um|oh|and)[,.!]?\s+)*(?:(?:i|we) (?:have|'ve got|got) (?:some |big |"
     r"huge |good |bad |exciting |weird )?news\b|(?:i )?(?:wanted|want|need|meant|have|'ve got|had) to tell you\b|"
     r"(?:i )?(?:wanted|want|need) to (?:talk to you|run something by you|ask you something)\b|guess what\b|you'?ll never "
     r"guess\b)|^(?:对了[，,]?)?(?:我)?(?:想|要|得|有点事)?(?:跟|和|给)你(?:说|讲|聊|汇报)(?:说|讲|聊|一下)?|^(?:我)?有(?:个|件)"
-    r"(?:事儿?|消息|好消息|坏消息)(?:想|要)?(?:跟|和)?(?:你)?(?:说|讲)?|^告诉你(?:个|一个)(?:好|坏)?(?:消息|事儿?)",
+    r"(?:事儿?|消息|好消息|坏消息)(?:想|要)?(?:跟|和)?(?:你)?(?:说|讲)?|^告诉你(?:个|一个)(?:好|坏)?(?:消息|事儿?)|^(?:哈+|诶|哎)?[，,\s]*你猜(?:猜)?(?=我|怎么|咋|发生)",
     re.I,
 )
-_TOPIC_ONLY_RE = re.compile(r"的事(?:儿|情)?$|这(?:件)?事(?:儿)?$|\b(?:thing|story|news)\b", re.I)
+_TOPIC_ONLY_RE = re.compile(r"的事(?:儿|情)?$|这(?:件)?事(?:儿)?$|\b(?:thing|story|news)\b|啥|什么", re.I)
 # Anticipation of what is not the speaker's ("can't wait to hold your wonky mugs", "迫不及待想看看你们公司"): a reaction.
 _ANTICIPATE_RE = re.compile(
     r"\b(?:i )?(?:can'?t|cannot) wait\b|\b(?:i'?m )?(?:so |really )?looking forward to\b|\b(?:i'?m )?so excited "

@@ -28,6 +28,8 @@ ZH_KIN_OPENS = (
     r"爸妈|爸爸|妈妈|老爸|老妈)(?=[也都又还就刚已在说要去被把给让跟和从最今明昨这上下前后搬来住生病做退换开买找怀辞回\d]|[^，。！？,.!?你]{0,4}了)"
 )
 ZH_KIN_OPENS_RE = re.compile(ZH_KIN_OPENS)
+# A relative named in English inside Chinese ("我 parents 六月来住", "我bf下个月搬过来").
+ZH_EN_KIN = r"我的?\s?(?:parents|mum|mom|dad|husband|wife|boyfriend|girlfriend|bf|gf|partner)\b"
 
 # Strong signals of something durable about the speaker (keep, subject to the classifier's veto).
 STRONG: list[tuple[str, re.Pattern[str]]] = [
@@ -35,7 +37,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         "health",
         re.compile(
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|diabet\w*|cholesterol|blood "
-            r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
+            r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
             r"过敏|孕吐|孕反|害喜|产检|唐筛|(?:去|在)\S{0,6}建档|血型|(?:AB|[ABO]) ?型血|确诊|诊断(?![仪器])|手术|病假|医生开(?:了|的)|白内障|怀孕|备孕|避孕|上环|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|呕吐|吐了[一两三四五\d]+次|(?:每天|一天|每日)[一两三四\d]+(?:片|粒|颗)|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
@@ -85,10 +87,11 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
+            r"conveyanc(?:er|ers|ing)|(?:title |the )deeds|"
             # A licence's term ("my licence expires next month", "驾照下个月到期").
             r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
-            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权证|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
@@ -107,6 +110,12 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"connection|broadband|signal|phone line|line|landline|power|electricity|heating|boiler|water)(?:'s| has| is)? (?:has |keeps |kept |been )?(?:dropp(?:ed|ing)|cut(?:ting)? out|going down|died|down (?:since|for|all|again)|been off|off since)|"
             # A service late or not done by now, a bill for more than was had ("turned up 3 hours late", "nobody's been
             # on site since the 2nd").
+            r"\bordered (?:a|an|the|two|\d+) [^.?!]{1,30}? (?:and|but) (?:got|received) (?:a|an|the)\b|"
+            r"\b(?:sent|delivered|given|gave) (?:me|us) (?:an?|the|some) [^.?!]{1,40}\binstead\b|"
+            r"\b(?:sent|delivered|given|gave|handed) (?:me|us) (?:the|a) wrong\b|"
+            r"\b(?:website|site|portal|app|system|server)(?:'s| is| was| has been| keeps going)? (?:down|not loading)\b|"
+            r"\b(?:haven'?t|have not|still not|never) heard (?:a thing|anything|a word|back)\b(?! from (?:my|her|him|his)\b)|"
+            r"\b(?:was|were) (?:meant|supposed|due) to (?:land|go in|be paid|clear|come through)\b|"
             r"(?<!\bi )(?<!\bwe )(?:was|were|arrived|turned up|showed up|came|got here) (?:\d+|an?|one|two|three|four|five|six|"
             r"half an) (?:hours?|hrs?|days?|weeks?) late\b|(?:nobody|no one|no-one)(?:'s| has| had)? (?:been (?:on site|"
             r"out to|round to)|(?:turned|showed|shown) up)(?! (?:to|at|for) (?:my|our|his|her|their)\b)|delayed by|(?:was|were|got|been|is|are) (?:\w{1,12} )?delayed|(?:a|the|with a) snapped|snapped (?:off|in half|in two|clean)|"
@@ -132,7 +141,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
-            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
+            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|(?:下单|订|买|点)的(?:是|明明是)[^。！？]{1,16}[，,]\s?(?:结果|但|可)?(?:送来|寄来|收到|发来)的(?:是|却是)|还好意思(?:涨|收|要|扣)|只(?:收到|到了|送了|发了|来了)[\d一二三四五六七八九十两几]|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").
@@ -158,7 +167,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"我(?:一直|还)?暗恋|我(?:还是|一直|现在)?单身|"
             r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
-            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|"
+            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|同居|"
+            + ZH_EN_KIN
+            + r"|"
             # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
             + ZH_CHILD_WORDS

@@ -422,7 +422,10 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
 
 # The business a complaint is made to, named in third person: "you" is the business, never the speaker's friend
 # ("You charged my card twice" -> "The business charged Robin's card twice", 你们扣了我两次钱 -> 商家扣了…).
-_BUSINESS_YOU_RE = re.compile(r"\b(?:[Yy]ou (?:lot|guys|people|folks)|[Yy]our|[Yy]ou)\b|(?:你们|您们)(?:店|家)?|你家")
+_BUSINESS_YOU_RE = re.compile(
+    r"\b(?:[Yy]ou (?:lot|guys|people|folks)|[Yy]our|[Yy]ou(?:['’](?:ve|re|ll))?)\b|(?:你们|您们)(?:店|家)?|你家"
+)
+_AS_BUSINESS = {"ve": " has", "re": " is", "ll": " will"}  # "you've sent" -> "the business has sent"
 
 
 def business_named(text: str) -> str:
@@ -432,7 +435,7 @@ def business_named(text: str) -> str:
         word = m.group(0)
         if not word.isascii():
             return "商家"
-        said = "the business's" if word.lower() == "your" else "the business"
+        said = "the business's" if word.lower() == "your" else "the business" + _AS_BUSINESS.get(word[4:].lower(), "")
         return said[:1].upper() + said[1:] if m.start() == 0 else said
 
     return _BUSINESS_YOU_RE.sub(name, text)

@@ -11,7 +11,7 @@ from facts.extraction.person import UNNAMED
 _MARK = "\x01"
 
 
-_ZH_KIN = "老婆|老公|妻子|丈夫|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|老妈|老爸|男朋友|女朋友|儿子|女儿|闺女|孩子|宝宝|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
+_ZH_KIN = "老婆|老公|妻子|丈夫|爱人|对象|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|老妈|老爸|男朋友|女朋友|儿子|女儿|闺女|孩子|宝宝|妈妈|爸爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外婆|外公|家|妈|爸|哥|姐|弟|妹"
 
 
 # 我们 before a group or a place of the speaker's (their company, class, team, estate), or "the two of us".

@@ -87,7 +87,7 @@ DECISION_RE = re.compile(
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买)了|停机保号|"
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签)了|再(?:签|续|租)(?:一|两|半)年|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
@@ -416,7 +416,9 @@ def told_as_past(sentence: str) -> bool:
 # An achievement of the speaker's: a test passed, a belt or a licence won ("passed my theory test", "考过了科目二").
 ACHIEVED_RE = re.compile(
     r"\b(?:passed|failed|aced|flunked|smashed) (?:my|the|our) (?:\w+ ){0,4}(?:test|exam|interview|assessment|audition|"
-    r"finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
+    r"finals?)s?\b|\bpassed (?:everything|all (?:of )?(?:my|the) \w+)\b|\bgot (?:\d{1,3}%?|\d{1,3} percent|a first|a 2:[12]|"
+    r"a distinction|a merit|an? [A-E]\*?) (?:on|in|for) (?:the|my|our) (?:\w+ ){0,2}?(?:mock|exam|test|essay|assignment|"
+    r"coursework|dissertation|module|paper|finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
     r"\b(?:i|we) (?:finally |just |actually )?got (?:the|a|my|an) (?:new )?(?:job|offer|promotion|place|flat|house|"
     r"apartment|visa|mortgage|scholarship|internship|contract|role|part)\b|"
     # ... or not won: a place, a job or a part the speaker tried for and did not get ("I didn't get the team lead

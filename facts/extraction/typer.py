@@ -13,7 +13,7 @@ from facts.extraction import classifier
 from facts.extraction.amounts import says_more_than_amount
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_KIN_OPENS_RE
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_EN_KIN, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change
 from facts.extraction.signals import (
@@ -227,7 +227,7 @@ _RELATIVE_RE = re.compile(
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
-    r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + _BIRTH_ORDER,
+    r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + ZH_EN_KIN + "|" + _BIRTH_ORDER,
     re.I,
 )
 _SPEAKER_RE = first_person_re(I_WORDS, WE_WORDS, ("me",), zh="我(?!的)")
@@ -247,7 +247,7 @@ _KIN_EN = (
     r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
     r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
 )
-_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
+_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|娃(?!娃)|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
 _COMPANION_RE = re.compile(
     rf"\b(?:with|along with|taking|take|took|bring|bringing|brought) (?:my|our) (?:\w+ )?(?:{_KIN_EN})\b|"
     rf"\bat my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",
