@@ -106,7 +106,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
             r"\b(i'?ll(?! always l| never l)|i will(?! always l| never l)|i'?m going to|i'?m gonna|i plan|i'?m planning|we'?re going|i'?m moving|i'?m starting|no backing out|"
             r"(?:already )?paid (?:the|my|a) (?:entry fee|deposit)|^\W*(?:just |already )?(?:booked|signed up)|"
             r"i'?m (?:flying|driving|heading|travell?ing) (?:over|out|up|down|back|home|to)|"
-            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|(?:my|the|our) (?:[\w-]+ )?(?:interview|exam|viva|deadline|hearing|operation|surgery|graduation|induction|finals|resit)(?:'s| is) (?:on |at )?(?:next|this|tomorrow|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b)|"
+            r"i signed up|i booked|i'?ve booked|i promise|i'?ve promised|i promised|i'?ll treat you|my treat)\b|(?:^\W*|\b(?:my|the|our) (?:[\w-]+ )?)(?:interview|exam|viva|deadline|hearing|operation|surgery|graduation|induction|finals|resit)(?:'s| is) (?:on |at )?(?:the )?(?:next|this|tomorrow|\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)\w*\b)|"
             r"我会(?!一直喜欢|永远喜欢|一直爱|永远爱)|答应|打算|计划|准备|下个月|明年|下周|报名了|订了|我请(?:你|你们|客)",
             re.I,
         ),
@@ -302,8 +302,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "decision", sure=change_asked(text))
     if wish(text) and not is_question(text):
         return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
-    if ACHIEVED_RE.search(text) and (first or has_cjk(text)):
-        return Verdict(True, "event")
+    if ACHIEVED_RE.search(text) and (first or has_cjk(text)):  # (Chinese drops the 我 of 考上了: the speaker's)
+        return Verdict(True, "event", sure=owned_zh(text, "health"))  # (names no one else: own_body_zh)
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
     if first and says_what_speaker_is(plain):

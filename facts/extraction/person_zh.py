@@ -62,11 +62,15 @@ def third_person_zh(sentence: str, name: str) -> str:
     return head + tail.replace(_MARK, "自己")
 
 
+_KIN_LEAD_RE = re.compile(r"(?:就是|而且|然后|对了|还有|哎|唉)")
+
+
 def _kin_owned(sentence: str) -> str:
     """The speaker's 我 said before a spouse or a parent that opens a clause with 我 dropped ("老婆怀孕了" ->
     "我老婆怀孕了", so "用户的老婆怀孕了"); the sentence as it is when 我 comes first or no such clause opens it."""
     opens = ZH_KIN_OPENS_RE.search(sentence)
     if not opens or "我" in sentence[: opens.start()]:
         return sentence
-    at = opens.start() + len(re.match(r"(?:就是|而且|然后|对了|还有|哎|唉)?", sentence[opens.start() :]).group())
+    lead = _KIN_LEAD_RE.match(sentence, opens.start())
+    at = lead.end() if lead else opens.start()
     return sentence[:at] + "我" + sentence[at:]

@@ -33,7 +33,7 @@ WORK_RE = re.compile(
     r"\b(?:i'?m starting|i start|i started|i'?ve started|i'?m working) (?:at|with) (?:a|an|the) (?:[\w-]{1,20} ){0,3}?(?:startup|"
     r"company|firm|studio|agency|bank|school|hospital|lab|practice|charity|council|university|consultancy)\b|"
     r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
-    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|"
+    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|(?:做|去)\S{0,8}(?:placement|internship)|\b\d{1,2} (?:hrs|hours) a week (?:at|for)\b|"
     r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
     r"去\S{1,6}读(?:书|大学|高中|\S{1,4}学(?!校))|飞\S{1,4}读书|"
     # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
@@ -427,8 +427,8 @@ ACHIEVED_RE = re.compile(
     r"house|apartment|visa|scholarship|internship|contract|role|part|position|grant)\b|\b(?:i|we) (?:didn'?t|did not) "
     r"get (?:into|in at|onto) \w|\b(?:i|we) (?:got|was|were|have been|'ve been) (?:rejected|turned down|knocked back)\b|"
     r"\b(?:another|a|my) (?:\w+ )?rejection (?:from|by)\b|没(?:被)?录取|没考上|落榜|(?:面试|复试|初试|笔试)\S{0,2}没过|"
-    r"没拿到\S{0,4}offer|跑了\S{0,6}(?:半马|全马|马拉松)|"
-    r"考(?:过|上)了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|(?:复试|初试|笔试|面试|答辩|考核)\S{0,2}(?:通过|过)了|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
+    r"没拿到\S{0,4}offer|offer\s?(?:下来|到)了|(?<!没)拿到了?\S{0,8}offer|(?<![没不])(?:被\S{0,8})?录取了|跑了\S{0,6}(?:半马|全马|马拉松)|"
+    r"考(?:过|上)了|(?<!没)考(?:上|过)[^，。！？\s了]{1,8}?了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|(?:复试|初试|笔试|面试|答辩|考核)\S{0,2}(?:通过|过)了|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
     r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|科[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了|"
     # ... or failed ("科二又挂了", "雅思口语没过").
     r"(?:考试|普通话|雅思|托福|四级|六级|驾考|科目[一二三四]|科[一二三四]|路考|资格证)\S{0,4}?(?:又|还是|没)?(?:挂了|没过)",
@@ -450,5 +450,7 @@ MOVED_RE = re.compile(
 VET_RE = re.compile(r"\b(?:vets?|vet's|veterinary|veterinarian)\b|宠物医院|兽医", re.I)
 # A job or a home won ("I got the offer from Deloitte!"): work or residence, not an event.
 WON_A_PLACE_RE = re.compile(
-    r"\bgot (?:the|a|my|an) (?:new )?(?:job|offer|promotion|role|internship|place|flat|house|apartment)\b", re.I
+    r"\bgot (?:the|a|my|an) (?:new )?(?:job|offer|promotion|role|internship|place|flat|house|apartment)\b|"
+    r"(?<!没)考上|(?<![没不])(?:被\S{0,8})?录取了|offer[^。？?]{0,14}(?:入学|入职|开学|上班)",
+    re.I,
 )

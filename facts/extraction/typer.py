@@ -223,7 +223,7 @@ _RELATIVE_RE = re.compile(
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    rf"我(?:们)?(?:的)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
+    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
@@ -344,9 +344,9 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
     if decided(sentence):
         return "decision"
-    if ACHIEVED_RE.search(sentence):
-        # A test passed happened; a job or a home won is who the speaker is (the corpus README's profile).
-        return "profile" if WON_A_PLACE_RE.search(sentence) else "event"
+    if ACHIEVED_RE.search(sentence):  # a test passed happened; a job or a home won is who one is (README's profile)
+        won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"
+        return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我弟弟考上研究生了")
     if signal == "legal" and INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):

@@ -100,3 +100,23 @@ def test_insomnia_beside_looking_after_the_kids_is_the_speakers() -> None:
 )
 def test_a_guessing_teaser_and_an_if_i_would_i_keep_nothing(text: str) -> None:
     assert facts_of(text) == []
+
+
+@pytest.mark.parametrize("text", ["考上川大的研究生了！", "我考过雅思了，总分7.5", "终于拿到offer了，下个月入职"])
+def test_a_place_or_an_exam_won_in_chinese_is_kept_without_a_subject(text: str) -> None:
+    assert first_kind(text) in {"event", "profile"}
+
+
+def test_someone_elses_exam_is_not_the_speakers() -> None:
+    assert first_kind("我家儿子考上北航了，学飞行器设计") == "relationship"
+
+
+@pytest.mark.parametrize(
+    "text", ["我下个月去一家律所做internship", "I do 20 hours a week at the pharmacy on top of the course"]
+)
+def test_a_placement_and_hours_at_a_workplace_are_work(text: str) -> None:
+    assert first_kind(text) == "profile"
+
+
+def test_a_deadline_opening_the_sentence_is_kept() -> None:
+    assert first_kind("deadline's the 3rd of March, so plenty of time") == "commitment"
