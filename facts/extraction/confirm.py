@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import re
 
-from facts.extraction.enumerated import option_picked, options_of, place_of
+from facts.extraction.enumerated import EITHER_NUMBER_RE, number_chosen, option_picked, options_of, place_of
 from facts.extraction.person import UNNAMED, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.sentences import split_sentences
@@ -86,7 +86,7 @@ _BARE_PROPOSAL_RE = re.compile(
     # An act proposed on what the sentence before names ("Shall I move you both there?", "Shall we book that one in?").
     r"(?:shall|should|can) (?:i|we) (?:\w+ ){1,2}(?:it|that|this|that one|them|you|you both|you all)(?: (?:there|over|through|"
     r"in|up|for you))?|would that help|"
-    r"(?:您看)?(?:可以|好|行)(?:吗|么)|(?:确认|需要)(?:办理|修改|更改|预订|下单)?(?:吗|么)|要(?:办|改|订)吗)[?？]?$",
+    r"(?:您看)?(?:可以|好|行|成)(?:吗|么|不)|(?:确认|需要)(?:办理|修改|更改|预订|下单)?(?:吗|么)|要(?:办|改|订)吗)[?？]?$",
     re.I,
 )
 
@@ -159,7 +159,9 @@ def confirmed_fact(question: str, speaker: str) -> str:
         done = re.sub(r"\byour\b", "their", re.sub(r"\byou\b", "them", act.group(1), flags=re.I), flags=re.I)
         return f"{speaker} asked the business to {done}." if named else f"Asked the business to {done}."
     if has_cjk(body):
-        body = re.sub(r"[，,]?(?:可以|好|行|对)$", "", _LEAD_ZH.sub("", body).rstrip("吗么"))  # "..., 可以吗" asks
+        body = re.sub(
+            r"[，,]?(?:可以|好|行|成|对)不?$", "", _LEAD_ZH.sub("", body).rstrip("吗么")
+        )  # "..., 可以吗" asks
         body = re.sub(r"您的|你的", "", body)
         body = re.sub(r"[您你]", speaker if named else "", body)
         return f"{speaker}确认{body}。" if named else f"确认{body}。"
@@ -197,7 +199,7 @@ _AS_SPEAKER = {"you're": "I'm", "youre": "I'm", "you are": "I am", "your": "my",
 # the types of what the offer names: an amount, a refund after a fault, an address).
 _OFFER_RE = re.compile(
     r"\b(?:shall i|should i|would you like|do you want|want me to|would you prefer|is that (?:ok|okay|alright|all "
-    r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行)(?:吗|么)\s*[？?]?\s*$|"
+    r"right)|does that (?:work|suit))\b|需要[^？?。]{0,30}?吗|要不要|(?:可以|好|行|成)(?:吗|么|不)\s*[？?]?\s*$|"
     # A change the service offers to make, asked to be confirmed ("可以为您办理…，确认办理吗？", "shall we go ahead?").
     r"确认(?:申请|要)?(?:办理|修改|更改|取消|下单|预订|预约|提交|开通|退订|改签|退款|退货|换货|支付|付款)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b|"
     # An act offered for the user, asked ("现在帮您续吗？", "给您约上吗？").
@@ -256,7 +258,7 @@ _OFFERING_RE = re.compile(
     re.I,
 )
 _TAKES_EN_RE = re.compile(
-    r"^(?:(?:seriously|fine|ok(?:ay)?|go on(?: then)?|alright|all right|yes|yeah|yep|sure|go ahead|right|then|that'?s "
+    r"^(?:(?:seriously|fine|ok(?:ay)?|go on(?: then)?|alright|all right|yes|yeah|yep|sure|go ahead|right|then|perfect|great|lovely|that'?s "
     r"fine|please)\W+)*(?:please |just |(?:i'?ll|i will|we'?ll|we will|let'?s) )?((?:switch|confirm|book|move|change|put|sign|"
     r"upgrade|downgrade|send|go with|take|cancel|go ahead with)\b.*)",
     re.I,
@@ -282,7 +284,7 @@ def _option_chosen(reply: str, assistant: str) -> str:
     "an exchange, in green, size M"), else ""."""
     either = _EITHER_RE.search(assistant[-300:])
     if not either:
-        return ""
+        return number_chosen(reply, assistant)  # ("over 10 or 12 months?" / "12 please")
     for option in either.groups():
         m = re.match(rf"(?:(?:an?|the|yes|ok|okay|um|erm)[,\s]+)*{re.escape(option)}\b(.*)$", reply.strip(), re.I)
         if m:
@@ -308,7 +310,7 @@ _WHICH_ONLY_RE = re.compile(
     re.I,
 )
 _OPTIONS_ZH_RE = re.compile(
-    r"也(?:有|可以|行)|选哪|哪个(?:方便|合适|可以|行)|还有(?=[^，。？]{0,3}(?:周|星期|礼拜|上午|下午|晚上|明天|后天|\d+[号点日]))|"
+    r"也(?:有|可以|行)|有[一两]?个?(?:班|空位|名额)(?:[，,。]|$)|选哪|哪个(?:方便|合适|可以|行)|还有(?=[^，。？]{0,3}(?:周|星期|礼拜|上午|下午|晚上|明天|后天|\d+[号点日]))|"
     r"(?:或者?|还是|和)(?=[^，。？]{0,4}(?:\d|[一二三四五六七八九十两]|周|星期|礼拜|上午|下午|晚上|明天|后天))"
 )
 # Options labelled by letters ("A) a childhood story, B) the caravan holiday", "A温情 B搞笑 C简短"): a reply naming the
@@ -387,7 +389,9 @@ def _named_option_zh(text: str, tail: str) -> str:
     if not _laid_out(tail):
         return ""
     parts = [  # ("周四上午也有" offers "周四上午"; "最近的号是下周四上午十点" offers "下周四上午十点")
-        _OPTION_HEAD_ZH_RE.sub("", re.sub(r"(?:也|还)?(?:有|可以|行)(?:号|空|位)?$", "", p.strip(" 。")))
+        _OPTION_HEAD_ZH_RE.sub(
+            "", re.sub(r"(?:也|还)?(?:有|可以|行)(?:[一两]?个)?(?:号|空位?|位|班|名额)?$", "", p.strip(" 。"))
+        )
         for p in re.split(r"[，,；;]|还是|或者?|还有|(?<=[号点日])和", _options_sentence(tail))
         if p and not re.search(r"[吗呢?？]|哪", p)
     ]
@@ -437,7 +441,7 @@ def _either_asked(question: str) -> bool:
     """ "Long runs on Saturday or Sunday?": a choice asked between two things ("Is it sunny or rainy there?" asks after
     a state, "Can I take the account number or the postcode?" for a detail: not a choice)."""
     asks = re.match(r"(?:is|are|was|were|does|do|did|has|have|can|could|may|what|where|when|how|who)\b", question, re.I)
-    return bool(_EITHER_RE.search(question)) and not asks
+    return bool(_EITHER_RE.search(question) or EITHER_NUMBER_RE.search(question)) and not asks
 
 
 def taken_offer(clause: str, assistant: str, speaker: str) -> str:

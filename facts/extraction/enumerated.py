@@ -95,3 +95,19 @@ def place_of(reply: str) -> int | None:
     if m := _PLACE_ZH_RE.match(reply):
         return (0 if m.group(3) == "前面" else -1) if m.group(3) else "一二三四".index(m.group(1) or m.group(2))
     return None
+
+
+# Two numbers asked between, with their unit ("Would you like to pay over 10 or 12 months?", "3 or 5 meals a week?").
+EITHER_NUMBER_RE = re.compile(r"\b(\d{1,4}) or (\d{1,4}) ([a-z]{3,12})\b[^?]{0,30}\?", re.I)
+_NUMBER_REPLY_RE = re.compile(r"^(?:(?:um|erm|ok|okay|yes|yeah)[,\s]+)?(\d{1,4})\b(?!\s*(?:or|-|to)\b)(.*)$", re.I)
+
+
+def number_chosen(reply: str, assistant: str) -> str:
+    """The number of an either-or question on an amount that the reply names first, with its unit and what the reply
+    adds ("12 please, by direct debit" -> "12 months, by direct debit"), else ""."""
+    asked = EITHER_NUMBER_RE.search(assistant[-300:])
+    said = _NUMBER_REPLY_RE.match(reply.strip()) if asked else None
+    if not asked or not said or said.group(1) not in asked.groups()[:2]:
+        return ""
+    rest = re.sub(r"^[,\s]*(?:please|pls|thanks)\b", "", said.group(2)).strip(" ,.!")
+    return f"{said.group(1)} {asked.group(3).lower()}" + (f", {rest}" if rest else "")

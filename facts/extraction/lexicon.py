@@ -21,13 +21,24 @@ LAW_RE = re.compile(LAW_WORDS, re.I)
 
 # A child named by the speaker in Chinese ("我闺女", "我们娃"): the relationship signal and the typer's relative.
 ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝"
-# Chinese drops 我 before kin: a clause opened by a spouse, a parent or an in-law doing something is the speaker's
-# ("老婆怀孕了", "婆婆也跟着搬过来了"); bare 爸 / 妈 are left out (妈的, 妈呀), and so is a kin word called to (老公你真好).
-ZH_KIN_OPENS = (
-    r"(?:^|(?<=[，。！？,.!?\s~～]))(?:就是|而且|然后|对了|还有|哎|唉)?(?:老婆|老公|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|"
-    r"爸妈|爸爸|妈妈|老爸|老妈)(?=[也都又还就刚已在说要去被把给让跟和从最今明昨这上下前后搬来住生病做退换开买找怀辞回\d]|[^，。！？,.!?你]{0,4}了)"
-)
+# Chinese drops 我 before kin: a clause opened by a spouse, a parent, an in-law, a grandparent or a sibling doing
+# something is the speaker's ("老婆怀孕了", "婆婆也跟着搬过来了", "外公上个月住进养老院了"); bare 爸 / 妈 are left out (妈的,
+# 妈呀, "爸这个是假的": called to), and so is a kin word called to (老公你真好). A spouse, a parent or an in-law is sure enough
+# that the classifier may not veto it; a grandparent or a sibling is often only talked about ("姥姥肯定乐坏了").
+_CLOSE_KIN = r"老婆|老公|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|爸妈|爸爸|妈妈|老爸|老妈"
+_WIDER_KIN = r"外婆|外公|奶奶|爷爷|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|舅舅|姑姑|舅妈|姑父"
+
+
+def _kin_opens(kin: str) -> str:
+    return (
+        rf"(?:^|(?<=[，。！？,.!?\s~～]))(?:就是|而且|然后|对了|还有|哎|唉)?(?:{kin})"
+        r"(?=\s?[也都又还就刚已在说要去被把给让跟和从最今明昨这上下前后搬来住生病做退换开买找怀辞回中摔\d]|[^，。！？,.!?你呀啊的]{0,4}了)"
+    )
+
+
+ZH_KIN_OPENS = _kin_opens(f"{_CLOSE_KIN}|{_WIDER_KIN}")
 ZH_KIN_OPENS_RE = re.compile(ZH_KIN_OPENS)
+ZH_CLOSE_KIN_OPENS_RE = re.compile(_kin_opens(_CLOSE_KIN))
 # A relative named in English inside Chinese ("我 parents 六月来住", "我bf下个月搬过来").
 ZH_EN_KIN = r"我的?\s?(?:parents|mum|mom|dad|husband|wife|boyfriend|girlfriend|bf|gf|partner)\b"
 
@@ -87,11 +98,11 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
-            r"conveyanc(?:er|ers|ing)|(?:title |the )deeds|"
+            r"conveyanc(?:er|ers|ing)|(?:title |the )deeds|(?:update|write|make|change|draw up|redo) (?:my|a|our|his|her) will|beneficiar(?:y|ies)|"
             # A licence's term ("my licence expires next month", "驾照下个月到期").
             r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
-            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权证|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权证|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
@@ -112,7 +123,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # on site since the 2nd").
             r"\bordered (?:a|an|the|two|\d+) [^.?!]{1,30}? (?:and|but) (?:got|received) (?:a|an|the)\b|"
             r"\b(?:sent|delivered|given|gave) (?:me|us) (?:an?|the|some) [^.?!]{1,40}\binstead\b|"
-            r"\b(?:sent|delivered|given|gave|handed) (?:me|us) (?:the|a) wrong\b|"
+            r"\b(?:sent|delivered|given|gave|handed) (?:me|us) (?:the|a) wrong\b|keeps? dropping\b(?! (?:leaves|weight|hints))|"
+            r"\b(?:won'?t|refused to|refuses to|didn'?t) (?:give|pay) (?:me |us )?(?:the|my|our) (?:deposit|money) back\b|"
             r"\b(?:website|site|portal|app|system|server)(?:'s| is| was| has been| keeps going)? (?:down|not loading)\b|"
             r"\b(?:haven'?t|have not|still not|never) heard (?:a thing|anything|a word|back)\b(?! from (?:my|her|him|his)\b)|"
             r"\b(?:was|were) (?:meant|supposed|due) to (?:land|go in|be paid|clear|come through)\b|"
@@ -141,7 +153,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
-            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|(?:下单|订|买|点)的(?:是|明明是)[^。！？]{1,16}[，,]\s?(?:结果|但|可)?(?:送来|寄来|收到|发来)的(?:是|却是)|还好意思(?:涨|收|要|扣)|只(?:收到|到了|送了|发了|来了)[\d一二三四五六七八九十两几]|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
+            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|(?:下单|订|买|点)的(?:是|明明是)[^。！？]{1,16}[，,]\s?(?:结果|但|可)?(?:送来|寄来|收到|发来)的(?:是|却是)|还好意思(?:涨|收|要|扣)|押金不退|不退(?:我)?押金|只(?:收到|到了|送了|发了|来了)[\d一二三四五六七八九十两几]|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").
@@ -167,9 +179,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"我(?:一直|还)?暗恋|我(?:还是|一直|现在)?单身|"
             r"\bi(?: have|'ve)(?: got)? (?:a|an|one|two|three|four|\d) (?:(?:older|younger|little|big|"
             r"baby|twin|step|half)[ -])?(?:brothers?|sisters?|sons?|daughters?|kids|children|siblings?)\b|"
-            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|同居|"
-            + ZH_EN_KIN
-            + r"|"
+            r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|同居|分居|婚不结了|不结婚了|退婚|和好了|"
+            r"\b(?:move|moving|moved) in with (?:him|her|my (?:boyfriend|girlfriend|partner|fianc\w*))\b|\bmov(?:e|ing) in together\b|"
+            r"\bcalled off (?:the|our) (?:wedding|engagement)\b|" + ZH_EN_KIN + r"|"
             # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
             + ZH_CHILD_WORDS

@@ -8,7 +8,7 @@ import re
 
 from facts.extraction.base import sentence_memo
 from facts.extraction.chatter import UNDECIDED_RE
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_KIN_OPENS_RE
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CLOSE_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
 from facts.text import has_cjk, zh_tagged
@@ -87,7 +87,7 @@ DECISION_RE = re.compile(
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签)了|再(?:签|续|租)(?:一|两|半)年|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签)了|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
@@ -191,10 +191,11 @@ def own_body_zh(sentence: str) -> bool:
 
 
 def owned_zh(sentence: str, signal: str) -> bool:
-    """A Chinese health word with no one named (own_body_zh), or a clause a spouse or a parent opens with 我 dropped
-    ("老婆怀孕了", "婆婆搬过来了"): the speaker's, as 我 would make it; the classifier's vectors may not veto it."""
-    kin = signal in {"health", "relationship"} and ZH_KIN_OPENS_RE.search(sentence)
-    return bool(signal == "health" and own_body_zh(sentence) or kin)
+    """A Chinese health word or a thing achieved with no one named (own_body_zh: "最近老失眠", "考上川大了"), or a clause a
+    spouse, a parent or an in-law opens with 我 dropped ("老婆怀孕了", "婆婆搬过来了"): the speaker's, as 我 would make it; the
+    classifier's vectors may not veto it."""
+    kin = signal in {"health", "relationship"} and ZH_CLOSE_KIN_OPENS_RE.search(sentence)
+    return bool(signal in {"health", "event"} and own_body_zh(sentence) or kin)
 
 
 def wish(sentence: str) -> str:
@@ -451,6 +452,6 @@ VET_RE = re.compile(r"\b(?:vets?|vet's|veterinary|veterinarian)\b|宠物医院|�
 # A job or a home won ("I got the offer from Deloitte!"): work or residence, not an event.
 WON_A_PLACE_RE = re.compile(
     r"\bgot (?:the|a|my|an) (?:new )?(?:job|offer|promotion|role|internship|place|flat|house|apartment)\b|"
-    r"(?<!没)考上|(?<![没不])(?:被\S{0,8})?录取了|offer[^。？?]{0,14}(?:入学|入职|开学|上班)",
+    r"(?<!没)(?<!没能)考上|(?<![没不])(?:被\S{0,8})?录取了|offer[^。？?]{0,14}(?:入学|入职|开学|上班)",
     re.I,
 )

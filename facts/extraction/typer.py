@@ -147,7 +147,7 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|got married|divorced|called it quits)\b|"  # single: a status, not "every single"
     r"\b(?:i'?m|i am|i was|been|being|still|happily|newly|back to being) single\b|\bsingle (?:again|mum|mom|dad|parent)\b|"
-    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证",
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证|分居|婚不结了|退婚|\bmov(?:e|ing) in together\b",
     re.I,
 )
 _BIRTH_RE = re.compile(
@@ -367,7 +367,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "relationship"  # "My youngest won't touch mushrooms": the child's taste, a fact about the child
     if family in {"preference", "favorite"} and WORK_RE.search(sentence):
         return "profile"  # "I quit the bank and started an apprenticeship": work news, not a dislike of banks
-    if signal == "health" and someone_elses_body(sentence, _HEALTH_SIGNAL_RE):
+    if signal == "health" and (someone_elses_body(sentence, _HEALTH_SIGNAL_RE) or ZH_KIN_OPENS_RE.match(sentence)):
         return "relationship"  # "Tom's got a proper allergy", "She had a fall and broke her wrist": not the speaker's
     if family is not None:
         if family == "order_status" and slot is not None:  # an order's number alone is an id (cue_type's other)

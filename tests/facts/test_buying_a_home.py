@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.facts.user_turn import facts_of, first_kind
+from tests.facts.user_turn import answer_of, facts_of, first_kind
 
 
 @pytest.mark.parametrize(
@@ -68,3 +68,12 @@ def test_if_then_i_would_is_a_hypothetical(text: str) -> None:
 
 def test_an_amount_beside_a_home_is_not_an_amount_alone() -> None:
     assert first_kind("新房子120平，总价380万，是我们自己的第一套房") != "other"
+
+
+def test_a_number_chosen_between_two_is_a_decision_with_its_unit() -> None:
+    found = answer_of("Would you like to spread it over 6 or 9 months?", "9 please, on the 1st")
+    assert found and found[0][0] == "decision" and "9 months" in found[0][1], found
+
+
+def test_payment_held_back_is_a_decision() -> None:
+    assert first_kind("we're withholding the final payment until the snagging list is done") == "decision"

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.facts.user_turn import candidates_of, facts_of, first_kind
+from tests.facts.user_turn import answer_of, candidates_of, facts_of, first_kind
 
 
 @pytest.mark.parametrize("text", ["刚买了套老小区的两居室", "刚买了辆二手的比亚迪"])
@@ -120,3 +120,13 @@ def test_a_placement_and_hours_at_a_workplace_are_work(text: str) -> None:
 
 def test_a_deadline_opening_the_sentence_is_kept() -> None:
     assert first_kind("deadline's the 3rd of March, so plenty of time") == "commitment"
+
+
+def test_a_proposal_asked_with_xing_bu_is_accepted_by_a_yes() -> None:
+    found = answer_of("抱歉又让您跑空了，我们安排周五上午重新派送，行不？", "行")
+    assert found and found[0][0] == "decision" and "重新派送" in found[0][1] and "行不" not in found[0][1], found
+
+
+def test_one_class_offered_is_chosen_by_naming_it() -> None:
+    found = answer_of("周四晚上七点有一个班，还有名额。", "那就周四晚上吧")
+    assert found and found[0][0] == "decision" and "周四晚上七点" in found[0][1], found
