@@ -284,7 +284,7 @@ def _option_chosen(reply: str, assistant: str) -> str:
     "an exchange, in green, size M"), else ""."""
     either = _EITHER_RE.search(assistant[-300:])
     if not either:
-        return number_chosen(reply, assistant)  # ("over 10 or 12 months?" / "12 please")
+        return number_chosen(reply, assistant)  # ("over 6 or 9 months?" / "9 please")
     for option in either.groups():
         m = re.match(rf"(?:(?:an?|the|yes|ok|okay|um|erm)[,\s]+)*{re.escape(option)}\b(.*)$", reply.strip(), re.I)
         if m:

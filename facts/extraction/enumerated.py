@@ -97,14 +97,14 @@ def place_of(reply: str) -> int | None:
     return None
 
 
-# Two numbers asked between, with their unit ("Would you like to pay over 10 or 12 months?", "3 or 5 meals a week?").
+# Two numbers asked between, with their unit ("Spread it over 6 or 9 months?", "2 or 4 boxes a month?").
 EITHER_NUMBER_RE = re.compile(r"\b(\d{1,4}) or (\d{1,4}) ([a-z]{3,12})\b[^?]{0,30}\?", re.I)
 _NUMBER_REPLY_RE = re.compile(r"^(?:(?:um|erm|ok|okay|yes|yeah)[,\s]+)?(\d{1,4})\b(?!\s*(?:or|-|to)\b)(.*)$", re.I)
 
 
 def number_chosen(reply: str, assistant: str) -> str:
     """The number of an either-or question on an amount that the reply names first, with its unit and what the reply
-    adds ("12 please, by direct debit" -> "12 months, by direct debit"), else ""."""
+    adds ("9 please, from the 1st" -> "9 months, from the 1st"), else ""."""
     asked = EITHER_NUMBER_RE.search(assistant[-300:])
     said = _NUMBER_REPLY_RE.match(reply.strip()) if asked else None
     if not asked or not said or said.group(1) not in asked.groups()[:2]:

@@ -425,7 +425,7 @@ def _declarative(text: str, aux: str, *, wh_end: bool = False) -> str | None:
 _BUSINESS_YOU_RE = re.compile(
     r"\b(?:[Yy]ou (?:lot|guys|people|folks)|[Yy]our|[Yy]ou(?:['’](?:ve|re|ll))?)\b|(?:你们|您们)(?:店|家)?|你家"
 )
-_AS_BUSINESS = {"ve": " has", "re": " is", "ll": " will"}  # "you've sent" -> "the business has sent"
+_AS_BUSINESS = {"ve": " has", "re": " is", "ll": " will"}  # "you've charged" -> "the business has charged"
 
 
 def business_named(text: str) -> str:

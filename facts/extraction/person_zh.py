@@ -66,8 +66,8 @@ _KIN_LEAD_RE = re.compile(r"(?:就是|而且|然后|对了|还有|哎|唉)")
 
 
 def _kin_owned(sentence: str) -> str:
-    """The speaker's 我 said before a spouse or a parent that opens a clause with 我 dropped ("老婆怀孕了" ->
-    "我老婆怀孕了", so "用户的老婆怀孕了"); the sentence as it is when 我 comes first or no such clause opens it."""
+    """The speaker's 我 said before a spouse or a parent that opens a clause with 我 dropped ("老公换工作了" ->
+    "我老公换工作了", so "用户的老公换工作了"); the sentence as it is when 我 comes first or no such clause opens it."""
     opens = ZH_KIN_OPENS_RE.search(sentence)
     if not opens or "我" in sentence[: opens.start()]:
         return sentence

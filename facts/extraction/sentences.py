@@ -52,7 +52,7 @@ def _ends_sentence(text: str, start: int, end: int) -> bool:
 
 
 # Chinese typed with a space where a comma goes ("少来 你才三十五", "话费扣了168 我套餐才58啊"): the space is a comma
-# (same length: spans stay those of the text); not between a number and its unit ("要 10 周", "5 万块").
+# (same length: spans stay those of the text); not between a number and its unit ("等 6 周", "5 万块").
 _ZH_SPACE_RE = re.compile(
     r"(?:(?<=[\u4e00-\u9fff%！!？?])|(?<=\d)(?![ \u3000][周天个年月块元万千百分号点岁次小时平米公里斤层楼倍折期套间]))"
     r"[ \u3000](?=[\u4e00-\u9fff])"

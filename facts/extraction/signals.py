@@ -191,8 +191,8 @@ def own_body_zh(sentence: str) -> bool:
 
 
 def owned_zh(sentence: str, signal: str) -> bool:
-    """A Chinese health word or a thing achieved with no one named (own_body_zh: "最近老失眠", "考上川大了"), or a clause a
-    spouse, a parent or an in-law opens with 我 dropped ("老婆怀孕了", "婆婆搬过来了"): the speaker's, as 我 would make it; the
+    """A Chinese health word or a thing achieved with no one named (own_body_zh: "最近总睡不着", "考上川大了"), or a clause a
+    spouse, a parent or an in-law opens with 我 dropped ("老公换工作了", "婆婆搬过来了"): the speaker's, as 我 would make it; the
     classifier's vectors may not veto it."""
     kin = signal in {"health", "relationship"} and ZH_CLOSE_KIN_OPENS_RE.search(sentence)
     return bool(signal in {"health", "event"} and own_body_zh(sentence) or kin)

@@ -61,7 +61,7 @@ _ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
     (re.compile(r"我今年(\d{1,3}|[一二三四五六七八九十]{1,3})岁"), "age", "profile", ""),
     (re.compile(r"(退订了|取消了订阅|取消订阅|退了会员)"), "subscription", "decision", ""),
-    # (a home, a car or a pet bought is a possession, not an order: "刚买了套二手房", "刚买了辆二手车")
+    # (a home, a car or a pet bought is a possession, not an order: "刚买了套两居室", "刚买了辆二手车")
     (re.compile(r"(刚下单|刚买了(?![一两]?[套辆只条台栋间处])|订阅了|下单了)"), "subscription", "event", ""),
 ]
 

@@ -346,7 +346,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "decision"
     if ACHIEVED_RE.search(sentence):  # a test passed happened; a job or a home won is who one is (README's profile)
         won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"
-        return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我弟弟考上研究生了")
+        return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我表弟考上研究生了")
     if signal == "legal" and INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
     if signal == "complaint" or signal == "legal" and _COMPLAINT_SIGNAL_RE.search(sentence):

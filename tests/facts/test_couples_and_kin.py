@@ -2,7 +2,7 @@
 is the speaker's relative (bare 妈 / 爸 are not read: called to or sworn with); living apart, a wedding called off, making up and moving in together are
 relationship statuses; a person taken off a joint account or an account wanted in one's own name is a decision; a will
 and a beneficiary are legal; a deposit not given back and a line that keeps dropping are complaints; "what happens if"
-is a hypothetical; "perfect, book me in" takes the offer. Phrasings of this file's own, in both languages where the
+is a hypothetical; "lovely, book us in" takes the offer. Phrasings of this file's own, in both languages where the
 rule reads both."""
 
 from __future__ import annotations
@@ -77,6 +77,6 @@ def test_what_happens_if_is_a_hypothetical() -> None:
     assert facts_of("what happens if we both want the cat") == []
 
 
-def test_perfect_book_me_in_takes_the_offer() -> None:
-    found = answer_of("We have Tuesday at 11 with Ms Patel. Shall I hold it for you?", "Perfect, book me in")
+def test_lovely_book_us_in_takes_the_offer() -> None:
+    found = answer_of("We have Tuesday at 11 with Ms Patel. Shall I hold it for you?", "lovely, book us in for that")
     assert found and found[0][0] == "decision", found
