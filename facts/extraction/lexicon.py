@@ -27,11 +27,12 @@ ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝"
 # that the classifier may not veto it; a grandparent or a sibling is often only talked about ("奶奶肯定很开心").
 _CLOSE_KIN = r"老婆|老公|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|爸妈|爸爸|妈妈|老爸|老妈"
 _WIDER_KIN = r"外婆|外公|奶奶|爷爷|姥姥|姥爷|哥哥|姐姐|弟弟|妹妹|舅舅|姑姑|舅妈|姑父"
+ZH_KIN_LEAD = r"就是|而且|然后|对了|还有|哎|唉"  # what may come before the kin word ("还好，就是婆婆…")
 
 
 def _kin_opens(kin: str) -> str:
     return (
-        rf"(?:^|(?<=[，。！？,.!?\s~～]))(?:就是|而且|然后|对了|还有|哎|唉)?(?:{kin})"
+        rf"(?:^|(?<=[，。！？,.!?\s~～]))(?:{ZH_KIN_LEAD})?(?:{kin})"
         r"(?=\s?[也都又还就刚已在说要去被把给让跟和从最今明昨这上下前后搬来住生病做退换开买找怀辞回中摔\d]|[^，。！？,.!?你呀啊的]{0,4}了)"
     )
 

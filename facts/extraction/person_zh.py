@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.lexicon import ZH_KIN_OPENS_RE
+from facts.extraction.lexicon import ZH_KIN_LEAD, ZH_KIN_OPENS_RE
 from facts.extraction.person import UNNAMED
 
 _MARK = "\x01"
@@ -62,7 +62,7 @@ def third_person_zh(sentence: str, name: str) -> str:
     return head + tail.replace(_MARK, "自己")
 
 
-_KIN_LEAD_RE = re.compile(r"(?:就是|而且|然后|对了|还有|哎|唉)")
+_KIN_LEAD_RE = re.compile(ZH_KIN_LEAD)
 
 
 def _kin_owned(sentence: str) -> str:
