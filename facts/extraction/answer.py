@@ -194,7 +194,10 @@ def _asked_en(question: str) -> str:
             thing = _TAIL_EN.sub("", thing).strip(" ,")
             # (a contact detail may take more words: "your full name and the first line of your address")
             words = len(thing.split())
-            if not thing or words > (10 if _CONTACT_RE.search(thing) else 6) or _NOT_A_THING_EN.search(thing):
+            limit = (
+                10 if _CONTACT_RE.search(thing) else 8 if _RECORD_RE.search(thing) else 6
+            )  # "the last 4 digits of ..."
+            if not thing or words > limit or _NOT_A_THING_EN.search(thing):
                 return ""
             if re.match(r"(?:about\s+)?(?:the|a|an)\s", thing, re.I) and not _RECORD_RE.search(thing):
                 return ""  # "what's the capital of France?": "the" thing that is no record of the user's

@@ -35,11 +35,14 @@ from facts.extraction.chatter import (
 )
 from facts.extraction.elision import speaker_elided
 from facts.extraction.identity import says_what_speaker_is
-from facts.extraction.lexicon import LAW_RE
+from facts.extraction.lexicon import LAW_RE, SECRET_RE, WHY_OF_BUSINESS_RE
 from facts.extraction.pieces import main_reason, small_talk_reason
 from facts.extraction.signals import (
     ACHIEVED_RE,
     DIET_CHANGE_RE,
+    INCOME_RE,
+    JOB_NEWS_RE,
+    OWED_OR_DATED_RE,
     REMIND_RE,
     asks_terms,
     change_asked,
@@ -140,6 +143,7 @@ _KEEP_HINTS: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
     ("preference", DIET_CHANGE_RE),  # a diet taken up or given up ("戒夜宵了", "cut out dairy")
+    ("commitment", OWED_OR_DATED_RE),  # money to pay back, an interview or an exam with its day
 ]
 
 
@@ -175,24 +179,12 @@ _BUSINESS_ADDRESSED_RE = re.compile(
 )
 
 
-# A credential's value given ("my password is hunter2", "PIN's 4471", "支付密码是880312"), not a word about one ("the
-# password is on the fridge", "密码忘了").
-_SECRET_RE = re.compile(
-    r"\b(?:password|passcode|pass code|pin(?: number| code)?|cvv|cvc|security code|one[- ]time code|otp|verification "
-    r"code|2fa code)(?:'s| is| was|:|=)\s*[\"'“]?(?:[^\s,.;!?\"”]*\d[^\s,.;!?\"”]*|[^\s,.;!?\"”]+(?=[\"'”]?\s*(?:[,.;!?]|$)))|"
-    r"(?:密码|口令|验证码|PIN码?|安全码|动态码)(?:是|为|：|:)\s*[A-Za-z0-9!@#$%^&*_-]{3,}",
-    re.I,
-)
 # A grievance asked as why a thing still has not happened, of no one named: the speaker's own order, refund or repair.
 _WHY_STILL_NOT_RE = re.compile(
     r"^(?:为什么|为啥|怎么)(?:到现在|这么久)?(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到(?=$|[啊呀呢吗嘛？?，,。！!~～]|账|货)|退|送|修|处理|回复|上门|联系)|"
     r"^(?:why|how come) (?:has(?:n'?t| not)|is(?:n'?t| not)|have(?:n'?t| not)) (?:it|this|the (?:\w+ )?(?:order|parcel|package|"
     r"refund|repair|delivery|replacement))\b[^?]{0,30}?\b(?:still|yet)\b",
     re.I,
-)
-# A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
-_WHY_OF_BUSINESS_RE = re.compile(
-    r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
 )
 
 
@@ -242,10 +234,13 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     text = sentence.strip()
     if not text or not re.search(r"\w", text):
         return Verdict(False, "empty")
+    # A debt to the listener ("I'll pay you back Friday"), a dated interview: plans, whatever the words around them.
+    if OWED_OR_DATED_RE.search(text) and not is_question(text):
+        return Verdict(True, "commitment")
     chatter = small_talk_reason(text) or praise_of_yours(text) or ("" if has_slot else talk_only(text))
     if chatter:
         return Verdict(False, chatter)
-    if _SECRET_RE.search(text):  # a credential is never a fact: context puts facts into prompts (the turn stays)
+    if SECRET_RE.search(text):  # a credential is never a fact: context puts facts into prompts (the turn stays)
         return Verdict(False, "secret")
     # No content: "I'm sure it'll all work out", "I'll keep going!", 加油, "it means so much to me".
     if not has_slot and (_resolve_only(text) or self_pep_only(text) or worth_only(text)):
@@ -286,7 +281,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "thanks")  # "Your advice really helped me", "你的鼓励对我太重要了"
     if not has_slot and not signal and (effect := says_only_effect(plain)):
         return Verdict(False, effect)  # "It really reminds me why...", "这让我想起..."
-    if not has_slot and not signal and request_only(plain):
+    if not has_slot and not signal and request_only(plain) and not INCOME_RE.search(plain):
         return Verdict(False, "empty_question")  # "Give me a routine, 3 days a week", "帮我设个提醒": a task, no fact
     if not has_slot and not signal and not keep_hint(text) and _asks_listener(text):
         return Verdict(False, "vague")  # "tell her congrats from me", "make me a mug", "替我祝奶奶生日快乐"
@@ -306,6 +301,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event", sure=owned_zh(text, "event"))
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
+    if JOB_NEWS_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
+        return Verdict(True, "work", sure=True)  # "got let go Friday", 被裁了, 周末接私单: who the speaker is now
     if first and says_what_speaker_is(plain):
         return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting
     if len(keywords(text)) < 2 and not re.search(r"\d", text):
@@ -426,7 +423,7 @@ def _question_verdict(text: str, bare: str, plain_bare: str, *, first: bool, sig
         return Verdict(None, "commitment")  # "Can you remind me to call the vet tomorrow?": the plan is theirs
     if not first and asks_after_listener(bare):
         return Verdict(False, "empty_question")  # "How's the store going?": the listener's news, asked after
-    if signal == "complaint" and _WHY_OF_BUSINESS_RE.match(plain_bare):
+    if signal == "complaint" and WHY_OF_BUSINESS_RE.match(plain_bare):
         return Verdict(True, "complaint", sure=True)  # "Why is your courier so slow?": a grievance, asked of it
     if not signal and request_only(plain_bare):
         return Verdict(False, "empty_question")  # "help me work out a price for my loaf?": a task, asked as a question

@@ -103,9 +103,13 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A licence's term ("my licence expires next month", "驾照下个月到期").
             r"(?:driving |driver'?s )?licen[cs]e (?:expires|expired|runs out|ran out|is up for renewal|renewal)|"
             r"renew (?:my|the|a) (?:driving |driver'?s )?licen[cs]e|"
+            # A debt and its repayment ("2 months behind on rent", 信用卡欠了三万, 网贷逾期了).
+            r"debts?|arrears|klarna|clearpay|afterpay|buy now,? pay later|bnpl|"
+            r"payday loans?|owe[sd]?\b[^.?!]{0,30}?\b(?:credit cards?|loans?|overdraft)|(?:re)?payment plan|debt management|bailiffs?|(?:months?|weeks?) behind|behind on (?:my |the |our )?"
+            r"(?:rent|payments?|repayments?|mortgage|bills?)|(?:missed|late) (?:a |my |two |\d )?(?:re)?payments?|"
             r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权证|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
             re.I,
         ),
@@ -126,6 +130,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:sent|delivered|given|gave) (?:me|us) (?:an?|the|some) [^.?!]{1,40}\binstead\b|"
             r"\b(?:sent|delivered|given|gave|handed) (?:me|us) (?:the|a) wrong\b|keeps? dropping\b(?! (?:leaves|weight|hints))|"
             r"\b(?:won'?t|refused to|refuses to|didn'?t) (?:give|pay) (?:me |us )?(?:the|my|our) (?:deposit|money) back\b|"
+            # A bill against its plan or its usual ("my bill's 92 but my plan is 30"; Chinese below).
+            r"\b(?:bill|invoice|statement)(?:'s| is| was| came to| jumped to| went up to)? [^.?!]{0,30}?\d[^.?!]{0,30}?"
+            r"\b(?:but|and|when|yet|while|it'?s)\b[^.?!]{0,20}?\b(?:plan|tariff|package|contract|usually|normally)\b|"
             r"\b(?:website|site|portal|app|system|server)(?:'s| is| was| has been| keeps going)? (?:down|not loading)\b|"
             r"\b(?:haven'?t|have not|still not|never) heard (?:a thing|anything|a word|back)\b(?! from (?:my|her|him|his)\b)|"
             r"\b(?:was|were) (?:meant|supposed|due) to (?:land|go in|be paid|clear|come through)\b|"
@@ -145,12 +152,13 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:split|ripped|torn|tore|come apart|came apart) (?:along|at|down) the seams?|seams? (?:has |have |had |'s )?"
             r"(?:split|ripped|torn|come apart|came apart)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
-            r"被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"(?:话费|电费|水费|燃气费|网费|宽带费|账单|物业费)[^，。？?]{0,12}?[\d一二三四五六七八九十两百千]+[^。？?]{0,10}?"
+            r"(?:平时|一般|往常|以前|之前|套餐)(?:才|只有|只要|就)|被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?多?(?:小时|钟头|天)|"
+            r"不亮|用不了(?!那么多|这么多|多少|几)|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?多?(?:小时|钟头|天)|"
             r"(?:师傅|工人|快递员?|司机|装修队|施工队|维修工?|安装工?)\S{0,6}(?:根本|压根|一直|还是|都)没(?:来|到|上门)|"
-            r"(?:到现在|至今|一直|压根)\S{0,2}没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|少了|缺了|少发|漏发|错发|发错|没收到|还没到|"
+            r"(?:到现在|至今|一直|压根)\S{0,2}没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|趴窝|抛锚|(?:打|点)不着火|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|(?<!收入)(?<!工资)(?<!体重)少了(?!一半|[\d一二三四五六七八九两]+成)|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
@@ -222,3 +230,19 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         ),
     ),
 ]
+
+
+# A credential's value given ("my password is hunter2", "PIN's 4471", "支付密码是880312"), not a word about one ("the
+# password is on the fridge", "密码忘了").
+SECRET_RE = re.compile(
+    r"\b(?:password|passcode|pass code|pin(?: number| code)?|cvv|cvc|security code|one[- ]time code|otp|verification "
+    r"code|2fa code)(?:'s| is| was|:|=)\s*[\"'“]?(?:[^\s,.;!?\"”]*\d[^\s,.;!?\"”]*|[^\s,.;!?\"”]+(?=[\"'”]?\s*(?:[,.;!?]|$)))|"
+    r"(?:密码|口令|验证码|PIN码?|安全码|动态码)(?:是|为|：|:)\s*[A-Za-z0-9!@#$%^&*_-]{3,}",
+    re.I,
+)
+
+
+# A grievance asked of the business: why, then the business ("Why is your courier so slow?", "为什么你们客服这么慢").
+WHY_OF_BUSINESS_RE = re.compile(
+    r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
+)

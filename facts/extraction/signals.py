@@ -13,8 +13,19 @@ from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
 from facts.text import has_cjk, zh_tagged
 
+# A job lost or found, work taken on the side ("got let go on Friday", "they made me redundant", 被裁了, 周末接私单,
+# 在做代购): news of the speaker's work, who they are now (the README's profile), kept by the gate without a veto.
+_JOB_NEWS = (
+    r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
+    r"made redundant|fired|sacked|hired)\b|\bjob offer\b|\b(?:the )?offer came\b|(?:来|拿到)(?:了)?offer|offer来了|\b(?:let|laid) (?:me|us) (?:go|off)\b|\bmade (?:me|us) redundant\b|"
+    r"\b(?:a |my )?side (?:hustle|gig|job|income)\b|\bdoing (?:food )?deliver(?:y|ies) (?:on the side|at weekends|in the evenings)\b|"
+    r"被裁(?!判)|裁员\S{0,6}(?:我|到我)|失业了|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
+    r"(?:在)?做代购|(?:开始|一直|在)摆(?:了)?(?:个)?摊|(?:跑|送)外卖|跑滴滴|开网约车"
+)
+JOB_NEWS_RE = re.compile(_JOB_NEWS, re.I)
 # How the speaker works (profile without a slot value): "I work from home", "I did HR for six years".
 WORK_RE = re.compile(
+    _JOB_NEWS + "|"
     r"\b(?:i work (?:from home|remotely|shifts|nights|part-time|full-time|as)|i'?m (?:self-employed|freelance|"
     r"retired|unemployed|between jobs)|i worked as|i did \w+ for (?:\d+|a|an|one|two|three|four|five|six|seven|"
     r"eight|nine|ten) years?|i'?ve been an? \w+ for|i'?m in charge of|i'?m responsible for)\b|"
@@ -65,6 +76,23 @@ WORK_RE = re.compile(
     re.I,
 )
 
+# Money the speaker will pay back to the listener ("I'll pay you back Friday", 发了工资就还你): a debt and its promise.
+REPAY_RE = re.compile(
+    r"\b(?:pay|paying|give|giving) (?:you|u|ya) (?:back|the money back)\b|\bpay (?:you|u) what i owe\b|"
+    r"(?<![你他她])还(?:给)?你(?!们|自己|说|去|来|请|要|也|还|是|就|都|看|想|觉得|一个)",
+    re.I,
+)
+# An interview or an exam of the speaker's with its day or time ("got an interview Thursday w the council, 2pm",
+# 周五上午有个面试): a plan the gate keeps; one that happened ("had an interview") is not this.
+DATED_TRIAL_RE = re.compile(
+    r"\b(?:got|have|i'?ve got|i have) (?:an?|my|the) (?:[\w-]+ ){0,2}?(?:interview|exam|viva|hearing|audition|"
+    r"assessment)s?\b[^.?!]{0,40}?\b(?:next \w+|this \w+|tomorrow|tonight|(?:mon|tues|wednes|thurs|fri|satur|sun)day|"
+    r"\d{1,2}(?::\d\d)? ?(?:am|pm)|\d{1,2}(?:st|nd|rd|th))\b|"
+    r"(?:明天|后天|周[一二三四五六日天]|星期[一二三四五六日天]|礼拜[一二三四五六日天]|下周|\d{1,2}号|[上下]午|\d{1,2}点)"
+    r"[^，,。？?]{0,10}?(?:面试|笔试|复试|考试)(?!官|题|经验|技巧|的时候)|(?:面试|笔试|复试|考试)(?:约|定|安排)在",
+    re.I,
+)
+OWED_OR_DATED_RE = re.compile(f"{REPAY_RE.pattern}|{DATED_TRIAL_RE.pattern}", re.I)
 # A memory vowed ("I'll always remember that summer", 这辈子都忘不了): what it keeps happened; it is no plan.
 REMEMBERED_RE = re.compile(
     r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
@@ -85,9 +113,9 @@ DECISION_RE = re.compile(
     r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
-    r"决定|(?:^|我|那我|就这么|那就)定了|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
+    r"决定|(?:^|我|那我|就这么|那就)定了|(?:^|[，,\s])那就(?:先)?(?:申请|办|选|订|砸|换|改|报|退)|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签)了|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
@@ -330,8 +358,8 @@ BODY_RE = re.compile(
     r"[一二][百十][一二三四五六七八九十]*斤",
     re.I,
 )
-INCOME_RE = re.compile(
-    r"月薪|年薪|工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income(?! protection| insurance| tax))\b",
+INCOME_RE = re.compile(  # (not payday: 发了工资就还你)
+    r"月薪|年薪|(?<!发)(?<!发了)工资|税后|税前|到手|收入|\b(?:salary|take-home|i take home|i earn|income(?! protection| insurance| tax))\b",
     re.I,
 )
 DIET_CHANGE_RE = re.compile(
