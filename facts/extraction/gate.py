@@ -44,6 +44,7 @@ from facts.extraction.signals import (
     JOB_NEWS_RE,
     OWED_OR_DATED_RE,
     REMIND_RE,
+    TRIP_BACK_RE,
     asks_terms,
     change_asked,
     chose_one,
@@ -234,8 +235,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     text = sentence.strip()
     if not text or not re.search(r"\w", text):
         return Verdict(False, "empty")
-    # A debt to the listener ("I'll pay you back Friday"), a dated interview: plans, whatever the words around them.
-    if OWED_OR_DATED_RE.search(text) and not is_question(text):
+    if OWED_OR_DATED_RE.search(text) and not is_question(text):  # money owed back, a dated interview, a deposit paid
         return Verdict(True, "commitment")
     chatter = small_talk_reason(text) or praise_of_yours(text) or ("" if has_slot else talk_only(text))
     if chatter:
@@ -301,8 +301,9 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event", sure=owned_zh(text, "event"))
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
-    if JOB_NEWS_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
-        return Verdict(True, "work", sure=True)  # "got let go Friday", 被裁了, 周末接私单: who the speaker is now
+    # Back from a holiday ("back from the honeymoon", 蜜月回来), a job lost or found ("got let go", 被裁了, 接私单).
+    if (TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or has_cjk(text))) and not is_question(text):
+        return Verdict(True, "event" if TRIP_BACK_RE.search(text) else "work", sure=True)
     if first and says_what_speaker_is(plain):
         return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting
     if len(keywords(text)) < 2 and not re.search(r"\d", text):

@@ -97,7 +97,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "legal",
         re.compile(
-            r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|visa|passport|lawsuit|lawyer|custody|divorce|"
+            r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|(?<!刷)(?<!刷我的)(?<!刷我的 )(?<!刷 )(?<!with )(?<!on my )visa(?! card| debit| credit| ending)|passport|lawsuit|lawyer|custody|divorce|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
             r"conveyanc(?:er|ers|ing)|(?:title |the )deeds|(?:update|write|make|change|draw up|redo) (?:my|a|our|his|her) will|beneficiar(?:y|ies)|"
             # A licence's term ("my licence expires next month", "驾照下个月到期").
@@ -120,7 +120,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(broken(?![- ]hearted| (?:me|us)\b)|(?<!'m )(?<!am )(?<!'re )(?<!are )broke(?! up| out\b| (?:me|us)\b| (?:my|his|her|their|our|your) hearts?)|cracked|(?<!spoiled )rotten|mou?ldy|spoilt|(?<!being )(?<!get )(?<!got )spoiled(?! with| by| rotten)|leak\w*|faulty|defective|damaged|missing|never arrived|hasn'?t arrived|(?:never|didn'?t|did not) (?:turn|turned|show|showed) up|no-?show|"
             r"stopped working|doesn'?t work|not working|won'?t (?:even )?(turn on|charge|start|switch on)|packed (?:in|up)|"
             r"drop(?:s|ped|ping)? out|(?:nobody|no one|never)(?: has| had| ever)? (?:called|rang|rung|phoned|got) (?:me |us )?back|(?:nobody|no one)(?:'s| has)? (?:ever )?(?:fixed|repaired|sorted|looked at) (?:it|them|this|that)|(?:haven'?t|hasn'?t|have not|has not) been (?:seen|back) since|(?:nobody|no one) (?:answers|replies|responds|gets back|(?:ever )?(?:followed|follows) up)|(?:kept|left|had) (?:me|us) on hold|(?<!\bi )lost (?:my|our) (?:suitcase|luggage|bags?|parcel|package)|(?:hasn'?t|haven'?t|has not|didn'?t) worked since|froze (?:my|our) (?:card|account)|(?:been )?on hold for (?:\d+|two|three|four|five|six|seven|eight|nine|ten) (?:days|weeks|hours|minutes)|wrong (item|size|order)|\b(?:sent|delivered|brought|received|arrived|dispensed|gave (?:me|us)|came with|delivery (?:was|were|had))\b[^.?!]{0,50}\binstead of\b|"
-            r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) back|left (?:a|an) (?:hole|mess|dent|scratch|"
+            r"(?:hasn'?t|hasnt|has not) (?:turned|shown) up|never (?:came|come) (?:back|out)|stuck (?:in|at) (?:customs|transit|the depot|the sorting office)|left (?:a|an) (?:hole|mess|dent|scratch|"
             r"mark|crack|stain)|(?:nobody|no one) (?:ever )?(?:mentioned|told me)|overcharged|charged twice|charged? (?:me|us) twice|(?:billed|taken|debited|paid|went out|came out|deducted) twice|complain\w*|rip-?off|still waiting|refund|outage|(?<!\bfrom )(?<!\bto )disconnect(?:s|ed|ing)(?! from)|"
             r"keeps? (?:crashing|freezing|disconnecting|cutting out)|ignored (?:my |all my |\w+ )?(?:messages|emails|calls|texts)|wrong (?:dish|meal|colou?r|model)|(?:internet|wi-?fi|"
             r"connection|broadband|signal|phone line|line|landline|power|electricity|heating|boiler|water)(?:'s| has| is)? (?:has |keeps |kept |been )?(?:dropp(?:ed|ing)|cut(?:ting)? out|going down|died|down (?:since|for|all|again)|been off|off since)|"
@@ -133,6 +133,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A bill against its plan or its usual ("my bill's 92 but my plan is 30"; Chinese below).
             r"\b(?:bill|invoice|statement)(?:'s| is| was| came to| jumped to| went up to)? [^.?!]{0,30}?\d[^.?!]{0,30}?"
             r"\b(?:but|and|when|yet|while|it'?s)\b[^.?!]{0,20}?\b(?:plan|tariff|package|contract|usually|normally)\b|"
+            r"\b(?:sleeves?|trousers|hem|waist|jacket|dress|suit|shoes?) (?:are|is|was|were|came) (?:way |far |much |a bit )?too "
+            r"(?:long|short|big|small|tight|loose)\b|"
             r"\b(?:website|site|portal|app|system|server)(?:'s| is| was| has been| keeps going)? (?:down|not loading)\b|"
             r"\b(?:haven'?t|have not|still not|never) heard (?:a thing|anything|a word|back)\b(?! from (?:my|her|him|his)\b)|"
             r"\b(?:was|were) (?:meant|supposed|due) to (?:land|go in|be paid|clear|come through)\b|"
@@ -152,11 +154,13 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:split|ripped|torn|tore|come apart|came apart) (?:along|at|down) the seams?|seams? (?:has |have |had |'s )?"
             r"(?:split|ripped|torn|come apart|came apart)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
+            r"卡在海关|(?<=[，,\s])(?:这|也太|太)不合理|(?:微信|消息|短信|电话)\S{0,2}(?:不回|不接|没人接|打不通)|(?:袖子|袖口|裤腿|裤长|衣长|裙摆|腰围|腰身|领口|肩膀|鞋子?)\S{0,2}"
+            r"(?:长|短|大|小|肥|紧|宽|窄)了|"
             r"(?:话费|电费|水费|燃气费|网费|宽带费|账单|物业费)[^，。？?]{0,12}?[\d一二三四五六七八九十两百千]+[^。？?]{0,10}?"
             r"(?:平时|一般|往常|以前|之前|套餐)(?:才|只有|只要|就)|被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
-            r"不亮|用不了(?!那么多|这么多|多少|几)|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?多?(?:小时|钟头|天)|"
+            r"不亮|用不了(?!那么多|这么多|多少|几)|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?[多半]?(?:小时|钟头|天)|"
             r"(?:师傅|工人|快递员?|司机|装修队|施工队|维修工?|安装工?)\S{0,6}(?:根本|压根|一直|还是|都)没(?:来|到|上门)|"
             r"(?:到现在|至今|一直|压根)\S{0,2}没人来|没人来(?:修|装|安装|取|送|处理|看)|买的[^。！？]{0,20}?过期|(?:都|已经)第[二三四五两](?:回|次)\S{0,6}?了|冻结了|被冻结|(?:没|不)生效|漏(?:送|拿|东西)|申诉\S{0,3}没过|把我\S{0,6}弄丢|弄丢了?我|是破的|还没兑现|拖了[\d一二三四五六七八九十两]+个?多?个?(?:月|天|周|星期)|吱吱响|费(?:用)?怎么(?:这么|会|要)?(?:高|贵|[\d一二三四五六七八九十两百千]+多)|漏水|渗水|趴窝|抛锚|(?:打|点)不着火|又没(?:来|到|上门)|漏了|裂了|破了|(?<!灿)烂(?:了|的|掉)|发霉|变质|馊了|破损|(?<!收入)(?<!工资)(?<!体重)少了(?!一半|[\d一二三四五六七八九两]+成)|缺了|少发|漏发|错发|发错|没收到|还没到|"
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
@@ -197,7 +201,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             + r"|妈妈|妈|爸爸|爸|父母|"
             r"哥哥|姐姐|弟弟|妹妹|奶奶|爷爷|外婆|外公|姥姥|姥爷|媳妇|婆婆|公公|岳父|岳母|丈母娘|老丈人|儿媳|女婿|孙子|孙女)|我(?:哥|姐|弟|妹)|"
             + ZH_KIN_OPENS
-            + r"|求婚|订婚|分手|结婚|离婚|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
+            + r"|求婚|订婚|分手|结婚|离婚|领(?:完|了)?证(?!明|件|书)|出生了|(?<![发产学究医先考新习业士招陌卫花人书师众养一终平再重野天共派寄民滋谋逃求放轻])生了",
             re.I,
         ),
     ),

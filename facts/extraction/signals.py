@@ -92,7 +92,13 @@ DATED_TRIAL_RE = re.compile(
     r"[^，,。？?]{0,10}?(?:面试|笔试|复试|考试)(?!官|题|经验|技巧|的时候)|(?:面试|笔试|复试|考试)(?:约|定|安排)在",
     re.I,
 )
-OWED_OR_DATED_RE = re.compile(f"{REPAY_RE.pattern}|{DATED_TRIAL_RE.pattern}", re.I)
+# A deposit paid for a booking ("put the deposit down on the hall", 定金两万已经交了): the booking is made.
+DEPOSIT_PAID_RE = re.compile(
+    r"\b(?:paid|put down|put|left|transferred|sent) (?:the|a|our|my) (?:\w+ )?deposit\b|"
+    r"(?:定金|订金)\S{0,6}(?:交|付)(?:了|过)|(?:交|付)(?:了|过)\S{0,3}(?:定金|订金)",
+    re.I,
+)
+OWED_OR_DATED_RE = re.compile(f"{REPAY_RE.pattern}|{DATED_TRIAL_RE.pattern}|{DEPOSIT_PAID_RE.pattern}", re.I)
 # A memory vowed ("I'll always remember that summer", 这辈子都忘不了): what it keeps happened; it is no plan.
 REMEMBERED_RE = re.compile(
     r"(?i:\b(?:will|'ll|gonna) (?:never forget|always (?:remember|treasure|cherish))\b(?! to\b))|"
@@ -115,7 +121,7 @@ DECISION_RE = re.compile(
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|(?:^|[，,\s])那就(?:先)?(?:申请|办|选|订|砸|换|改|报|退)|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
+    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
@@ -335,8 +341,16 @@ def legal_words(sentence: str) -> bool:
 # back from somewhere, a trip that happened ("just back from a week in Crete", "刚从成都回来"); a wish to ask the
 # business about something, an inquiry ("我想咨询一下车险理赔", "I'd like to ask about the warranty").
 REMIND_RE = re.compile(r"\bremind me (?:to|about)\b|提醒我", re.I)
+# Back from a holiday, a honeymoon or a trip somewhere named ("back from the honeymoon", "蜜月回来"): what happened.
+TRIP_BACK_RE = re.compile(
+    r"\bback from (?:(?:my|our|the|a|an) (?:[\w-]+ )?(?:honeymoon|holiday|hols|trip|vacation|cruise|tour|getaway)\b|"
+    r"(?-i:[A-Z])[a-z]+)|(?:蜜月|度假|旅游|旅行|出差)回来|从\S{1,8}(?:旅游|度假|旅行|度蜜月|出差)回来",
+    re.I,
+)
 BACK_FROM_RE = re.compile(
-    r"\b(?:just |got |came |be |been )?back from (?:a|an|my|our|the|two|three|\w+'s) |刚从\S{1,10}回来", re.I
+    r"\b(?:just |got |came |be |been )?back from (?:a|an|my|our|the|two|three|\w+'s) |刚从\S{1,10}回来|"
+    r"(?:蜜月|度假|旅游|旅行)回来|从\S{1,8}(?:旅游|度假|旅行|度蜜月)回来",
+    re.I,
 )
 ASKS_ABOUT_RE = re.compile(
     r"^(?:\W*(?:你好|您好|喂|hi|hello)[，,!\s]*)?(?:我?(?:想|要)(?:咨询|问问?|了解)(?:一下)?\S|"

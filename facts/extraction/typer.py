@@ -147,7 +147,7 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|got married|divorced|called it quits)\b|"  # single: a status, not "every single"
     r"\b(?:i'?m|i am|i was|been|being|still|happily|newly|back to being) single\b|\bsingle (?:again|mum|mom|dad|parent)\b|"
-    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领证|分居|婚不结了|退婚|\bmov(?:e|ing) in together\b",
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领(?:完|了)?证(?!明|件|书)|分居|婚不结了|退婚|\bmov(?:e|ing) in together\b",
     re.I,
 )
 _BIRTH_RE = re.compile(
@@ -177,7 +177,8 @@ def slot_family(slot: Slot | None, sentence: str) -> str | None:
         family = slot.predicate.split(":", 1)[0]
         if family == "order_status":
             return "order_status"
-        return family if family in _FAMILY_TYPE else None
+        profile = _FAMILY_TYPE.get(family) == "profile" and _STATUS_RE.search(sentence)  # married, and where one lives
+        return "relationship_status" if profile else family if family in _FAMILY_TYPE else None
     if _STATUS_RE.search(sentence):
         return "relationship_status"
     for name, pattern in _FAMILY_PATTERNS:
@@ -320,8 +321,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
     signal = strong_signal(sentence)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
-    # A refund or a return asked about with no trouble of the speaker's asks about the terms ("What's your refund
-    # policy?"); a complaint asked as a question stays one ("Why hasn't my refund come through?").
+    # A refund asked about with no trouble of the speaker's asks the terms ("What's your refund policy?"), not a grievance.
     terms = signal == "complaint" and asks_terms(sentence)
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
     # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).

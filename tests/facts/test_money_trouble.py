@@ -16,7 +16,7 @@ from tests.facts.user_turn import answer_of, facts_of, first_kind
     "text",
     [
         "they let me go on tuesday, the whole call centre is closing",
-        "I lost my job at the end of last month",
+        "I lost my job back in October",
         "我被裁了，整个部门都没了",
         "最近晚上在跑外卖，一单五六块",
         "周末接点剪视频的私单",
