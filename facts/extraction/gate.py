@@ -258,7 +258,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if _WHY_STILL_NOT_RE.match(plain_bare):  # "为什么还没发货", "Why hasn't it shipped yet?": the speaker's wait
         return Verdict(True, "complaint", sure=True)
     if is_question(text) and not has_slot:
-        return _question_verdict(text, bare, plain_bare, first=first, signal=signal)
+        return _question_verdict(text, bare, plain_bare, first=first or owned_zh(text, signal), signal=signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or about_listener_zh(plain_bare)
     listener = listener or bool(SUPPORT_RE.search(text[:200]))
@@ -306,7 +306,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event" if TRIP_BACK_RE.search(text) else "work", sure=True)
     if first and says_what_speaker_is(plain):
         return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting
-    if len(keywords(text)) < 2 and not re.search(r"\d", text):
+    if len(keywords(text)) < 2 and not re.search(r"\d", text) and not decided(text):
         return Verdict(False, "filler")
     hint = keep_hint(text) or ("event" if first and _DATED_RE.search(text) else "")
     return Verdict(None, hint or ("personal" if first else "content"))
@@ -449,7 +449,8 @@ def _fault_then_question(text: str) -> bool:
 
 def _stated(part: str) -> bool:
     """A statement of the speaker's with content, not a question nor a request ("帮我查一下快递，单号…")."""
-    stated = has_first_person(part) and len(keywords(part)) >= 2 and not is_question(part)
+    own = has_first_person(part) or owned_zh(part, strong_signal(part))  # (最近总失眠: 我 dropped)
+    stated = own and len(keywords(part)) >= 2 and not is_question(part)
     return stated and not _ASKS_FOR_HELP_RE.search(part) and not _ASKED_START_RE.match(part.strip())
 
 

@@ -48,6 +48,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "health",
         re.compile(
+            r"看(?:了)?(?:膝盖|腰(?!带|包)|脚踝?|牙(?!齿|膏|刷)|胃|皮肤|颈椎|腰椎|肩膀)(?!\S{0,2}(?:怎么|咋|好看|不错))|"
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|diabet\w*|cholesterol|blood "
             r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
@@ -133,6 +134,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # A bill against its plan or its usual ("my bill's 92 but my plan is 30"; Chinese below).
             r"\b(?:bill|invoice|statement)(?:'s| is| was| came to| jumped to| went up to)? [^.?!]{0,30}?\d[^.?!]{0,30}?"
             r"\b(?:but|and|when|yet|while|it'?s)\b[^.?!]{0,20}?\b(?:plan|tariff|package|contract|usually|normally)\b|"
+            r"\b(?:charged|billed|took)\b[^?!]{0,40}?\b(?:yearly|annual|annually)\b[^?!]{0,40}?\bmonthly\b|"
             r"\b(?:sleeves?|trousers|hem|waist|jacket|dress|suit|shoes?) (?:are|is|was|were|came) (?:way |far |much |a bit )?too "
             r"(?:long|short|big|small|tight|loose)\b|"
             r"\b(?:website|site|portal|app|system|server)(?:'s| is| was| has been| keeps going)? (?:down|not loading)\b|"
@@ -154,6 +156,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:split|ripped|torn|tore|come apart|came apart) (?:along|at|down) the seams?|seams? (?:has |have |had |'s )?"
             r"(?:split|ripped|torn|come apart|came apart)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
+            r"透光|(?:试了|重启了?|重装了?|reset了?|更新了?|换了)\S{0,10}?还是不行|(?:教练|师傅|老师|技师|司机|商家)\S{0,6}放(?:了)?我\S{0,4}鸽子|"
+            r"包年\S{0,20}?包月|包月\S{0,20}?(?:扣|收)了?\S{0,10}?包年|"
             r"卡在海关|(?<=[，,\s])(?:这|也太|太)不合理|(?:微信|消息|短信|电话)\S{0,2}(?:不回|不接|没人接|打不通)|(?:袖子|袖口|裤腿|裤长|衣长|裙摆|腰围|腰身|领口|肩膀|鞋子?)\S{0,2}"
             r"(?:长|短|大|小|肥|紧|宽|窄)了|"
             r"(?:话费|电费|水费|燃气费|网费|宽带费|账单|物业费)[^，。？?]{0,12}?[\d一二三四五六七八九十两百千]+[^。？?]{0,10}?"

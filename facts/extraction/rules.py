@@ -359,8 +359,7 @@ class RuleExtractor:
     ) -> Candidate | None:
         """The fact of one kept sentence in natural third person; None when it cannot be said of the speaker."""
         question = is_question(sentence)
-        # Talk later, like or plan a pronoun alone, or the listener's affairs: nothing to keep (a question asking
-        # to be told keeps its subject).
+        # A pronoun alone talked of, liked or planned, or the listener's affairs: nothing (a question keeps its subject).
         if not question and _empty_statement(sentence):
             return None
         ref = message.created_at
@@ -377,7 +376,8 @@ class RuleExtractor:
         elided = None if zh or question else with_elided_subject(without_marker(resolved), speaker)
         text = elided if elided is not None else third_person(resolved, speaker, zh=zh)
         if framed and text == resolved:  # no first person in it: frame it, never quote it
-            text = frame(resolved, speaker, type_=type_, question=question)
+            head = zh and question and type_ == "health" and statement_beside_question(resolved)  # "总睡不着，咋办"
+            text = head or frame(resolved, speaker, type_=type_, question=question)
             if not text:
                 return None
         elif framed and question:  # "Can I pay by card?": asked, not a question of the speaker's; or the fact stated
