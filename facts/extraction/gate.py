@@ -301,8 +301,8 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event", sure=owned_zh(text, "event"))
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
-    # Back from a holiday ("back from the honeymoon", 蜜月回来), a job lost or found ("got let go", 被裁了, 接私单).
-    if (TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or has_cjk(text))) and not is_question(text):
+    news = TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or owned_zh(text, "event"))
+    if news and not is_question(text):  # back from a holiday (蜜月回来), a job lost or found ("got let go", 被裁了)
         return Verdict(True, "event" if TRIP_BACK_RE.search(text) else "work", sure=True)
     if first and says_what_speaker_is(plain):
         return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting

@@ -87,3 +87,7 @@ def test_an_income_beside_a_request_is_kept(text: str) -> None:
 def test_the_last_digits_of_a_card_asked_for_are_kept() -> None:
     facts = answer_of("Thanks. Can you confirm the last four digits of the card please?", "2208")
     assert facts and "2208" in facts[0][1], facts
+
+
+def test_a_job_lost_by_someone_named_by_a_pronoun_is_not_the_speakers() -> None:
+    assert first_kind("她上个月被裁了，一直没找到") != "profile"
