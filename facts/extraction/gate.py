@@ -449,7 +449,7 @@ def _fault_then_question(text: str) -> bool:
 
 def _stated(part: str) -> bool:
     """A statement of the speaker's with content, not a question nor a request ("帮我查一下快递，单号…")."""
-    own = has_first_person(part) or owned_zh(part, strong_signal(part))  # (最近总失眠: 我 dropped)
+    own = has_first_person(part) or has_cjk(part) and owned_zh(part, strong_signal(part))  # (最近总失眠: 我 dropped)
     stated = own and len(keywords(part)) >= 2 and not is_question(part)
     return stated and not _ASKS_FOR_HELP_RE.search(part) and not _ASKED_START_RE.match(part.strip())
 

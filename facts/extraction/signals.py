@@ -342,14 +342,14 @@ def legal_words(sentence: str) -> bool:
 # business about something, an inquiry ("我想咨询一下车险理赔", "I'd like to ask about the warranty").
 REMIND_RE = re.compile(r"\bremind me (?:to|about)\b|提醒我", re.I)
 # Back from a holiday, a honeymoon or a trip ("back from the honeymoon", "蜜月回来"): what happened (not "back from Tesco").
+_HOLIDAY_BACK_ZH = r"(?:蜜月|度假|旅游|旅行)回来|从\S{1,8}(?:旅游|度假|旅行|度蜜月)回来"  # (read by both below)
 TRIP_BACK_RE = re.compile(
     r"\bback from (?:my|our|the|a|an) (?:[\w-]+ )?(?:honeymoon|holiday|hols|trip|vacation|cruise|tour|getaway)\b|"
-    r"(?:蜜月|度假|旅游|旅行|出差)回来|从\S{1,8}(?:旅游|度假|旅行|度蜜月|出差)回来",
+    rf"{_HOLIDAY_BACK_ZH}|(?:从\S{{1,8}})?出差回来",
     re.I,
 )
 BACK_FROM_RE = re.compile(
-    r"\b(?:just |got |came |be |been )?back from (?:a|an|my|our|the|two|three|\w+'s) |刚从\S{1,10}回来|"
-    r"(?:蜜月|度假|旅游|旅行)回来|从\S{1,8}(?:旅游|度假|旅行|度蜜月)回来",
+    rf"\b(?:just |got |came |be |been )?back from (?:a|an|my|our|the|two|three|\w+'s) |刚从\S{{1,10}}回来|{_HOLIDAY_BACK_ZH}",
     re.I,
 )
 ASKS_ABOUT_RE = re.compile(
