@@ -288,5 +288,8 @@ def said_as_is(kept: str, reply: str) -> bool:
     kept_text, whole = kept.strip().rstrip(".。").lower(), reply.strip().rstrip(".。").lower()
     if kept_text == whole:
         return True
+    given = re.match(r"^[\w' -]{1,40}'s (?:email|phone number) is (.+)$", kept_text)  # framing.py's contact detail
+    if given and given.group(1) in whole:
+        return True
     before = whole[: len(whole) - len(kept_text)]
     return whole.endswith(kept_text) and len(before) <= 40 and bool(_ACK_RE.fullmatch(before))

@@ -18,6 +18,13 @@ _GIVEN_ID_RE = re.compile(
     r"^(?:the )?((?:[a-z]+ ){0,2}(?:number|no\.?|ref(?:erence)?|code|id|pin))(?: is|'s|:) ([A-Z]{0,4}-?\d[\dA-Z-]{3,30})\b",
     re.I,
 )
+# A contact detail given with no owner named ("sure, it's sam@example.com if you need it", "use 0803 555 2190"): the
+# speaker's, the one thing the sentence says of them.
+_EMAIL_RE = re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]*\w")
+_PHONE_RE = re.compile(r"(?<![\w+])(?:\+\d{1,3}[ -]?)?(?:\b0\d{2,4}|\b1[3-9]\d)[ -]?\d{3,4}[ -]?\d{3,4}\b")
+# A Chinese question after statements ("刘建国，139…，住闵行那边，具体门牌要吗"): what is stated before its last clause.
+_ZH_STATED_HEAD_RE = re.compile(r"^(?P<head>.{6,}?)[，,]\s*[^，,]{1,20}$")
+_ZH_OWN_HEAD_RE = re.compile(r"^(?![^你您]*[你您]).*(?:我|\d)")  # the speaker's or a number, never the listener's
 _ASK_EN = re.compile(
     r"^(?:(?:and|so|also|quick question[^:]*:)\s*)?(do|does|can|could|will|would|is|are|did)\s+(.*?)[?\s]*$", re.I
 )
@@ -36,6 +43,9 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
             if type_ == "complaint":  # "为什么你们的快递这么慢？" -> "抱怨你们的快递这么慢"
                 body = _ZH_WHY_RE.sub("", body) or body
                 return (f"{speaker}抱怨" if named else "抱怨") + body
+            head = _ZH_STATED_HEAD_RE.match(body) if type_ != "complaint" else None  # (framed above)
+            if head and type_ != "inquiry" and _ZH_OWN_HEAD_RE.search(head.group("head")):
+                return frame(head.group("head"), speaker, type_=type_, question=False)
             if type_ != "inquiry":
                 return ""
             wish = _ZH_WISH_RE.match(body)  # "想约个洗牙，这周末还有号吗" -> "想约个洗牙，咨询这周末是否还有号"
@@ -63,6 +73,10 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     given = _GIVEN_ID_RE.match(body)
     if given:  # "membership number is GY-20931 if you need it" -> "Robin's membership number is GY-20931"
         return f"{speaker or 'User'}'s {given.group(1).lower()} is {given.group(2)}"
+    contact = None if has_cjk(body) or ": " in body else _EMAIL_RE.search(body) or _PHONE_RE.search(body)  # (an answer)
+    if contact and not re.search(r"\b(?:my|his|her|their|your|our)\b", body, re.I):
+        kind = "email" if "@" in contact.group(0) else "phone number"
+        return f"{speaker if named else 'User'}'s {kind} is {contact.group(0)}"
     if not_about_speaker(body, complaint=type_ == "complaint"):  # "Your courier left it in the rain" is one
         return ""
     body = without_marker(body)

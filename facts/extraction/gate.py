@@ -65,7 +65,7 @@ _QUESTION_RE = re.compile(
     # A yes-no question by its verb said twice, with no mark ("你们收不收违约金", "这个包不包邮").
     r"|(?:会不会|能不能|可不可以|要不要|好不好|行不行)(?:好点|更好|有用|管用|可以|合适|划算)?(?:呢|啊|呀)?\s*$|收不收|退不退|包不包|送不送|支不支持|免不免|含不含|开不开(?:发票|票)"
     # ... or by 有没有 before its thing, at the end ("你们家那个破壁机有没有静音款").
-    r"|有没有[^，,。.!！]{1,12}\s*$|有[^，,。.!！不]{1,10}不\s*$"
+    r"|有没有[^，,。.!！]{1,12}\s*$|有[^，,。.!！不]{1,10}不\s*$|有[^，,。.!！没]{1,10}没\s*$"
     # ... or by how many, last ("一年能叫几次", "…能分期吗，免息几期").
     r"|(?:^|[，,]|能|可以)[^，,]{0,6}(?:(?<![好十])几(?![十百千万])|多少)[\u4e00-\u9fff]{0,3}\s*$"
     # A Chinese wh-question by its ending, without its mark ("你们的退货政策是怎样的", "退款要几天才能到账").
@@ -81,9 +81,9 @@ _QUESTION_RE = re.compile(
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry; a plan is the service's product).
 _SERVICE_RE = re.compile(
-    r"^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|是在这(?:儿|里)吗|"
+    r"\b(?:are|is) (?:those|they|these|that|it) extra\s?[?？]?$|^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|是在这(?:儿|里)吗|"
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
-    r"fee|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|bookings?|reservations?|tickets?|"
+    r"fees?|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|bookings?|reservations?|tickets?|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
     r"instal?ments?|engineer|technician|statements?|pick-?up point|collection point|opening times|closing time|"
     r"early repayment|interest rates?|rates|overdraft|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"

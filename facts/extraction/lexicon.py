@@ -67,9 +67,10 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"endoscop\w*|biops(?:y|ies)|mammograms?|smear tests?|cervical screening|ultrasound|(?:CT|PET|MRI) scans?|ECG|"
             r"check-?ups?|vaccin\w*|"
             r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
-            r"wrist|stomach)s?\b|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
+            r"wrist|stomach|disc)s?\b|\bBP (?:is|was|of|reading)\b|\bpanic attacks?\b|\bheart (?:was |is |keeps |kept )?(?:racing|pounding)\b|"
+            r"高反|高原反应|劳损|膏药|(?:心脏)?支架|搭桥|\bstents?\b|\b(?:GP|doctor|dentist)(?:'s)? (?:appointment )?(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:膝|髋|肩)\S{0,4}\s?(?:置换|replacement)|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
             r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
-            r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不好|不行|不舒服)|"
+            r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不太?好|不行|不太?舒服)|"
             # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
             r"崴|(?<!炎)炎(?![热炎黄凉])|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
@@ -108,9 +109,10 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"debts?|arrears|klarna|clearpay|afterpay|buy now,? pay later|bnpl|"
             r"payday loans?|owe[sd]?\b[^.?!]{0,30}?\b(?:credit cards?|loans?|overdraft)|(?:re)?payment plan|debt management|bailiffs?|(?:months?|weeks?) behind|behind on (?:my |the |our )?"
             r"(?:rent|payments?|repayments?|mortgage|bills?)|(?:missed|late) (?:a |my |two |\d )?(?:re)?payments?|"
-            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权证|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
-            r"保险(?!杠|丝|箱|柜)|保单|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            # A licence held, a premium, a claim made on a policy, a liability fixed (只有中国驾照, 保费涨了, 出过一次险, 判我全责).
+            r"保险(?!杠|丝|箱|柜)|保单|保费|(?:只有|持有?|用的是)\S{0,4}驾照|拿(?:的|了)?本(?=[\s，,。！!]|$)|\b(?:international )?driving permit\b|出过\S{0,2}?险|(?:[全主次]责|同等责任)(?!任)|定责|\b(?:insurance |car |renewal )?premium (?:is|was|went up|has gone up|goes up)\b|\bpremium ?是|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
             re.I,
         ),
@@ -161,7 +163,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"卡在海关|(?<=[，,\s])(?:这|也太|太)不合理|(?:微信|消息|短信|电话)\S{0,2}(?:不回|不接|没人接|打不通)|(?:袖子|袖口|裤腿|裤长|衣长|裙摆|腰围|腰身|领口|肩膀|鞋子?)\S{0,2}"
             r"(?:长|短|大|小|肥|紧|宽|窄)了|"
             r"(?:话费|电费|水费|燃气费|网费|宽带费|账单|物业费)[^，。？?]{0,12}?[\d一二三四五六七八九十两百千]+[^。？?]{0,10}?"
-            r"(?:平时|一般|往常|以前|之前|套餐)(?:才|只有|只要|就)|被盗刷|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
+            r"(?:平时|一般|往常|以前|之前|套餐)(?:才|只有|只要|就)|被盗刷|押金\S{0,6}(?:没|不)退|被\S{0,6}坑了|进水了|(?:网|wifi|信号)(?:就|又|老|总|经常)断|\b(?:card|payment)s? (?:got |was |were |keeps getting |kept getting )?declined\b|\bi thought (?:the )?\w+ (?:was|were) (?:included|free|covered)\b|盗刷了|绕了?\S{0,3}(?:路|圈|远)|绕路|扣款我不认识|不认识的扣款|不明扣款|从来没(?:订|开通|办|买)过|(?:平时|以前|从来|一般|通常)[^。！？]{0,20}这(?:回|次)(?:收|扣)了|说好\S{0,12}?(?:收|扣)了?我|说好\S{0,20}?(?:还没|还不|都没|也没|还是没)|怎么(?:多)?(?:扣|收)了|(?:到现在|至今|这么久)(?:了)?(?:还|都|也)?(?:没|不)(?:起飞|发货|到账|退|回复|联系|处理|来人|修好|装好|到)|延误|晚点了|多收了|收了两次|"
             r"(?:宽带|网络|信号|暖气|热水)\S{0,8}(?:断了|停了|没了)|凭什么(?:算|扣|收|让|要)|"
             r"[送发寄给拿上做]错了?|断网|掉线|没信号|(?:连|登|上|打|刷)不(?:上|进|通|开)(?:网|去)?|没网了|投诉|(?<!高兴)(?<![乐累饿急气吓笑忙馋困])坏了|坏掉|是坏的|不出(?:水|风|热|声|图|纸|货)|出不来|不转|"
             r"不亮|用不了(?!那么多|这么多|多少|几)|不能用|没法用|故障|还没人来|(?<![我们])迟到了?[\d一二三四五六七八九十两半几]+个?[多半]?(?:小时|钟头|天)|"

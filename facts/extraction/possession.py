@@ -17,9 +17,20 @@ PET_WORDS = (
     r"poodles?|retrievers?|beagles?|dachshunds?|huskies|husky|hamsters?|guinea pigs?|parrots?|budgies?|rabbits?|"
     r"bunn(?:y|ies)|tortoises?|turtles?|goldfish|fish|snakes?|lizards?|geckos?|horses?|pon(?:y|ies)|hens|chickens|pets?"
 )
+# A vehicle by its make or model ("my Corolla", "a 2014 Yaris", 比亚迪海豹, 开的凯美瑞): the vehicle slot family. A
+# model's name can be a word or a place ("Golf", "Tucson"): it needs a capital and a determiner or a year before it,
+# and names that are words (Focus, Jazz, Leaf) or Chinese words (理想, 大众, 吉利, 长城) are left out.
+_MAKES = (
+    r"toyota|honda|nissan|vauxhall|volkswagen|vw|audi|bmw|mercedes|skoda|kia|hyundai|peugeot|renault|citro[eë]n|fiat|"
+    r"mazda|volvo|tesla|byd|polestar|subaru|land rover|range rover|lexus|porsche|suzuki|mitsubishi|dacia|jaguar"
+)
+_MODELS = (
+    r"Fiesta|Kuga|Corolla|Yaris|Prius|RAV4|Passat|Tiguan|Astra|Corsa|Octavia|Fabia|Qashqai|Micra|Clio|Megane|Ioniq|"
+    r"Sportage|Picanto|Model [3SXY]|MG\d|MX-5|Mini Cooper"
+)
 _VEHICLE = (
     r"cars?|vans?|camper ?vans?|campers?|motorbikes?|motorcycles?|(?:e-|road |mountain |electric )?bikes?|"
-    r"bicycles?|scooters?|mopeds?|trucks?|boats?|caravans?|teslas?"
+    rf"bicycles?|scooters?|mopeds?|trucks?|boats?|caravans?|{_MAKES}|(?-i:{_MODELS})"
 )
 _THING = (
     r"house|flat|apartment|cottage|condo|semi(?:-detached)?|terrace|terraced house|bungalow|townhouse|maisonette|new[ -]build|"
@@ -114,3 +125,23 @@ def possession_state(sentence: str) -> str:
         return ""
     after = head[m.end() : m.end() + 8]
     return _kind(bool(_ZH_PET_RE.match(after)), bool(_ZH_VEHICLE_RE.search(after)))
+
+
+_ZH_MAKES = (
+    r"比亚迪|特斯拉|蔚来|小鹏|丰田|本田|日产|别克|宝马|奔驰|奥迪|哈弗|五菱|凯美瑞|雅阁|朗逸|飞度|轩逸|速腾|卡罗拉|思域|"
+    r"帕萨特|迈腾|途观|问界|极氪|埃安|领克|沃尔沃|保时捷|马自达|起亚|雪佛兰|福特|斯柯达|荣威"
+)
+# The speaker's own vehicle, by a word of having one (提车, 上牌, "my car", 开的是...): a make named alone may be one
+# looked at or one that broke down ("the Corolla needs a new clutch"), which its type must not take for a possession.
+_VEHICLE_OWN = r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是|换车|上牌|二手车"
+_VEHICLE_OWN_RE = re.compile(rf"{_VEHICLE_OWN}|(?:买的|开的|提的|提了|换的|换了)(?:是)?\S{{0,3}}?(?:{_ZH_MAKES})", re.I)
+VEHICLE_NAMED_RE = re.compile(
+    rf"{_VEHICLE_OWN}|\b(?:{_MAKES})\b|{_ZH_MAKES}|"
+    rf"\b(?:my|our|the|a|an|his|her|old|new|(?:19|20)\d\d)(?: (?:old|new|used|little|(?:19|20)\d\d))? (?-i:{_MODELS})\b",
+    re.I,
+)
+
+
+def vehicle_owned(sentence: str) -> bool:
+    """The sentence says the speaker has, gets or gives up a vehicle (not only names its make)."""
+    return bool(_VEHICLE_OWN_RE.search(sentence)) or possession_change(sentence) == "vehicle"

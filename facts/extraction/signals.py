@@ -34,6 +34,7 @@ WORK_RE = re.compile(
     r"\b(?:doing|finishing|writing up|in the middle of) (?:a|my) (?:phd|doctorate|master'?s|masters|dissertation|thesis)\b|"
     r"\bi (?:sell|make and sell|run an?|own an?) (?:[\w-]{1,20} ){0,3}?(?:shop|business|caf[eé]|studio|salon|stall|"
     r"bakery|company|brand|practice)\b|\bi sell\b|我(?:的|们的?)?[^\s去在到找和跟的]{0,3}工作室|我开了?(?:个|一家|一间)\S{0,6}(?:店|工作室|公司)|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
+    r"\b(?:i|we|since i|after i|when i)(?: just| finally)? retired\b|^\W*(?:just |finally )?retired (?:\w+ (?:months?|years?|weeks?) ago|last (?:year|month|week|spring|summer|autumn|winter)|in \w+)\b|\b(?:my|our) retirement (?:letter|date)\b|\b(?:took|taking|take|taken) (?:early )?retirement\b|"
     r"\b(?:transferred|posted|seconded|moved) (?:me )?(?:to|onto|into) (?:the|our|their|a|an) (?:[\w-]{1,20} ){0,3}?(?:office|"
     r"branch|team|site|department|unit|ward)\b|\bi(?:'?m| am) on (?:lates|earlies|nights|days|shifts|the (?:night|late|early) shift)\b|"
     # The school year the speaker is in ("I'm in year 12", "a sophomore at ...", 我今年高三).
@@ -71,7 +72,7 @@ WORK_RE = re.compile(
     r"\b(?:i'?m|i am|i'?ll be) (?:starting|going back to|returning to|back at) (?:work|nights|lates|earlies|shifts|"
     r"uni|university|college|school)\b|\b(?:go|going|went|switch(?:ing)?) (?:back )?(?:part|full)[- ]time\b|"
     r"\b(?:i|i'?ll) (?:graduate|retire)\b|\bi'?m graduating\b|\b(?:my )?(?:maternity|paternity|parental) leave "
-    r"(?:ends|is over|finishes)\b|返岗|复工|回去上班|开始(?:去|到|在)?\S{0,10}上班|入职|到龄|退休|"
+    r"(?:ends|is over|finishes)\b|返岗|复工|回去上班|开始(?:去|到|在)?\S{0,10}上班|入职|到龄|退休(?!金|工资|礼物|费)|返聘|"
     r"毕业(?!旅行|典礼|晚会|聚会|照|季)|调(?:到|去)\S{1,10}(?:办公室|门店|分店|店|校区|项目组|院区|分行|支行)",
     re.I,
 )
@@ -116,10 +117,10 @@ LEGAL_PAPER_RE = re.compile(
 # as the request itself, a decision no classifier vetoes (change_asked).
 _CHANGE_ME = r"(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)"
 DECISION_RE = re.compile(
-    r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:take|go with|pick)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
+    r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:just )?(?:take|go with|pick)(?! (?:you|him|her|them|us|me)\b| up\b)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
-    r"决定|(?:^|我|那我|就这么|那就)定了|(?:^|[，,\s])那就(?:先)?(?:申请|办|选|订|砸|换|改|报|退)|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
+    r"决定|(?:^|我|那我|就这么|那就)定了|(?:那就|就)(?:先)?这么定(?![了吧啊]?\s*(?:[，,]\s*谢谢|[。!！~～]*$))|(?:^|[，,\s])(?:那(?:就(?:先)?|还是)(?:申请|办|选|订|砸|换|改|报|退|上|要|买)|那我就?(?:选|订|换|改|退|买)|那订(?!单))|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|想退(?:掉)?\S{0,4}?(?:课|卡|会员|订阅|套餐)|\bexchange (?:it |them |these |this )?for (?:the|a|an) \w|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
@@ -127,7 +128,7 @@ DECISION_RE = re.compile(
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").
-    r"\b(?:you can|please|pls|go ahead and|just|let'?s) cancel\b|\b(?:pulled|pulling) out of\b|\bwithdr[ae]w from\b|退赛|^\W*cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b|"
+    r"\b(?:you can|please|pls|go ahead and|just|let'?s) cancel\b|(?:^\W{0,3}|\b(?:i|we|i'?m|we'?re|i'?ve|we'?ve)(?: just| now)? )(?:pulled|pulling) out of\b|\bwithdr[ae]w from\b|退赛|^\W*(?:(?:ok|okay|right|fine|yes|yeah)\W{1,3})?(?:and |also |oh and )?cancel (?:my|our|the)\b|\b(?:need|want|have) to cancel (?:my|our|the)\b|"
     # A booking to change or a cancellation said for later ("I need to change my flight", "I'll cancel it this week").
     r"\b(?:need|want|have|going) to (?:change|move|cancel) (?:my|our|the) (?:flight|booking|appointment|reservation|order|"
     r"delivery|plan|subscription|membership)\b|\b(?:i'?ll|i will|i'?m (?:gonna|going to)) cancel\b|改(?:送|寄|发)(?:到|去)|"

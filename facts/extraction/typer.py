@@ -15,7 +15,7 @@ from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_fir
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
 from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_EN_KIN, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
-from facts.extraction.possession import possession_change
+from facts.extraction.possession import VEHICLE_NAMED_RE, possession_change, vehicle_owned
 from facts.extraction.signals import (
     ACHIEVED_RE,
     ASKS_ABOUT_RE,
@@ -65,7 +65,7 @@ _FAMILY_TYPE = {
 _KIN = [
     (
         "partner",
-        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
+        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
     (
         "child",
@@ -94,6 +94,7 @@ _BIRTH_ORDER = (
     r"just|won't|will|starts?|started|got|gets|turned|turns|loves?|hates?|can'?t|doesn'?t|didn'?t|goes|went|needs|wants)\b)"
 )
 _KIN_RE.insert(1, ("child", re.compile(_BIRTH_ORDER, re.I)))
+_AGE = r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
 # Slot families the slot rules do not name, recognised by their values' shapes.
 _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     ("email", re.compile(r"(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.]+")),  # bounded: linear
@@ -107,19 +108,14 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         "residence",
         re.compile(
             r"\b\d+[a-z]? [A-Z][a-z]+ (?:Road|Street|St|Grove|Avenue|Ave|Lane|Close|Drive|Way|Place)\b|\bFlat \d+|"
-            r"(?:市|区|镇).{0,12}(?:路|街|号|小区|栋|单元|号楼)|住(?:在)?[\u4e00-\u9fff]{2,6}(?:那边|区)|搬(?:到|去)了?[\u4e00-\u9fff]{2,4}"
+            r"(?:市|区|镇).{0,12}(?:路|街|(?<![的挂])号|小区|栋|单元|号楼)|住(?:在)?[\u4e00-\u9fff]{2,6}(?:那边|区)|搬(?:到|去)了?[\u4e00-\u9fff]{2,4}"
         ),
     ),  # fmt: skip
-    (
-        "age",
-        re.compile(
-            r"\bi'?m \d{2}\b|\bturning \d{2}\b|\d{2} years old|[二三四五六七八九]十[一二三四五六七八九]?(?:岁|了)|\d{2}岁"
-        ),
-    ),
+    ("age", re.compile(_AGE)),
     ("hometown", re.compile(r"\bi'?m (?:originally )?from\b|\bi grew up in\b|我(?:的)?老家|我(?:的)?家乡", re.I)),
     ("name", re.compile(r"\b(?:it'?s under|my name'?s|call me) [A-Z]|我叫|名字是|就是我本人|是本人", re.I)),
     ("language", re.compile(r"\bi (?:speak|am fluent in)\b|\bi'?m fluent in\b|普通话|粤语|会说|母语", re.I)),
-    ("vehicle", re.compile(r"\b(?:my|a|the) (?:car|tesla|mini|bike|motorbike|scooter)\b|提车|买了辆|开的是", re.I)),
+    ("vehicle", VEHICLE_NAMED_RE),
     (
         "pet",
         re.compile(
@@ -152,7 +148,7 @@ _STATUS_RE = re.compile(
 )
 _BIRTH_RE = re.compile(
     r"\b(was born|gave birth|had a baby|(?:just )?had (?:twins|triplets|a (?:baby )?(?:boy|girl)))\b|出生了|生了(个|一个|双胞胎)|"
-    r"生\S{0,16}是个(?:女|男)(?:娃|孩|宝|儿)|生了(?:女|男)(?:娃|孩|儿)",
+    r"生\S{0,16}是个(?:女|男)(?:娃|孩|宝|儿)|生了(?:女|男)(?:娃|孩|儿)|(?:周[一二三四五六日天]|礼拜[一二三四五六天]|星期[一二三四五六天]|昨天|前天|凌晨)生的",
     re.I,
 )
 _FAMILY_ZH = re.compile(r"(?:住在|搬到|搬去|家在)|(?:养了|我家)(?:一只|只)?(?:狗|猫)|它叫|驾照|提车|买了辆|辆")
@@ -202,7 +198,7 @@ _FUTURE_RE = re.compile(
     r"\b(next (?:week|month|year|\w+day)|tomorrow|tonight|this (?:weekend|summer|autumn|fall|winter|spring)|"
     r"by (?:january|february|march|april|may|june|july|august|september|october|november|december)|"
     r"i'?m (?:going|doing|presenting|flying|taking|getting|travell?ing|visiting)|i'?d like to book|"
-    r"(?:we|i) are going|we'?re going|going to|i'?ll(?! always l| never l)|i will(?! always l| never l)|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
+    r"(?:we|i) are going|we'?re going|(?<!been )going to|i'?ll(?! always l| never l)|i will(?! always l| never l)|i plan|signed up|exam|saving for|on the \d+(?:st|nd|rd|th)|"
     r"(?:i'?m|we'?re) off to|flight'?s on|over (?:christmas|easter|new year|the holidays|half-term))\b|"
     r"下周|下个月|明年|明天|后天|今年|国庆|春节|要办|出发|预约|约了|打算|计划|准备|想订|订了|报名|考试|目标|"
     + _ZH_AHEAD,
@@ -224,7 +220,7 @@ _RELATIVE_RE = re.compile(
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|"
+    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
@@ -248,10 +244,10 @@ _KIN_EN = (
     r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
     r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
 )
-_KIN_ZH = r"家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|娃(?!娃)|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
+_KIN_ZH = r"家那位|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|娃(?!娃)|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
 _COMPANION_RE = re.compile(
     rf"\b(?:with|along with|taking|take|took|bring|bringing|brought) (?:my|our) (?:\w+ )?(?:{_KIN_EN})\b|"
-    rf"\bat my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",
+    rf"\b(?:at|to|from) my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",
     re.I,
 )
 
@@ -321,6 +317,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
     signal = strong_signal(sentence)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
+    family = None if family == "vehicle" and slot is None and not vehicle_owned(sentence) else family  # a make alone
     # A refund asked about with no trouble of the speaker's asks the terms ("What's your refund policy?"), not a grievance.
     terms = signal == "complaint" and asks_terms(sentence)
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
@@ -490,7 +487,7 @@ def _standing(type_: str, sentence: str) -> str:
         return "commitment" if _FUTURE_RE.search(sentence) else keep_hint(sentence) or "profile"
     if type_ in {"event", "commitment", "complaint"} and ROUTINE_RE.search(sentence):
         # A routine is how the speaker lives, not a happening, a plan or a grievance, unless it is a plan's.
-        return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
+        return "commitment" if _FUTURE_RE.search(sentence) else "profile"  # ("I have to do the M62 every day")
     return type_
 
 
