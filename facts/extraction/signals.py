@@ -33,7 +33,7 @@ WORK_RE = re.compile(
     r"(?:nights|lates|earlies|(?:the )?(?:night|late|early) shifts?)\b|夜班|倒班|"
     r"\b(?:doing|finishing|writing up|in the middle of) (?:a|my) (?:phd|doctorate|master'?s|masters|dissertation|thesis)\b|"
     r"\bi (?:sell|make and sell|run an?|own an?) (?:[\w-]{1,20} ){0,3}?(?:shop|business|caf[eé]|studio|salon|stall|"
-    r"bakery|company|brand|practice)\b|\bi sell\b|我(?:的|们的?)?[^\s去在到找和跟的]{0,3}工作室|我开了?(?:个|一家|一间)\S{0,6}(?:店|工作室|公司)|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|"
+    r"bakery|company|brand|practice)\b|\bi sell\b|我(?:的|们的?)?[^\s去在到找和跟的]{0,3}工作室|我开了?(?:个|一家|一间)\S{0,6}(?:店|工作室|公司)|\bfor a living\b|\bi'?ve spent \w+ years as\b|\bi'?m retiring\b|\b(?:i'?m on|i get|i'?m getting|i claim|i'?m claiming|been on) (?:universal credit|pension credit|housing benefit|jobseeker'?s allowance|benefits)\b|领低保|吃低保|低保户|"
     r"\b(?:i|we|since i|after i|when i)(?: just| finally)? retired\b|^\W*(?:just |finally )?retired (?:\w+ (?:months?|years?|weeks?) ago|last (?:year|month|week|spring|summer|autumn|winter)|in \w+)\b|\b(?:my|our) retirement (?:letter|date)\b|\b(?:took|taking|take|taken) (?:early )?retirement\b|"
     r"\b(?:transferred|posted|seconded|moved) (?:me )?(?:to|onto|into) (?:the|our|their|a|an) (?:[\w-]{1,20} ){0,3}?(?:office|"
     r"branch|team|site|department|unit|ward)\b|\bi(?:'?m| am) on (?:lates|earlies|nights|days|shifts|the (?:night|late|early) shift)\b|"
@@ -122,7 +122,7 @@ DECISION_RE = re.compile(
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|(?:那就|就)(?:先)?这么定(?![了吧啊]?\s*(?:[，,]\s*谢谢|[。!！~～]*$))|(?:^|[，,\s])(?:那(?:就(?:先)?|还是)(?:申请|办|选|订|砸|换|改|报|退|上|要|买)|那我就?(?:选|订|换|改|退|买)|那订(?!单))|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
-    r"\b(?:rebook\w*|reschedul\w*)\b|改期|改约|想退(?:掉)?\S{0,4}?(?:课|卡|会员|订阅|套餐)|\bexchange (?:it |them |these |this )?for (?:the|a|an) \w|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
+    r"\b(?:rebook\w*|reschedul\w*)\b|\b(?:we'?ll|i'?ll) hold off (?:on|until|till)\b|switch(?:ed)?\s?到|(?:想|要|申请)(?:销户|注销)|改期|改约|想退(?:掉)?\S{0,4}?(?:课|卡|会员|订阅|套餐)|\bexchange (?:it |them |these |this )?for (?:the|a|an) \w|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
     r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
@@ -196,7 +196,7 @@ _WISH_RE = re.compile(
     r"is to|i dream of|i'?m hoping to|i hope to)\s{1,3}(?:(?:finally|really|one day|someday|eventually|properly|"
     r"actually) )?(?:learn|try|visit|travel|get into|take up|open|own|adopt|climb|hike|live in|move to|study|become|"
     r"(?:start|run|write|build) (?:a|an|my own)\b)(?!\w| (?:it|them|that|this|there|those|these)\b)|"
-    r"(?:特别|一直|好|很|真|超|最近|一直都|挺|蛮|非常|真的)想(?:去|学|试|养|买|开|考|搬|住|当|读)(?!觉|厕所|洗手间|那|这|它)|梦想(?:是|着|就是)",
+    r"(?:特别|一直|好|很|真|超|最近|一直都|挺|蛮|非常|真的)想(?:去|学|试|养|买|开|考|搬|住|当|读)(?!觉|厕所|洗手间|那|这|它)|梦想(?:是|着|就是)|\bi'?ve wanted to \w+(?=[^.!?]{0,60}\bfor (?:years|ages|so long|decades)\b)",
     re.I,
 )
 

@@ -65,7 +65,7 @@ _FAMILY_TYPE = {
 _KIN = [
     (
         "partner",
-        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
+        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|老伴|爱人|那口子|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
     ),
     (
         "child",
@@ -143,7 +143,7 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|got married|divorced|called it quits)\b|"  # single: a status, not "every single"
     r"\b(?:i'?m|i am|i was|been|being|still|happily|newly|back to being) single\b|\bsingle (?:again|mum|mom|dad|parent)\b|"
-    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领(?:完|了)?证(?!明|件|书)|分居|婚不结了|退婚|\bmov(?:e|ing) in together\b",
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领(?:完|了)?证(?!明|件|书)|分居|婚不结了|退婚|相亲|交友软件|\b(?:hinge|tinder|bumble|dating apps?|started dating|dating again)\b|\bmov(?:e|ing) in together\b",
     re.I,
 )
 _BIRTH_RE = re.compile(
@@ -220,7 +220,7 @@ _RELATIVE_RE = re.compile(
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|"
+    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|那口子|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
