@@ -84,5 +84,12 @@ def test_dating_again_is_a_relationship_status(text: str) -> None:
     assert slot_family(None, text) == "relationship_status"
 
 
+@pytest.mark.parametrize(
+    "text", ["the hinge on the garden gate snapped again", "deleted Tinder after two dates, not for me"]
+)
+def test_a_hinge_is_no_dating_app_but_tinder_is(text: str) -> None:
+    assert (slot_family(None, text) == "relationship_status") == ("Tinder" in text)
+
+
 def test_a_wish_held_for_years_is_a_preference() -> None:
     assert _rule_type("I've wanted to walk the Camino for years") == "preference"
