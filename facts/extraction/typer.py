@@ -53,6 +53,8 @@ from facts.extraction.type_definitions import nearest_type, nearness_speaks
 from facts.extraction.whose import ACCOMPANY_RE, PRONOUN_SUBJECT_RE, own_health, someone_elses_body
 from facts.text import detect_language
 
+# A partner in Chinese, one list for the kin family, a relative as subject and a relative as companion below.
+_ZH_PARTNER = "家那位|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友"
 # Slot families (the corpus's slot names) and the type a family implies.
 _FAMILY_TYPE = {
     "residence": "profile", "hometown": "profile", "job": "profile", "employer": "profile", "school": "profile",
@@ -65,7 +67,7 @@ _FAMILY_TYPE = {
 _KIN = [
     (
         "partner",
-        r"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|老婆|老公|老伴|爱人|那口子|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|对象|家那位|另一半",
+        rf"wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|{_ZH_PARTNER}|那口子|未婚夫|未婚妻|对象",
     ),
     (
         "child",
@@ -220,7 +222,7 @@ _RELATIVE_RE = re.compile(
     r"(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
     # A parent named by the kinship word alone, capitalised as a name ("Mum finally got a puppy").
     r"\b(?-i:Mum|Mom|Mam|Dad|Nan|Gran|Grandma|Grandpa)\b(?! and (?:i|me)\b)(?!'s (?:place|house|flat))|"
-    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:家那位|那口子|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|"
+    rf"我(?:们)?(?:的|家)?{ZH_AGED}?(?:那口子|{_ZH_PARTNER}|"
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
@@ -244,7 +246,7 @@ _KIN_EN = (
     r"wife|husband|partner|boyfriend|girlfriend|sons?|daughters?|kids?|children|mum|mom|mother|dad|father|parents|"
     r"brothers?|sisters?|gran\w*|grand\w+|nan|aunt\w*|uncle|cousin|family|in-laws"
 )
-_KIN_ZH = r"家那位|另一半|老婆|老公|老伴|爱人|妻子|丈夫|男朋友|女朋友|儿子|女儿|孩子|宝宝|娃(?!娃)|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
+_KIN_ZH = rf"{_ZH_PARTNER}|儿子|女儿|孩子|宝宝|娃(?!娃)|爸妈|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|爷爷|奶奶|外公|外婆|姥姥|姥爷"
 _COMPANION_RE = re.compile(
     rf"\b(?:with|along with|taking|take|took|bring|bringing|brought) (?:my|our) (?:\w+ )?(?:{_KIN_EN})\b|"
     rf"\b(?:at|to|from) my (?:{_KIN_EN})'s\b|(?:和|跟|带|陪|带着)(?:我)?(?:的)?(?:{_KIN_ZH})|(?:{_KIN_ZH})(?:那儿|那里|那边|家里?)",

@@ -9,12 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from facts.extraction.typer import rule_type, slot_family
-from tests.facts.user_turn import answer_of, facts_of, first_kind
-
-
-def _rule_type(text: str) -> str:
-    return rule_type(text, None, slot_family(None, text))
+from tests.facts.user_turn import answer_of, facts_of, first_kind, rule_type_of
 
 
 @pytest.mark.parametrize(
@@ -29,7 +24,7 @@ def _rule_type(text: str) -> str:
     ],
 )
 def test_a_fault_without_the_word_is_a_complaint(text: str) -> None:
-    assert _rule_type(text) == "complaint"
+    assert rule_type_of(text) == "complaint"
 
 
 @pytest.mark.parametrize(
@@ -42,7 +37,7 @@ def test_a_fault_without_the_word_is_a_complaint(text: str) -> None:
     ],
 )
 def test_a_record_a_visa_on_arrival_and_a_notice_to_quit_are_legal(text: str) -> None:
-    assert _rule_type(text) == "legal"
+    assert rule_type_of(text) == "legal"
 
 
 @pytest.mark.parametrize("text", ["去年做了心脏支架，现在每天吃药", "doctor on friday about the rash on my arms"])
@@ -54,12 +49,12 @@ def test_a_stent_and_a_doctor_on_a_weekday_are_health(text: str) -> None:
     "text", ["那订周六上午那场吧", "那我订两晚的双床房", "ok, and cancel the music add-on, never use it"]
 )
 def test_booking_it_and_cancelling_after_a_lead_are_decisions(text: str) -> None:
-    assert _rule_type(text) == "decision"
+    assert rule_type_of(text) == "decision"
 
 
 @pytest.mark.parametrize("text", ["I'll pick you up at six and we'll drive over", "那订单号我再发你一遍"])
 def test_a_lift_offered_or_an_order_number_is_no_decision(text: str) -> None:
-    assert _rule_type(text) != "decision"
+    assert rule_type_of(text) != "decision"
 
 
 @pytest.mark.parametrize(

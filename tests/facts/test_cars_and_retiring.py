@@ -12,12 +12,8 @@ from __future__ import annotations
 import pytest
 
 from facts.extraction.gate import is_question
-from facts.extraction.typer import rule_type, slot_family
-from tests.facts.user_turn import first_kind
-
-
-def _rule_type(text: str) -> str:
-    return rule_type(text, None, slot_family(None, text))
+from facts.extraction.typer import slot_family
+from tests.facts.user_turn import first_kind, rule_type_of
 
 
 @pytest.mark.parametrize(
@@ -33,7 +29,7 @@ def test_a_car_named_by_its_make_or_model_fills_the_vehicle_slot(text: str) -> N
 )
 def test_a_make_named_alone_is_no_possession(text: str) -> None:
     assert slot_family(None, text) == "vehicle"
-    assert _rule_type(text) != "profile"
+    assert rule_type_of(text) != "profile"
 
 
 @pytest.mark.parametrize(
@@ -54,11 +50,11 @@ def test_a_models_name_as_a_word_is_no_car(text: str) -> None:
     ],
 )
 def test_insurance_a_liability_and_a_licence_held_are_legal(text: str) -> None:
-    assert _rule_type(text) == "legal"
+    assert rule_type_of(text) == "legal"
 
 
 def test_a_book_taken_is_no_licence() -> None:
-    assert _rule_type("帮我拿本书过来") != "legal"
+    assert rule_type_of("帮我拿本书过来") != "legal"
 
 
 @pytest.mark.parametrize(
@@ -70,12 +66,12 @@ def test_a_book_taken_is_no_licence() -> None:
     ],
 )
 def test_retiring_is_work_news(text: str) -> None:
-    assert _rule_type(text) == "profile"
+    assert rule_type_of(text) == "profile"
 
 
 @pytest.mark.parametrize("text", ["给自己挑个退休礼物，下个月去冰岛看极光", "退休金每个月到手四千二"])
 def test_a_pension_or_a_retirement_present_is_no_work_news(text: str) -> None:
-    assert _rule_type(text) != "profile"
+    assert rule_type_of(text) != "profile"
 
 
 @pytest.mark.parametrize(
@@ -96,16 +92,16 @@ def test_a_reading_a_disc_altitude_and_a_strain_are_health(text: str) -> None:
 @pytest.mark.parametrize("text", ["我老伴特别爱钓鱼，一去就是一整天", "我爱人在区医院当护士"])
 def test_a_partner_by_an_older_word_is_a_relationship(text: str) -> None:
     assert slot_family(None, text) == "partner"
-    assert _rule_type(text) == "relationship"
+    assert rule_type_of(text) == "relationship"
 
 
 @pytest.mark.parametrize("text", ["我们家小的是上周五凌晨生的，六斤二两", "外孙女是昨天凌晨生的，母女平安"])
 def test_a_birth_told_by_its_day_is_an_event(text: str) -> None:
-    assert _rule_type(text) == "event"
+    assert rule_type_of(text) == "event"
 
 
 def test_ones_own_birthday_is_no_birth() -> None:
-    assert _rule_type("我是11月5号生的，天蝎座") != "event"
+    assert rule_type_of("我是11月5号生的，天蝎座") != "event"
 
 
 @pytest.mark.parametrize(
@@ -116,7 +112,7 @@ def test_a_routine_is_who_one_is_not_a_plan(text: str) -> None:
 
 
 def test_a_place_named_after_a_relative_is_no_fact_about_them() -> None:
-    assert _rule_type("I need the van back by then, driving up to my dad's in Hull") != "relationship"
+    assert rule_type_of("I need the van back by then, driving up to my dad's in Hull") != "relationship"
 
 
 @pytest.mark.parametrize(
@@ -124,18 +120,18 @@ def test_a_place_named_after_a_relative_is_no_fact_about_them() -> None:
     ["那就先这么定，下周开始", "下个季度不续了，太贵", "那还是要标准间吧", "ok I'll just take the grey one then"],
 )
 def test_settling_and_not_renewing_are_decisions(text: str) -> None:
-    assert _rule_type(text) == "decision"
+    assert rule_type_of(text) == "decision"
 
 
 def test_someone_else_pulling_out_of_a_road_is_no_decision() -> None:
-    assert _rule_type("a van pulled out of a side road right in front of me") != "decision"
-    assert _rule_type("I've pulled out of the half marathon, my knee's gone") == "decision"
-    assert _rule_type("pulled out of the relay on Friday, still coughing") == "decision"
+    assert rule_type_of("a van pulled out of a side road right in front of me") != "decision"
+    assert rule_type_of("I've pulled out of the half marathon, my knee's gone") == "decision"
+    assert rule_type_of("pulled out of the relay on Friday, still coughing") == "decision"
 
 
 @pytest.mark.parametrize("text", ["行 那就这么定", "好，就这么定，谢谢你啊"])
 def test_agreeing_to_settle_it_is_no_decision(text: str) -> None:
-    assert _rule_type(text) != "decision"
+    assert rule_type_of(text) != "decision"
 
 
 @pytest.mark.parametrize("text", ["你们店里还有这款的现货没", "那个周末的团还有位置没"])

@@ -9,12 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from facts.extraction.typer import rule_type, slot_family
-from tests.facts.user_turn import first_kind
-
-
-def _rule_type(text: str) -> str:
-    return rule_type(text, None, slot_family(None, text))
+from facts.extraction.typer import slot_family
+from tests.facts.user_turn import first_kind, rule_type_of
 
 
 @pytest.mark.parametrize(
@@ -31,17 +27,17 @@ def _rule_type(text: str) -> str:
     ],
 )
 def test_a_fault_without_the_word_is_a_complaint(text: str) -> None:
-    assert _rule_type(text) == "complaint"
+    assert rule_type_of(text) == "complaint"
 
 
 @pytest.mark.parametrize("text", ["why does my basil keep dropping leaves", "群里有个人一直不回消息，烦死"])
 def test_a_plant_or_a_friend_is_no_business_at_fault(text: str) -> None:
-    assert _rule_type(text) != "complaint"
+    assert rule_type_of(text) != "complaint"
 
 
 @pytest.mark.parametrize("text", ["上周去法院调解，房子判给我了", "we agreed the childcare split through a mediator"])
 def test_mediation_is_legal(text: str) -> None:
-    assert _rule_type(text) == "legal"
+    assert rule_type_of(text) == "legal"
 
 
 @pytest.mark.parametrize(
@@ -60,19 +56,19 @@ def test_a_counsellor_and_copd_are_health(text: str) -> None:
     "text", ["the debt counsellor at the charity sorted a payment plan", "I'm looking into counselling as a career"]
 )
 def test_counselling_as_work_or_money_advice_is_no_health(text: str) -> None:
-    assert _rule_type(text) != "health"
+    assert rule_type_of(text) != "health"
 
 
 @pytest.mark.parametrize(
     "text", ["I'll hold off on the new windows until spring", "上个月switch到了一家新的电力公司", "那张旧卡我想销户"]
 )
 def test_holding_off_switching_and_closing_are_decisions(text: str) -> None:
-    assert _rule_type(text) == "decision"
+    assert rule_type_of(text) == "decision"
 
 
 @pytest.mark.parametrize("text", ["I'm on universal credit at the moment", "家里是低保户，每个月有补助"])
 def test_living_on_benefits_is_who_one_is(text: str) -> None:
-    assert _rule_type(text) == "profile"
+    assert rule_type_of(text) == "profile"
 
 
 def test_na_kouzi_is_a_partner() -> None:
@@ -92,4 +88,4 @@ def test_a_hinge_is_no_dating_app_but_tinder_is(text: str) -> None:
 
 
 def test_a_wish_held_for_years_is_a_preference() -> None:
-    assert _rule_type("I've wanted to walk the Camino for years") == "preference"
+    assert rule_type_of("I've wanted to walk the Camino for years") == "preference"

@@ -6,6 +6,7 @@ import datetime as dt
 
 from facts.extraction.base import Candidate, MessageView
 from facts.extraction.rules import RuleExtractor
+from facts.extraction.typer import rule_type, slot_family
 
 WHEN = dt.datetime(2026, 5, 11, 10, 0, tzinfo=dt.UTC)
 
@@ -33,3 +34,8 @@ def answer_of(question: str, reply: str) -> list[tuple[str, str]]:
         id=1, role="user", name="", content=reply, created_at=WHEN, previous_assistant_content=question
     )
     return [(c.type, c.text) for c in RuleExtractor().extract([message])[1].candidates]
+
+
+def rule_type_of(text: str) -> str:
+    """The type the typer's rules are sure of for one sentence, with the slot family it names, or ""."""
+    return rule_type(text, None, slot_family(None, text))
