@@ -123,7 +123,9 @@ def strip_chatter(sentence: str) -> str:
         if m.re is _ADVICE_OPENER_RE and not has_first_person(rest[m.end() :]):
             break
         rest = rest[m.end() :].lstrip()
-    return rest[:1].upper() + rest[1:] if rest[:1].isalpha() and not rest[:1].isupper() and rest[:2] != "i " else rest
+    # (a brand written with a small first letter keeps it: eBay, iPhone)
+    upper = rest[:1].isalpha() and not rest[:1].isupper() and rest[:2] != "i " and not rest[1:2].isupper()
+    return rest[:1].upper() + rest[1:] if upper else rest
 
 
 # Encouragement and reassurance: a resolve that things will be fine, with nothing said of what ("you'll figure it

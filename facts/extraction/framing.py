@@ -88,7 +88,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     if elided is not None:
         return elided
     if not named:
-        return body[:1].upper() + body[1:]
+        return body if body[1:2].isupper() else body[:1].upper() + body[1:]  # (eBay, iPhone)
     if _COMMON_FIRST.match(body):
         body = body[:1].lower() + body[1:]
     return f"{speaker} mentioned that {body}"

@@ -81,7 +81,7 @@ _QUESTION_RE = re.compile(
 )
 # Subjects a customer's question keeps ("do you ship to Canada?" -> an inquiry; a plan is the service's product).
 _SERVICE_RE = re.compile(
-    r"\b(?:are|is) (?:those|they|these|that|it) extra\s?[?？]?$|^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|是在这(?:儿|里)吗|"
+    r"\b(?:are|is) (?:those|they|these|that|it) extra\s?[?？]?$|^is (?:it|that|this) (?:extra|taxed|taxable|included|refundable|covered|chargeable)(?: too| as well)?\s?[?？]?$|\bslots?\b|\b(?:(?:in|into) the hold|hand luggage|cabin bags?|carry-?on|baggage|luggage)\b|\bdo (?:you|ye) (?:do|offer|sell|stock|fit|repair|service) [\w -]{1,30}? (?:as well|too|at all|here)\b|有[\u4e00-\u9fff]{1,8}卖吗|几钱|门市|报名|能报吗|你们(?:这(?:儿|里|边))?(?:有没有|还有)(?![去吃看玩听试买用])|\bwhat'?s the minimum\b|\bminimum (?:order|quantity|spend|run)\b|\bmoq\b|起订|\b(?:does|do|will|would) (?:the|it|that|this) (?:\w+ )?(?:cover|include)\b|是在这(?:儿|里)吗|"
     r"\b(order|orders|ship|shipping|deliver\w*|refund\w*|return\w*|exchange|parcel|package|tracking|price|cost|"
     r"fees?|charge\w*|discount|coupon|warranty|account|plan(?! (?:to|on)\b)|subscription|membership|bookings?|reservations?|tickets?|"
     r"invoices?|receipts?|vat|size|stock|roaming|policy|claim|xxl|xl|open|opening hours|branch(?:es)?|stores?|available|"
@@ -90,7 +90,7 @@ _SERVICE_RE = re.compile(
     r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|收不收|(?:能|可以)自己带[\u4e00-\u9fff]{1,6}(?:吗|不)|码数|大码|颜色|自提|取件|关门|开门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
+    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|(?:^|^(?:你好|您好)[，,\s]*)(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
@@ -298,7 +298,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
     if wish(text) and not is_question(text):
         return Verdict(True, "preference")  # "I've long wanted to try paragliding", "我特别想去冰岛看极光"
     if ACHIEVED_RE.search(text) and (first or has_cjk(text)):  # (Chinese drops the 我 of 考上了: the speaker's)
-        return Verdict(True, "event", sure=owned_zh(text, "event"))
+        return Verdict(True, "event", sure=owned_zh(text, "event") if has_cjk(text) else not is_question(text))
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
     news = TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or owned_zh(text, "event"))

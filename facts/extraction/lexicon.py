@@ -20,7 +20,7 @@ LAW_WORDS = (
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
 # A child named by the speaker in Chinese ("我闺女", "我们娃"): the relationship signal and the typer's relative.
-ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝"
+ZH_CHILD_WORDS = r"儿子|女儿|闺女|娃(?!娃)|孩子|宝宝|那小子|那丫头|小子|丫头"
 # Chinese drops 我 before kin: a clause opened by a spouse, a parent, an in-law, a grandparent or a sibling doing
 # something is the speaker's ("老公换工作了", "婆婆下个月搬过来", "外公住院了"); bare 爸 / 妈 are left out (妈的,
 # 妈呀, "爸这个链接别点": called to), and so is a kin word called to (老公你真好). A spouse, a parent or an in-law is sure enough
@@ -85,7 +85,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|"
             # Medicines by name and a test's finding ("吃了布洛芬", "上周查出来轻度慢阻肺").
             r"布洛芬|对乙酰氨基酚|扑热息痛|阿司匹林|二甲双胍|头孢|阿莫西林|舍曲林|他汀|奥美拉唑|氯雷他定|西替利嗪|"
-            r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|心理(?:咨询(?!师)|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
+            r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|晕针|晕血|血红蛋白|(?<![A-Za-z])(?:A|B|O|AB)型血|熊猫血|Rh阴性|\b(?:i'?m|i am) (?:A|B|O|AB) ?(?:neg(?:ative)?|pos(?:itive)?)\b|\bblood (?:type|group) is\b|心理(?:咨询(?!师)|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
             # Treatments and a hospital's number taken ("下周开始做针灸", "挂了下周三协和的号", "sessions at the clinic").
             r"针灸|推拿|艾灸|拔罐|挂了\S{0,12}?的号(?!码)|\b(?:acupuncture|(?:sessions?|appointments?) at the (?:clinic|surgery|hospital))\b|"
             r"\bintoleran(?:t|ce)\b|\bin a (?:cast|sling|brace)\b|\bon crutches\b|"
@@ -109,7 +109,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"debts?|arrears|klarna|clearpay|afterpay|buy now,? pay later|bnpl|"
             r"payday loans?|owe[sd]?\b[^.?!]{0,30}?\b(?:credit cards?|loans?|overdraft)|(?:re)?payment plan|debt management|bailiffs?|(?:months?|weeks?) behind|behind on (?:my |the |our )?"
             r"(?:rent|payments?|repayments?|mortgage|bills?)|(?:missed|late) (?:a |my |two |\d )?(?:re)?payments?|"
-            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\bmediat(?:or|ion)\b|调解|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\bmediat(?:or|ion)\b|调解|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|\bDBS(?: check)?\b|\bgas safety (?:check|cert\w*|record)\b|\bchild arrangements? order\b|\b(?:got|put|have|made) a claim in\b|营业执照|个体户(?:登记|执照|营业)|工商登记|\b(?:background|vetting) check\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             # A licence held, a premium, a claim made on a policy, a liability fixed (只有中国驾照, 保费涨了, 出过一次险, 判我全责).
             r"保险(?!杠|丝|箱|柜)|保单|保费|(?:只有|持有?|用的是)\S{0,4}驾照|拿(?:的|了)?本(?=[\s，,。！!]|$)|\b(?:international )?driving permit\b|出过\S{0,2}?险|(?:[全主次]责|同等责任)(?!任)|定责|\b(?:insurance |car |renewal )?premium (?:is|was|went up|has gone up|goes up)\b|\bpremium ?是|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
@@ -172,7 +172,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"跳闸|冒烟|(?:屏|玻璃|镜头|镜片|杯|碗|盘|瓶|壳|盖|灯)\S{0,4}?碎|碎屏|摔碎|黑屏|蓝屏|花屏|离线|一格(?:信号)?都没有|信号(?:特别|很|太|超)?(?:差|弱)|(?:尺码|尺寸|码数|颜色|型号|规格)\S{0,2}(?:不对|错了|不合适)|自动关机|充不上电|\b(?:won'?t|doesn'?t|didn'?t) boot|\b(?:black|blue) screen|\b(?:keeps|kept) (?:going|dropping) offline|\b(?:is|are|was|went|gone|goes) offline\b|"
             r"一(?:插电|通电|开机|开|用|洗)就(?:坏|跳|停|断|响|漏|灭|闪|黑屏|死机)|\bflicker(?:s|ing)?\b|"
             r"说(?:好)?\S{0,6}?[\d一二三四五六七八九十两几]+天(?:内)?(?:到|送到|送达|发货)\S{0,12}?(?:都|已经)(?:第)?[\d一二三四五六七八九十两几]+天|"
-            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|(?:下单|订|买|点)的(?:是|明明是)[^。！？]{1,16}[，,]\s?(?:结果|但|可)?(?:送来|寄来|收到|发来)的(?:是|却是)|还好意思(?:涨|收|要|扣)|押金不退|不退(?:我)?押金|只(?:收到|到了|送了|发了|来了)[\d一二三四五六七八九十两几]|退款|退货|差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
+            r"质量(太)?差|质量问题|这什么(?:质量|服务)|(?:就|又|全|都)裂了|开裂|不加热|不制冷|不工作|失灵|裂缝|划痕|只能用|没声音|没反应|不充电|充不进|开不了机|打不开|掉色|起球|异响|卡顿|死机|黑屏|花屏|说好的[^，。！？]{1,16}呢|(?:下单|订|买|点)的(?:是|明明是)[^。！？]{1,16}[，,]\s?(?:结果|但|可)?(?:送来|寄来|收到|发来)的(?:是|却是)|还好意思(?:涨|收|要|扣)|押金不退|不退(?:我)?押金|只(?:收到|到了|送了|发了|来了)[\d一二三四五六七八九十两几]|退款|退货|(?<!收了个)(?<!收到个)(?<!收了一个)(?<!收到一个)(?<!收了条)(?<!收到条)差评|太坑|被坑|扣了两次|多扣|不靠谱|自动续费|乱扣|扣了我|(?:为什么|为啥|怎么)(?:还|都|一直)(?:没|不)(?:有)?(?:发货|到账|退款|送到|修好|回复|处理|上门)|没人(?:理|管|回|跟进|处理|联系)|没人 ?follow ?up|(?:还|都)没人(?:送|修|联系|处理|上门)|又(?:坏|断|漏|漏风|停水|停电)了|(?:涨|加)(?:价|钱|了|到)[^。！？]{0,12}?(?:也|都|还)?(?:没|不)(?:提前)?(?:说|通知|告诉|解释)|(?:没|不)(?:说|通知|打招呼|解释)(?:一声|一下)?就(?:涨|扣|收|改)|漏风|(?:马桶|下水道?|水管|管道|厕所|水槽|地漏|洗手池)\S{0,3}?堵了|"
             # A thing that gave out after days of use ("穿了三天鞋底就开胶了", "用了一个礼拜就鼓包了").
             r"(?:用|穿|戴|开|装|洗|骑)了(?:不到|才|没)?[\d一二三四五六七八九十两几半]+(?:天|次|回|个?月|周|个?星期|个?礼拜)\S{0,8}?就|"
             # The business's service found slow, asked why or not ("为什么你们的快递这么慢", "Why is your courier so slow?").
@@ -182,7 +182,17 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # weeks"): a fault without a fault's noun.
             r"\balready (?:\w+ )?(?:bowing|warp(?:ed|ing)|peeling|fraying|frayed|rusting|rusted|wobbl(?:y|ing)|split(?:ting)?|"
             r"falling apart|coming apart|fading|faded|shrunk|bent|loose)\b|\b(?:bowing|warp(?:ed|ing)|peeling|fraying|rusting|"
-            r"falling apart|coming apart|fading) after (?:just |only )?(?:a|one|two|three|\d+) (?:days?|weeks?|months?|uses|washes)\b",
+            r"falling apart|coming apart|fading) after (?:just |only )?(?:a|one|two|three|\d+) (?:days?|weeks?|months?|uses|washes)\b|"
+            # Money held back, an account shut, a payment bounced, a parcel stuck, a buyer who never paid ("eBay's
+            # holding my money again", "店铺被封了", "the standing order bounced", "拍完人就消失了").
+            r"\b(?:holding|withholding|held|froze|frozen|freezing) (?:onto )?(?:my|our|all my) (?:money|funds|payouts?|payments?|earnings|balance)\b|"
+            r"\b(?:money|funds|payouts?|payments?|balance) (?:is|are|being|been|was|were|got) (?:\w+ )?(?:held|frozen|on hold|withheld)\b|\ba reserve on my\b|"
+            r"\b(?:my )?(?:shop|account|store|listings?)(?:'s| is| was| has been| got| been)? (?:\w+ )?(?:suspended|restricted|deactivated|shut down|banned)\b|"
+            r"(?:店铺|店|账号|号|shop)(?:昨天|今天|突然|直接|又|也){0,2}被(?:封|限流|冻结|下架|suspend)|"
+            r"\b(?:standing order|direct debit|payment|cheque|check|transfer) (?:has |had |just )?bounced\b|\b(?:charged|hit) (?:us|me) (?:with )?(?:a|an) (?:£|\$|€)?\d+ (?:\w+ )?fee\b|"
+            r"\btracking (?:hasn'?t|has not|hadn'?t|hasnt|still hasn'?t) (?:moved|updated|changed)\b|物流(?:一直|好几天|几天)?(?:都)?(?:没|不)(?:动|更新)|"
+            r"\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
+            r"显示(?:已)?(?:签收|送达|delivered)[^。！？]{0,24}(?:但|可是|结果|然而)|拍(?:完|下|了)(?:人)?就(?:消失|跑|不见)了?|\b(?:buyer|they|he|she) (?:never|still hasn'?t|hasn'?t|didn'?t) paid?\b",
             re.I,
         ),
     ),
@@ -201,6 +211,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|同居|分居|婚不结了|不结婚了|退婚|和好了|"
             r"\b(?:move|moving|moved) in with (?:him|her|my (?:boyfriend|girlfriend|partner|fianc\w*))\b|\bmov(?:e|ing) in together\b|"
             r"\bcalled off (?:the|our) (?:wedding|engagement)\b|" + ZH_EN_KIN + r"|"
+            # The speaker as a child's parent, to a school or a club ("我是三班王小明的妈妈", "I'm Ethan's mum").
+            r"我是[^，。,？?]{1,30}?的(?:妈妈|爸爸|家长|妈|爸)(?![的们])|\bi'?m (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)?'s (?:mum|mom|dad|mother|father|parent|stepmum|stepdad)\b|"
             # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
             + ZH_CHILD_WORDS

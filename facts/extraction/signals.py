@@ -18,8 +18,8 @@ from facts.text import has_cjk, zh_tagged
 _JOB_NEWS = (
     r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
     r"made redundant|fired|sacked|hired)\b|\bjob offer\b|\b(?:the )?offer came\b|(?:来|拿到)(?:了)?offer|offer来了|\b(?:let|laid) (?:me|us) (?:go|off)\b|\bmade (?:me|us) redundant\b|"
-    r"\b(?:a |my )?side (?:hustle|gig|job|income)\b|\bdoing (?:food )?deliver(?:y|ies) (?:on the side|at weekends|in the evenings)\b|"
-    r"被裁(?!判)|裁员\S{0,6}(?:我|到我)|失业了|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
+    r"\b(?:a |my )?side (?:hustle|gig|job|income)\b|\b(?:made|elected|voted|appointed|named|came out|co-?opted) (?:me )?(?:in )?(?:as )?(?:the )?(?:new )?(?:shift lead|team lead|treasurer|secretary|chair(?:person|woman|man)?|vice[- ]chair|captain|head coach|trustee|governor)\b|\b(?:stepped|stood) down as (?:the )?\w+|\bi\'?m (?:officially )?(?:a )?sole trader\b|\bi chair (?:the|our|a)\b|\bdoing (?:food )?deliver(?:y|ies) (?:on the side|at weekends|in the evenings)\b|"
+    r"被裁(?!判)|裁员\S{0,6}(?:我|到我)|失业了|辞职了|辞了职|离职了|把工作辞了|(?<![爸妈公婆])退休了(?![吗没])|(?:选上|当选|被选为|选我当|让我当|当上了?)(?:了)?(?:副)?(?:主任|会长|组长|队长|楼长|委员|理事|班长|主席|秘书长|财务|站长)|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
     r"(?:在)?做代购|(?:开始|一直|在)摆(?:了)?(?:个)?摊|(?:跑|送)外卖|跑滴滴|开网约车"
 )
 JOB_NEWS_RE = re.compile(_JOB_NEWS, re.I)
@@ -45,7 +45,7 @@ WORK_RE = re.compile(
     r"\b(?:i'?m starting|i start|i started|i'?ve started|i'?m working) (?:at|with) (?:a|an|the) (?:[\w-]{1,20} ){0,3}?(?:startup|"
     r"company|firm|studio|agency|bank|school|hospital|lab|practice|charity|council|university|consultancy)\b|"
     r"\b(?:remote work|work(?:ing)? remotely|the (?:new )?(?:job|role|position) is (?:in|at|based)|i start as|i'?m "
-    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position))\b|兼职|全职|打工|实习|(?:做|去)\S{0,8}(?:placement|internship)|\b\d{1,2} (?:hrs|hours) a week (?:at|for)\b|"
+    r"starting as|start(?:ing)? (?:a|my) new (?:job|role|position)|(?:i'?m |i am )?start(?:ing)? (?:a|my) (?:masters?|master'?s|phd|doctorate|degree|mba|pgce|apprenticeship|foundation year))\b|兼职|全职|(?:part|full)[- ]?time(?=\s?[\u4e00-\u9fff])|打工|实习|(?:做|去)\S{0,8}(?:placement|internship)|\b\d{1,2} (?:hrs|hours) a week (?:at|for)\b|"
     r"教(?:英语|数学|语文|物理|化学|钢琴|画画|书|小孩|孩子)|读(?:语言学校|个?(?:研|博|master|硕士|博士|本科|大专|MBA))|"
     r"去\S{1,6}读(?:书|大学|高中|\S{1,4}学(?!校))|飞\S{1,4}读书|"
     # News of the speaker's work is who they are now, not an event or a decision ("I quit the bank in March and
@@ -118,7 +118,7 @@ LEGAL_PAPER_RE = re.compile(
 _CHANGE_ME = r"(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)"
 DECISION_RE = re.compile(
     r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:just )?(?:take|go with|pick)(?! (?:you|him|her|them|us|me)\b| up\b)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
-    r"i (?:want|'d like) to cancel|i cancelled|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
+    r"i (?:want|'d like) to cancel|i cancelled|(?:i'?m|i am) (?:stepping|standing) down (?:as|from)|i'?m not (?:standing|running) (?:again|for re-?election)|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
     r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|(?:那就|就)(?:先)?这么定(?![了吧啊]?\s*(?:[，,]\s*谢谢|[。!！~～]*$))|(?:^|[，,\s])(?:那(?:就(?:先)?|还是)(?:申请|办|选|订|砸|换|改|报|退|上|要|买)|那我就?(?:选|订|换|改|退|买)|那订(?!单))|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
@@ -471,7 +471,7 @@ ACHIEVED_RE = re.compile(
     r"house|apartment|visa|scholarship|internship|contract|role|part|position|grant)\b|\b(?:i|we) (?:didn'?t|did not) "
     r"get (?:into|in at|onto) \w|\b(?:i|we) (?:got|was|were|have been|'ve been) (?:rejected|turned down|knocked back)\b|"
     r"\b(?:another|a|my) (?:\w+ )?rejection (?:from|by)\b|没(?:被)?录取|没考上|落榜|(?:面试|复试|初试|笔试)\S{0,2}没过|"
-    r"没拿到\S{0,4}offer|offer\s?(?:下来|到)了|(?<!没)拿到了?\S{0,8}offer|(?<![没不])(?:被\S{0,8})?录取了|跑了\S{0,6}(?:半马|全马|马拉松)|(?:半马|全马|马拉松|比赛|名额)\S{0,3}中签|中签了|"
+    r"\bpassed (?:my|the) (?:theory|practical|driving)\b|\b(?:made|got|had) (?:my|her|his|our) (?:very )?first (?:ever )?(?:\w+ )?(?:sale|order|commission|paying customer)\b|\bgot (?:my |a |our )?(?:first (?:ever )?)?(?:one|1|two|2)[- ]star review\b|\bsold (?:\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty) (?:\w+ )?(?:candles|pairs|items|prints|cards|cakes|bags|books|mugs|pieces|tickets|units|copies|paintings|rings|plants)\b|收(?:了|到)(?:一)?(?:个|条)差评|(?:开|出)(?:了)?第一单|卖出(?:了)?[\d一二三四五六七八九十两几百]+(?:个|件|单|套|本|份)|没拿到\S{0,4}offer|offer\s?(?:下来|到)了|(?<!没)拿到了?\S{0,8}offer|(?<![没不])(?:被\S{0,8})?录取了|跑了\S{0,6}(?:半马|全马|马拉松)|(?:半马|全马|马拉松|比赛|名额)\S{0,3}中签|中签了|"
     r"考(?:过|上)了|(?<!没)考(?:上|过)[^，。！？\s了]{1,8}?了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|(?:复试|初试|笔试|面试|答辩|考核)\S{0,2}(?:通过|过)了|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
     r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|科[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了|"
     # ... or failed ("科二又挂了", "雅思口语没过").
