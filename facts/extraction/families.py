@@ -355,7 +355,7 @@ _DIET: list[tuple[str, re.Pattern[str]]] = [
     ("vegan", re.compile(r"\b(?:i'?m|i am|i went|went|gone|become|became|turned|i'm now|now) (?:fully |strictly |a )?"
                          r"(?:vegan|plant[- ]based)\b|纯素|吃全素|全素", re.I)),
     ("vegetarian", re.compile(r"\b(?:i'?m|i am|went|gone|become|became|turned|now) (?:fully |strictly |mostly |a )?"
-                              r"vegetarian\b|\bi (?:don'?t|do not|never) eat (?:any )?meat\b|\b(?:stopped|quit|gave up|"
+                              r"(?:vegetarian|veggie|veg)\b(?! (?:box|patch|plot|stall|garden|bed|soup|curry|option|burger|lasagne)s?\b)|\bi (?:don'?t|do not|never) eat (?:any )?meat\b|\b(?:stopped|quit|gave up|"
                               r"given up) (?:eating )?meat\b|吃素|素食|不吃肉|戒了?肉", re.I)),
     ("pescatarian", re.compile(r"\bpescatarian\b|只吃鱼不吃肉", re.I)),
     ("keto", re.compile(_EN_I_DIET + r"(?:keto|ketogenic)\b|我(?:在|开始)?(?:吃)?生酮", re.I)),

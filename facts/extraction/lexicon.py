@@ -191,7 +191,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:店铺|店|账号|号|shop)(?:昨天|今天|突然|直接|又|也){0,2}被(?:封|限流|冻结|下架|suspend)|"
             r"\b(?:standing order|direct debit|payment|cheque|check|transfer) (?:has |had |just )?bounced\b|\b(?:charged|hit) (?:us|me) (?:with )?(?:a|an) (?:£|\$|€)?\d+ (?:\w+ )?fee\b|"
             r"\btracking (?:hasn'?t|has not|hadn'?t|hasnt|still hasn'?t) (?:moved|updated|changed)\b|物流(?:一直|好几天|几天)?(?:都)?(?:没|不)(?:动|更新)|"
-            r"\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
+            r"理赔(?:被)?拒(?:了|绝)|拒赔|\b(?:claim|cover)(?:'s| was| got| has been| is being) (?:refused|rejected|denied|declined)\b|\b(?:rejected|refused|denied|declined) (?:my|our) claim\b|\b(?:still )?(?:hasn'?t|has not) been paid(?: out)?\b|\bwon'?t pay out\b|"
+            r"\b(?:turned up|arrived|came|got here) (?:with|all) [^.?!]{0,25}?(?:smashed|crushed|dented|broken|ripped|torn|soaked|bashed)\b|\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
             r"显示(?:已)?(?:签收|送达|delivered)[^。！？]{0,24}(?:但|可是|结果|然而)|拍(?:完|下|了)(?:人)?就(?:消失|跑|不见)了?|\b(?:buyer|they|he|she) (?:never|still hasn'?t|hasn'?t|didn'?t) paid?\b",
             re.I,
         ),
@@ -211,8 +212,11 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"我有(?:一个|个|两个|三个|一|两|三)(?:哥哥|姐姐|弟弟|妹妹|儿子|女儿|孩子)|在一起(?:了|[\d一二三四五六七八九十几两]{1,3}年)|谈恋爱|同居|分居|婚不结了|不结婚了|退婚|和好了|"
             r"\b(?:move|moving|moved) in with (?:him|her|my (?:boyfriend|girlfriend|partner|fianc\w*))\b|\bmov(?:e|ing) in together\b|"
             r"\bcalled off (?:the|our) (?:wedding|engagement)\b|" + ZH_EN_KIN + r"|"
-            # The speaker as a child's parent, to a school or a club ("我是三班王小明的妈妈", "I'm Ethan's mum").
+            # The speaker as a child's parent, to a school or a club ("我是三班王小明的妈妈", "I'm Ethan's mum"); a
+            # couple's row, an anniversary ("me and Sam had a massive row", "our first anniversary").
             r"我是[^，。,？?]{1,30}?的(?:妈妈|爸爸|家长|妈|爸)(?![的们])|\bi'?m (?-i:[A-Z])\w+(?: (?-i:[A-Z])\w+)?'s (?:mum|mom|dad|mother|father|parent|stepmum|stepdad)\b|"
+            r"\b(?:me and (?-i:[A-Z])\w+|(?-i:[A-Z])\w+ and i|we) had (?:a |another |our )?(?:massive |big |huge |proper |first |stupid |bit of a )?(?:row|fight|argument|falling[- ]out)\b|"
+            r"\b(?:one|two|three|four|five|\d+) years? (?:with (?-i:[A-Z])\w+|together)\b|\b(?:our|my) (?:first |1st |\d+\w* |wedding |dating )?anniversary\b|周年纪念|"
             # A birth: 生了 after no word that ends in 生 (研究生了, 学生, 医生, 花生 are none).
             r"(我|我们)(的)?(家那位|另一半|老婆|老公|妻子|丈夫|男朋友|女朋友|未婚夫|未婚妻|"
             + ZH_CHILD_WORDS

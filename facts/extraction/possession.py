@@ -58,7 +58,10 @@ _POSSESSION_EN_RE = re.compile(
     # Adopting or rescuing a living thing by any name ("adopted a tabby", "rescued two lurchers"): a pet, unless what
     # is adopted is a way of doing things ("adopted a new approach").
     rf"\b(?P<adopted>adopted|rescued) (?:a|an|two|three|another|\d+) (?:(?:little|young|old|senior|rescue) )?"
-    rf"(?!(?:{_ABSTRACT})s?\b)[a-z][\w-]{{2,20}}",
+    rf"(?!(?:{_ABSTRACT})s?\b)[a-z][\w-]{{2,20}}|"
+    # An animal fetched from a shelter or a breeder ("picked him up from the rescue", "got her from a breeder").
+    rf"\b(?P<fetched>picked|collected|brought|got|adopted|took) (?:him|her|them) (?:up |home )?from (?:the |a |an )?"
+    rf"(?:[\w-]+ ){{0,2}}?(?:rescue|shelter|rehoming cent(?:re|er)|breeder|rspca|dogs trust)\b",
     re.I,
 )
 ZH_ANIMAL_WORDS = r"猫|狗|柯基|仓鼠|兔|鹦鹉|金毛|泰迪|柴犬|哈士奇|布偶|鱼|龟|鸟"
@@ -72,7 +75,7 @@ _POSSESSION_ZH_RE = re.compile(
     rf"(?:那|这|一|旧)(?:{_MEASURE})[^，。！？,.!?]{{0,12}}?(?:卖掉|卖了|卖给|转手|送人|送给|出手|处理掉)|"
     # 我把车卖了, 把摩托车卖给表哥了
     rf"把[^，。！？,.!?]{{1,10}}?(?:卖掉|卖了|卖给|转手|送人|送给|出手|处理掉)|"
-    rf"(?:买|卖)(?:了)?(?:房|车)(?:子)?(?:了|啦)|领养了?|收养了?|"
+    rf"(?:买|卖)(?:了)?(?:房|车)(?:子)?(?:了|啦)|领养了?|收养了?|(?:救助站|领养中心|猫舍|犬舍)\S{{0,3}}?(?:领|接|抱|买)(?:回来|回家|的|了)|"
     # A machine or a car replaced by a new one ("去年换了台特斯拉", "换了部新手机"; not "换了一条路").
     rf"换了(?:一|新)?(?:台|辆|部)"
 )
@@ -92,11 +95,13 @@ def possession_change(sentence: str) -> str:
         return ""
     m = _POSSESSION_EN_RE.search(head)
     if m is not None:
-        return _kind(bool(m.group("pet") or m.group("adopted")), bool(m.group("vehicle")))
+        return _kind(bool(m.group("pet") or m.group("adopted") or m.group("fetched")), bool(m.group("vehicle")))
     m = _POSSESSION_ZH_RE.search(head)
     if m is None:
         return ""
-    pet = m.group(0).startswith(("领养", "收养")) or bool(_ZH_PET_RE.search(head[m.start() : m.end() + 8]))
+    pet = m.group(0).startswith(("领养", "收养", "救助站", "领养中心", "猫舍", "犬舍")) or bool(
+        _ZH_PET_RE.search(head[m.start() : m.end() + 8])
+    )
     return _kind(pet, bool(_ZH_VEHICLE_RE.search(head[max(0, m.start() - 8) : m.end() + 8])))
 
 
@@ -145,3 +150,28 @@ VEHICLE_NAMED_RE = re.compile(
 def vehicle_owned(sentence: str) -> bool:
     """The sentence says the speaker has, gets or gives up a vehicle (not only names its make)."""
     return bool(_VEHICLE_OWN_RE.search(sentence)) or possession_change(sentence) == "vehicle"
+
+
+# A pet named by its kind or breed ("my dog", "a lurcher cross", "the cockapoo", 金毛, 英短, 中华田园犬): the "he" or
+# "she" of a sentence that names one is the pet, and what is said of it (its age, its name, its illness) is of the
+# speaker's pet, not of a relative (the corpus README's pets: `profile`). Not a kind said in general ("allergic to
+# dogs"), someone else's pet (his dog, 她的猫) nor pet food (狗粮).
+_BREEDS = (
+    r"lurchers?|whippets?|staff(?:ie|y|ies)|cockapoos?|cavapoos?|pugs?|bulldogs?|jack russells?|shih tzus?|schnauzers?|"
+    r"rottweilers?|dobermanns?|alsatians?|tabby|tabbies|moggy|ragdolls?|maine coons?|\w+ cross(?= |$|[,.!?])"
+)
+_PET_NAMED_RE = re.compile(
+    rf"\b(?:my|our|the|a|an) (?:[\w-]+ ){{0,3}}?(?:{PET_WORDS})\b|\b(?:{_BREEDS})\b|"
+    rf"(?:{ZH_ANIMAL_WORDS}|边牧|田园犬|英短|美短|橘猫|狸花|萨摩|拉布拉多|比熊|博美|银渐层)(?!粮|跃|肉|汤|片|丸)",
+    re.I,
+)
+
+
+_THEIRS_RE = re.compile(
+    rf"\b(?:his|her|their) (?:[\w-]+ ){{0,3}}?(?:{PET_WORDS}|{_BREEDS})\b|[他她](?:的|家)(?:{ZH_ANIMAL_WORDS}|橘猫|狸花|英短)",
+    re.I,
+)
+
+
+def pet_named(sentence: str) -> bool:
+    return bool(_PET_NAMED_RE.search(sentence)) and not _THEIRS_RE.search(sentence)

@@ -15,7 +15,7 @@ from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_fir
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
 from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_EN_KIN, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
-from facts.extraction.possession import VEHICLE_NAMED_RE, possession_change, vehicle_owned
+from facts.extraction.possession import VEHICLE_NAMED_RE, pet_named, possession_change, vehicle_owned
 from facts.extraction.signals import (
     ACHIEVED_RE,
     ASKS_ABOUT_RE,
@@ -121,7 +121,8 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "pet",
         re.compile(
-            r"\b(?:my|our) (?:dog|cat|puppy|kitten|rabbit|hamster|parrot)\b|撸猫|遛狗|兽医|我家(?:狗|猫)|狗狗|猫咪|我的(?:狗|猫)",
+            r"\b(?:my|our) (?:[\w-]+ )?(?:dog|cat|puppy|kitten|rabbit|hamster|parrot|lurcher|greyhound|collie|spaniel|labrador|terrier|cockapoo|tortoise|guinea pig)s?\b|撸猫|遛狗|兽医|狗狗|猫咪|我的(?:狗|猫)|"
+            r"我(?:们)?家(?:的)?(?:那只|这只|那条|这条|小)?(?:狗|猫|金毛|柯基|泰迪|柴犬|橘猫|布偶|英短|兔子|仓鼠|边牧)",
             re.I,
         ),
     ),
@@ -381,7 +382,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         ):
             return signal
         return _FAMILY_TYPE.get(family, "profile")
-    if signal == "health" and VET_RE.search(sentence):  # a pet's health: the pet is the speaker's, not the body
+    if signal == "health" and (VET_RE.search(sentence) or pet_named(sentence) and not _SPEAKER_RE.search(sentence)):
         return "commitment" if _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence) else "profile"
     if signal == "health" and ACCOMPANY_RE.search(sentence):
         planned = _FUTURE_RE.search(sentence) or _PLAN_RE.search(sentence)
@@ -392,8 +393,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "relationship" if _relative_is_subject(sentence) else "profile"
     if signal == "relationship" or _relative_is_subject(sentence):
         return _own_or_relative(sentence, None)
-    if PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):
-        return "relationship"
+    if PRONOUN_SUBJECT_RE.match(strip_chatter(sentence)):  # "he" or "she": a relative, or the pet the sentence names
+        return "profile" if pet_named(sentence) and not _RELATIVE_RE.search(sentence) else "relationship"
     return ""
 
 

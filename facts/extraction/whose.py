@@ -16,7 +16,7 @@ import re
 from facts.extraction.chatter import I_WORDS, ME_WORDS, WE_WORDS, first_person_re
 from facts.extraction.gate import strip_chatter
 from facts.extraction.lexicon import ZH_AGED
-from facts.extraction.possession import PET_WORDS, ZH_ANIMAL_WORDS, possession_change
+from facts.extraction.possession import pet_named, possession_change
 from facts.extraction.signals import VET_RE
 
 # A third person as the subject of a kept sentence ("She's allergic to shellfish", "他最近升了经理"): someone in the
@@ -28,8 +28,6 @@ ACCOMPANY_RE = re.compile(
     re.I,
 )
 
-# A pet named, whom "he" or "she" may be ("can I bring my dog, he's allergic to chicken").
-_PET_RE = re.compile(rf"\b(?:my|our|the) (?:\w+ )?(?:{PET_WORDS})\b|(?:{ZH_ANIMAL_WORDS})(?!粮)", re.I)
 _CLAUSE_RE = re.compile(r"[^,.;:!?，。；：！？\n]+")
 _PERSON = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|baby|mum|mom|mother|dad|father|"
@@ -72,7 +70,7 @@ def someone_elses_body(sentence: str, health: re.Pattern[str]) -> bool:
     """A health fact about someone else in the speaker's life: a third person its subject or the owner of every clause
     with a word of `health`; not a pet's care (a vet, a pet named or just gained) nor an appointment the speaker goes to with
     someone (the speaker's plan)."""
-    pet = VET_RE.search(sentence) or possession_change(sentence) == "pet" or _PET_RE.search(sentence)
+    pet = VET_RE.search(sentence) or possession_change(sentence) == "pet" or pet_named(sentence)
     if pet or ACCOMPANY_RE.search(sentence):
         return False
     return bool(PRONOUN_SUBJECT_RE.match(strip_chatter(sentence))) or others_health(sentence, health)
