@@ -32,7 +32,7 @@ _ASK_EN = [
         r"^(?:and |also )?(?:do|does|did) you (?:have|know) (?P<t>(?:your|the) .{2,50})$",
         r"^(?:and |also )?are you (?:on|taking|using) any (?P<t>.{2,50})$",
         r"^(?:and |also )?any (?P<t>.{2,50})$",
-        r"^(?:and |also )?(?P<t>(?:your|the) [\w' -]{2,40})$",
+        r"^(?:and |also )?(?P<t>(?:your|the) [\w' -]{2,40}?)(?:,? please)?$",
         r"^(?:and |so )?which (?P<t>[\w -]{2,30}?) (?:is it|is that|do you|are you|did you|have you|would you|was it)\b.*$",
     )
 ]

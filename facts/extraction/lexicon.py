@@ -191,7 +191,8 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:店铺|店|账号|号|shop)(?:昨天|今天|突然|直接|又|也){0,2}被(?:封|限流|冻结|下架|suspend)|"
             r"\b(?:standing order|direct debit|payment|cheque|check|transfer) (?:has |had |just )?bounced\b|\b(?:charged|hit) (?:us|me) (?:with )?(?:a|an) (?:£|\$|€)?\d+ (?:\w+ )?fee\b|"
             r"\btracking (?:hasn'?t|has not|hadn'?t|hasnt|still hasn'?t) (?:moved|updated|changed)\b|物流(?:一直|好几天|几天)?(?:都)?(?:没|不)(?:动|更新)|"
-            r"理赔(?:被)?拒(?:了|绝)|拒赔|\b(?:claim|cover)(?:'s| was| got| has been| is being) (?:refused|rejected|denied|declined)\b|\b(?:rejected|refused|denied|declined) (?:my|our) claim\b|\b(?:still )?(?:hasn'?t|has not) been paid(?: out)?\b|\bwon'?t pay out\b|"
+            r"\b(?:wrong|emergency) tax code\b|(?:税|个税)(?:被)?(?:扣|交)多了|多扣了?(?:税|个税)|理赔(?:被)?拒(?:了|绝)|拒赔|\b(?:claim|cover)(?:'s| was| got| has been| is being) (?:refused|rejected|denied|declined)\b|\b(?:rejected|refused|denied|declined) (?:my|our) claim\b|\b(?:still )?(?:hasn'?t|has not) been paid(?: out)?\b|\bwon'?t pay out\b|"
+            r"\b(?:train|bus|flight|tram|ferry|coach|\d{1,2}[:.]\d{2})s? (?:got|was|were|has been|have been|keeps getting|kept getting) (?:\w+ )?cancell?ed\b|(?:火车|航班|高铁|班车|车次)\S{0,4}(?:又|被)?取消了|"
             r"\b(?:turned up|arrived|came|got here) (?:with|all) [^.?!]{0,25}?(?:smashed|crushed|dented|broken|ripped|torn|soaked|bashed)\b|\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
             r"显示(?:已)?(?:签收|送达|delivered)[^。！？]{0,24}(?:但|可是|结果|然而)|拍(?:完|下|了)(?:人)?就(?:消失|跑|不见)了?|\b(?:buyer|they|he|she) (?:never|still hasn'?t|hasn'?t|didn'?t) paid?\b",
             re.I,

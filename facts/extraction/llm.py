@@ -15,8 +15,9 @@ from typing import Any
 from django.conf import settings
 
 from facts.extraction.base import Candidate, ExtractionOutput, GateDecision, MessageView
+from facts.extraction.commands import find_command
 from facts.extraction.entities import entities_of
-from facts.extraction.rules import RuleExtractor, find_command
+from facts.extraction.rules import RuleExtractor
 from facts.extraction.timeexpr import resolve_text
 from facts.models import FactType
 from facts.text import detect_language, keywords

@@ -14,6 +14,7 @@ from facts.extraction import classifier
 from facts.extraction.answer import answer_sentence, asked_thing, is_code, names_the_user, said_as_is, slot_asked
 from facts.extraction.antecedent import own_relative, with_antecedents
 from facts.extraction.base import Candidate, Command, ExtractionOutput, GateDecision, MessageView
+from facts.extraction.commands import find_command
 from facts.extraction.confirm import (
     accepted_fact,
     confirmed_fact,
@@ -66,19 +67,6 @@ STORY_FACTOR = 0.5  # a sentence kept for the turn's story ranks below the turn'
 # At most this many facts from one turn (the most likely to be worth keeping).
 MAX_PER_TURN = 2
 
-_REMEMBER_RE = re.compile(
-    r"^\s*(?:please\s+|pls\s+|hey,?\s+)?(?:remember|don'?t forget|keep in mind|note)(?:\s+(?:this|that))?\s*[:,-]?\s*(.*)$"
-    r"|^\s*(?:请|麻烦)?(?:帮我)?(?:记住|记一下|记下来?|别忘了)(?:这个|这件事)?[：:，,]?\s*(.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-_FORGET_RE = re.compile(
-    r"^\s*(?:please\s+|pls\s+)?(?:forget|delete|erase|remove)\s+(?:about\s+)?(?:that|this|it|what i (?:just )?said)"
-    r"\s*(?:about\s+)?[:,-]?\s*(.*)$"
-    r"|^\s*(?:please\s+)?forget\s+(.*)$"
-    r"|^\s*(?:请|麻烦)?(?:帮我)?(?:忘掉|忘记|忘了|删掉|删除|别记)(?:我)?(?:刚才|刚刚|之前)?(?:说的|讲的)?(?:那句话|那个|这个)?[：:，,]?\s*(.*)$",
-    re.IGNORECASE | re.DOTALL,
-)
-
 _REMIND_ME_RE = re.compile(
     r"^(?:(?:please|pls|can you|could you|and)\s+)*remind me to |^(?:请|记得|能|能不能|可以)?提醒我(?:一下)?", re.I
 )
@@ -117,18 +105,6 @@ _TEMP_STATE_RE = re.compile(
 
 _IMPORTANCE = {"health": 0.8, "legal": 0.8, "complaint": 0.75, "commitment": 0.7, "decision": 0.65, "profile": 0.65,
                "relationship": 0.6, "preference": 0.6, "event": 0.5, "inquiry": 0.3, "other": 0.4}  # fmt: skip
-
-
-def find_command(content: str) -> Command | None:
-    m = _FORGET_RE.match(content)
-    if m:
-        target = next((g for g in m.groups() if g), "") or ""
-        return Command("forget", target.strip())
-    m = _REMEMBER_RE.match(content)
-    if m:
-        target = next((g for g in m.groups() if g), "") or ""
-        return Command("remember", target.strip())
-    return None
 
 
 _EMOJI_RE = re.compile(" ?[\U0001f000-\U0001faff\u2600-\u27bf\ufe0f\u200d]{1,16}")

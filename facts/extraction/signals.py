@@ -463,7 +463,7 @@ ACHIEVED_RE = re.compile(
     r"finals?)s?\b|\bpassed (?:everything|all (?:of )?(?:my|the) \w+)\b|\bgot (?:\d{1,3}%?|\d{1,3} percent|a first|a 2:[12]|"
     r"a distinction|a merit|an? [A-E]\*?) (?:on|in|for) (?:the|my|our) (?:\w+ ){0,2}?(?:mock|exam|test|essay|assignment|"
     r"coursework|dissertation|module|paper|finals?)s?\b|\bgot my (?:black|brown|blue|purple|red) belt\b|\bran my first (?:half[- ])?marathon\b|"
-    r"\b(?:i|we) (?:finally |just |actually )?got (?:the|a|my|an) (?:new )?(?:job|offer|promotion|place|flat|house|"
+    r"\b(?:i|we) (?:finally |just |actually )?got (?:the|a|my|an) (?:new )?(?:pay ?rise|raise|bonus|job|offer|promotion|place|flat|house|"
     r"apartment|visa|mortgage|scholarship|internship|contract|role|part)\b|"
     # ... or not won: a place, a job or a part the speaker tried for and did not get ("I didn't get the team lead
     # role", "didn't get into Leeds", "another rejection from a publisher", "面试没过", "没考上研").
@@ -471,7 +471,7 @@ ACHIEVED_RE = re.compile(
     r"house|apartment|visa|scholarship|internship|contract|role|part|position|grant)\b|\b(?:i|we) (?:didn'?t|did not) "
     r"get (?:into|in at|onto) \w|\b(?:i|we) (?:got|was|were|have been|'ve been) (?:rejected|turned down|knocked back)\b|"
     r"\b(?:another|a|my) (?:\w+ )?rejection (?:from|by)\b|没(?:被)?录取|没考上|落榜|(?:面试|复试|初试|笔试)\S{0,2}没过|"
-    r"\bpassed (?:my|the) (?:theory|practical|driving)\b|\b(?:made|got|had) (?:my|her|his|our) (?:very )?first (?:ever )?(?:\w+ )?(?:sale|order|commission|paying customer)\b|\bgot (?:my |a |our )?(?:first (?:ever )?)?(?:one|1|two|2)[- ]star review\b|\bsold (?:\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty) (?:\w+ )?(?:candles|pairs|items|prints|cards|cakes|bags|books|mugs|pieces|tickets|units|copies|paintings|rings|plants)\b|收(?:了|到)(?:一)?(?:个|条)差评|\bmet (?:(?-i:[A-Z])\w+'s|his|her|their) (?:parents|family|folks|mum and dad|mom and dad)\b|见(?:了|过)(?:他|她)?(?:的)?(?:爸妈|父母|家长)|(?:雅思|托福|IELTS|TOEFL|GRE|GMAT|四级|六级|高考|中考)\s?(?:总分|口语|写作|阅读|听力)?\s?考了\s?[\d.]+\s?分|(?:开|出)(?:了)?第一单|卖出(?:了)?[\d一二三四五六七八九十两几百]+(?:个|件|单|套|本|份)|没拿到\S{0,4}offer|offer\s?(?:下来|到)了|(?<!没)拿到了?\S{0,8}offer|(?<![没不])(?:被\S{0,8})?录取了|跑了\S{0,6}(?:半马|全马|马拉松)|(?:半马|全马|马拉松|比赛|名额)\S{0,3}中签|中签了|"
+    r"\bpassed (?:my|the) (?:theory|practical|driving)\b|\b(?:made|got|had) (?:my|her|his|our) (?:very )?first (?:ever )?(?:\w+ )?(?:sale|order|commission|paying customer)\b|\bgot (?:my |a |our )?(?:first (?:ever )?)?(?:one|1|two|2)[- ]star review\b|\bsold (?:\d{1,4}|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty) (?:\w+ )?(?:candles|pairs|items|prints|cards|cakes|bags|books|mugs|pieces|tickets|units|copies|paintings|rings|plants)\b|收(?:了|到)(?:一)?(?:个|条)差评|\bmet (?:(?-i:[A-Z])\w+'s|his|her|their) (?:parents|family|folks|mum and dad|mom and dad)\b|见(?:了|过)(?:他|她)?(?:的)?(?:爸妈|父母|家长)|(?:雅思|托福|IELTS|TOEFL|GRE|GMAT|四级|六级|高考|中考)\s?(?:总分|口语|写作|阅读|听力)?\s?考了\s?[\d.]+\s?分|(?:开|出)(?:了)?第一单|卖出(?:了)?[\d一二三四五六七八九十两几百]+(?:个|件|单|套|本|份)|没拿到\S{0,4}offer|offer\s?(?:终于|总算)?(?:下来|到)了|(?<!没)拿到了?\S{0,8}offer|(?<![没不])(?:被\S{0,8})?录取了|跑了\S{0,6}(?:半马|全马|马拉松)|(?:半马|全马|马拉松|比赛|名额)\S{0,3}中签|中签了|"
     r"考(?:过|上)了|(?<!没)考(?:上|过)[^，。！？\s了]{1,8}?了|(?:通过|过)了\S{0,6}(?:考试|面试|答辩|科目)|(?:复试|初试|笔试|面试|答辩|考核)\S{0,2}(?:通过|过)了|拿到了?\S{0,6}(?:驾照|执照|黑带)|"
     r"(?:考试|普通话|雅思|托福|四级|六级|驾照|科目[一二三四]|科[一二三四]|[一二][甲乙]|资格证)\S{0,4}?(?:终于|总算|顺利)?(?:通)?过了|"
     # ... or failed ("科二又挂了", "雅思口语没过").
