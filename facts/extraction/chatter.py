@@ -68,7 +68,7 @@ _LEAD_RE = re.compile(
     r"thanks for asking|thanks(?: so much| a lot)?|thank you|(?:i'?m|we'?re|they'?re|all|things are|doing|it'?s all) "
     r"(?:good|great|fine|well|okay|ok)(?: thanks)?|since (?:we|i) last (?:spoke|talked|chatted|caught up)|"
     r"speaking of [\w' ]{1,30}?(?=[,，])|check (?:it|this) out|you won'?t believe (?:it|this)|taking your advice|"
-    r"long story short|while i (?:think of it|remember)|before i forget|趁我还记得|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
+    r"long story short|while i (?:think of it|remember)|before i forget|(?:oh )?forget it(?: then)?(?=[,.!])|never ?mind(?=[,.!])|我?忘(?:记|了)(?:跟你|和你)?说了?|我?忘了告诉你|跟你说个事|趁我还记得|借你吉言|说起来|说实话|说真的|不瞒你说|讲真|我明白了|明白了|"
     # How one is, said before one's news ("Can't complain, ...", "还行，我..."): the answer to a greeting, not a fact.
     # Words that also judge a thing ("还行，就是有点贵") only before the speaker's own news.
     r"can'?t complain|could be worse|same old(?:,? same old)?|(?:not bad|pretty good)(?=,\s?(?:i|we|my)\b)|"

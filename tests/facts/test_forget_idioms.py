@@ -10,6 +10,7 @@ import pytest
 from facts.extraction.commands import find_command
 from facts.models import Fact
 from tests.conftest import Persona
+from tests.facts.user_turn import facts_of
 
 
 @pytest.mark.parametrize(
@@ -78,3 +79,17 @@ def test_an_idiom_through_the_api_forgets_nothing(alice: Persona, fact: str, idi
     _say(alice, idiom, "m2")
     after = set(Fact.objects.filter(subject__external_id="alice").values_list("pk", flat=True))
     assert before <= after
+
+
+@pytest.mark.parametrize(
+    ("text", "opener"),
+    [
+        ("忘记跟你说了，我下个月搬去苏州", "忘记"),
+        ("我忘了说，我对芒果过敏", "忘了说"),
+        ("forget it then, I'll take the early train on Friday", "forget it"),
+        ("never mind, my passport turned up in the car", "never mind"),
+    ],
+)
+def test_the_idiom_opening_a_fact_is_left_out_of_it(text: str, opener: str) -> None:
+    facts = facts_of(text)
+    assert facts and opener not in facts[0][1].lower()
