@@ -468,7 +468,7 @@ HYPOTHETICAL_RE = re.compile(
     r"(?:if|imagine if|suppose|what if)\b.*\b(would|could|'d)\b|"
     r"^(?:\W{0,3}(?:hmm+|but|ok|so|and)\W{1,3}){0,2}what (?:if|happens if)\b|^if (?!i (?:can|could)\b|i'?m (?:honest|being honest)\b|you (?:remember|ask me|must know)\b)[^.!?]{1,60}?(?:\bagain\b|,? (?:i'?m|i am) (?:just |so |totally )?(?:going to|gonna)\b)|"
     r"(?<![还就也都须得要只主])要是[^，。！？]{1,24}(?:能不能|可不可以|会不会|行不行|做梦都|就好了|该多好)|\bit'?s like if\b|"
-    r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won)\b|"
+    r"^(?:\S{0,2}\s)?(?:要是|如果)(?:当初|去年|前年|那时候?|早(?:点|些))|\bif i (?:ever )?(were|was|had|won|weren'?t|wasn'?t|hadn'?t)\b|"
     # "what if I just walked the last 5k": a past after "what if" is a thing not done.
     r"^\s*what if (?:i|we) (?:just |simply |instead |only |actually )?(?:[a-z]{2,20}ed|went|took|quit|left|got|ran|did|"
     r"had|were|was|sold|bought|made|gave|came|drove|flew|kept|told|spent|paid)\b|"

@@ -89,7 +89,7 @@ _SERVICE_RE = re.compile(
     r"early repayment|interest rates?|rates|overdraft|late fees?|annual fee|admin fee|penalty fee|send (?:it|them|this|these) back|(?:do|does) you close|"
     r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|收不收|(?:能|可以)自己带[\u4e00-\u9fff]{1,6}(?:吗|不)|码数|大码|颜色|自提|取件|关门|开门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
-    r"违约金|手续费|提前还款|年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
+    r"违约金|手续费|提前还款|(?<!老)年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
     r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|(?:^|^(?:你好|您好)[，,\s]*)(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"

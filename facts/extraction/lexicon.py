@@ -75,14 +75,14 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             # intolerant", "the GP thinks..."); a spending spree's 大出血 and 肉疼 are no body's.
             r"崴|(?<!炎)炎(?![热炎黄凉])|扭伤|脱臼|(?:眼睛|视力)(?:不好|不行|下降|越来越差)|开了\S{0,6}?药|扭了?(?:脚|腰|脖子)|石膏|拐杖|甲减|甲状腺|(?<!大)出血|不耐受|乳糖不耐|(?:吃|服)(?:一|两|半|\d)片|韧带|半月板|"
             r"\b(?:\w{3,}itis|nebuli[sz]er|meniscus|ACL|ligaments?|tendons?|glucose|blood sugar)\b|"
-            r"\b(?:rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
+            r"\b(?:macular degeneration|glaucoma|rotator cuff|hamstring|partial tear|slipped disc|sciatica|concussion|(?<!\bin )stitches|meds|antidepressants?|"
             r"sertraline|citalopram|fluoxetine|propranolol|metformin|levothyroxine|omeprazole|amoxicillin|ibuprofen|"
             r"paracetamol|acetaminophen|aspirin|naproxen|codeine|co-codamol|tramadol|\w{3,8}triptan|epipen|"
             r"antacids?)\b|"
             r"\b(?:wisdom (?:tooth|teeth)|root canal|(?:a |my )?(?:tooth|teeth) (?:out|pulled|removed|extracted))\b|"
             r"\b(?:torn|tore|ripped) (?:a |my |the )?(?:muscle|ligament|tendon|cartilage|calf|hamstring)\b|"
             r"\b(?:barely|hardly) sleep(?:ing)?\b|\bsleep(?:'s| is| has)?(?: been)? (?:cactus|terrible|awful|shocking|wrecked|"
-            r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|"
+            r"rubbish|a mess|all over the place|non-existent)\b|结核|肺炎|流感|安眠药|褪黑素|青光眼|黄斑|耳鸣|"
             # Medicines by name and a test's finding ("吃了布洛芬", "上周查出来轻度慢阻肺").
             r"布洛芬|对乙酰氨基酚|扑热息痛|阿司匹林|二甲双胍|头孢|阿莫西林|舍曲林|他汀|奥美拉唑|氯雷他定|西替利嗪|"
             r"(?:感冒|退烧|止痛|消炎|安眠)药|慢阻肺|晕针|晕血|血红蛋白|(?<![A-Za-z])(?:A|B|O|AB)型血|熊猫血|Rh阴性|\b(?:i'?m|i am) (?:A|B|O|AB) ?(?:neg(?:ative)?|pos(?:itive)?)\b|\bblood (?:type|group) is\b|心理(?:咨询(?!师)|医生)|查出(?:来)?(?:了)?(?:[轻中重]度|早期|晚期|有)|"
@@ -193,6 +193,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\btracking (?:hasn'?t|has not|hadn'?t|hasnt|still hasn'?t) (?:moved|updated|changed)\b|物流(?:一直|好几天|几天)?(?:都)?(?:没|不)(?:动|更新)|"
             r"\b(?:wrong|emergency) tax code\b|(?:税|个税)(?:被)?(?:扣|交)多了|多扣了?(?:税|个税)|理赔(?:被)?拒(?:了|绝)|拒赔|\b(?:claim|cover)(?:'s| was| got| has been| is being) (?:refused|rejected|denied|declined)\b|\b(?:rejected|refused|denied|declined) (?:my|our) claim\b|\b(?:still )?(?:hasn'?t|has not) been paid(?: out)?\b|\bwon'?t pay out\b|"
             r"\b(?:train|bus|flight|tram|ferry|coach|\d{1,2}[:.]\d{2})s? (?:got|was|were|has been|have been|keeps getting|kept getting) (?:\w+ )?cancell?ed\b|(?:火车|航班|高铁|班车|车次)\S{0,4}(?:又|被)?取消了|"
+            r"\b(?:washing machine|dishwasher|fridge|freezer|boiler|oven|dryer|laptop|router|printer)(?:'s| is| has)? (?:just |completely |totally )?(?:dead|died|given up|packed up)\b|\bwon'?t (?:even )?(?:drain|spin|flush|heat up|lock|close)\b|(?:洗衣机|冰箱|空调|热水器|电脑|打印机|路由器|电梯|洗碗机)\S{0,3}罢工|"
             r"\b(?:turned up|arrived|came|got here) (?:with|all) [^.?!]{0,25}?(?:smashed|crushed|dented|broken|ripped|torn|soaked|bashed)\b|\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
             r"显示(?:已)?(?:签收|送达|delivered)[^。！？]{0,24}(?:但|可是|结果|然而)|拍(?:完|下|了)(?:人)?就(?:消失|跑|不见)了?|\b(?:buyer|they|he|she) (?:never|still hasn'?t|hasn'?t|didn'?t) paid?\b",
             re.I,
