@@ -30,8 +30,8 @@ _FORGET_EN_RE = re.compile(
     # delete / erase my ... from the memory: "delete my phone number from your memory"
     r"|" + _LEAD_EN + r"(?:delete|erase|remove|wipe)\s+(?P<t3>(?:my|everything about)\s.+?)\s+"
     r"(?:from (?:your|the) (?:memory|records?|notes?)|(?:that )?you (?:know|have|remember|stored|saved))\b.*$"
-    # delete that. (nothing else)
-    r"|" + _LEAD_EN + r"(?:delete|erase|remove)\s+(?:that|this|it)\s*(?:from (?:your|the) memory)?\s*[.!]*$",
+    # delete that. (nothing else; "delete it" and "remove it" are said of a draft or a basket's item)
+    r"|" + _LEAD_EN + r"(?:delete|erase|remove)\s+(?:that|this)\s*(?:from (?:your|the) memory)?\s*[.!]*$",
     re.IGNORECASE | re.DOTALL,
 )
 _FORGET_ZH_RE = re.compile(

@@ -155,13 +155,13 @@ def vehicle_owned(sentence: str) -> bool:
 # A pet named by its kind or breed ("my dog", "a lurcher cross", "the cockapoo", 金毛, 英短, 中华田园犬): the "he" or
 # "she" of a sentence that names one is the pet, and what is said of it (its age, its name, its illness) is of the
 # speaker's pet, not of a relative (the corpus README's pets: `profile`). Not a kind said in general ("allergic to
-# dogs"), someone else's pet (his dog, 她的猫) nor pet food (狗粮).
+# dogs"), someone else's pet (his dog, 她的猫) nor food or a pastime (狗粮, "a fish bone", "the horse racing").
 _BREEDS = (
     r"lurchers?|whippets?|staff(?:ie|y|ies)|cockapoos?|cavapoos?|pugs?|bulldogs?|jack russells?|shih tzus?|schnauzers?|"
     r"rottweilers?|dobermanns?|alsatians?|tabby|tabbies|moggy|ragdolls?|maine coons?|\w+ cross(?= |$|[,.!?])"
 )
 _PET_NAMED_RE = re.compile(
-    rf"\b(?:my|our|the|a|an) (?:[\w-]+ ){{0,3}}?(?:{PET_WORDS})\b|\b(?:{_BREEDS})\b|"
+    rf"\b(?:my|our|the|a|an) (?:[\w-]+ ){{0,3}}?(?:{PET_WORDS})\b(?! (?:bone|curry|finger|cake|market|shop|food|pie|race|racing|riding|show|sauce)s?\b)|\b(?:{_BREEDS})\b|"
     rf"(?:{ZH_ANIMAL_WORDS}|边牧|田园犬|英短|美短|橘猫|狸花|萨摩|拉布拉多|比熊|博美|银渐层)(?!粮|跃|肉|汤|片|丸)",
     re.I,
 )

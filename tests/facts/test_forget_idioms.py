@@ -93,3 +93,9 @@ def test_an_idiom_through_the_api_forgets_nothing(alice: Persona, fact: str, idi
 def test_the_idiom_opening_a_fact_is_left_out_of_it(text: str, opener: str) -> None:
     facts = facts_of(text)
     assert facts and opener not in facts[0][1].lower()
+
+
+def test_remove_it_alone_is_said_of_a_basket_not_the_memory() -> None:
+    assert find_command("remove it") is None
+    command = find_command("delete that")
+    assert command is not None and command.kind == "forget"

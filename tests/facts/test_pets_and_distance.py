@@ -91,3 +91,7 @@ def test_meeting_the_parents_and_an_exam_score_happened(text: str) -> None:
 )
 def test_a_parcel_smashed_and_a_claim_refused_are_complaints(text: str) -> None:
     assert rule_type_of(text) == "complaint"
+
+
+def test_a_fish_bone_or_a_horse_race_is_no_pet() -> None:
+    assert rule_type_of("She had a fish bone stuck in her throat all night") != "profile"
