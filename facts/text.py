@@ -269,6 +269,11 @@ def has_cjk(text: str) -> bool:
     return bool(_CJK_RE.search(text))
 
 
+def upper_first(text: str) -> str:
+    """The text with its first letter capitalised, unless a brand is written with a small one (eBay, iPhone)."""
+    return text if text[1:2].isupper() else text[:1].upper() + text[1:]
+
+
 def detect_language(text: str) -> str:
     """Return 'zh' when Chinese characters dominate the letters, else 'en'."""
     cjk = len(_CJK_RE.findall(text))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from facts.extraction.base import sentence_memo
+from facts.text import upper_first
 
 # The first person's English words by role; each reader takes the roles it means (who acts, who is acted on, whose).
 I_WORDS = ("i", "i'm", "i've", "i'd", "i'll", "im", "ive")
@@ -123,9 +124,7 @@ def strip_chatter(sentence: str) -> str:
         if m.re is _ADVICE_OPENER_RE and not has_first_person(rest[m.end() :]):
             break
         rest = rest[m.end() :].lstrip()
-    # (a brand written with a small first letter keeps it: eBay, iPhone)
-    upper = rest[:1].isalpha() and not rest[:1].isupper() and rest[:2] != "i " and not rest[1:2].isupper()
-    return rest[:1].upper() + rest[1:] if upper else rest
+    return upper_first(rest) if rest[:1].isalpha() and rest[:2] != "i " else rest
 
 
 # Encouragement and reassurance: a resolve that things will be fine, with nothing said of what ("you'll figure it

@@ -11,7 +11,7 @@ import re
 
 from facts.extraction.elision import not_about_speaker, with_elided_subject, without_marker
 from facts.extraction.person import UNNAMED, listener_third
-from facts.text import has_cjk, zh_tagged
+from facts.text import has_cjk, upper_first, zh_tagged
 
 # An id given by its name with the owner left out: the speaker's ("account number is 88120455, if that helps").
 _GIVEN_ID_RE = re.compile(
@@ -88,7 +88,7 @@ def frame(sentence: str, speaker: str, *, type_: str, question: bool) -> str:
     if elided is not None:
         return elided
     if not named:
-        return body if body[1:2].isupper() else body[:1].upper() + body[1:]  # (eBay, iPhone)
+        return upper_first(body)
     if _COMMON_FIRST.match(body):
         body = body[:1].lower() + body[1:]
     return f"{speaker} mentioned that {body}"
