@@ -92,14 +92,27 @@ def _corpus_views(turns: list[Any]) -> list[Any]:
 
     start = dt.datetime(2026, 3, 2, 9, 0, tzinfo=dt.UTC)
     views = []
+    said = [(t.dialogue, (t.role, t.speaker), t.text) for t in turns]
     for i, t in enumerate(turns):
         name = t.speaker if t.register == "friends" else ""
         before = (
             turns[i - 1] if i and turns[i - 1].dialogue == t.dialogue and turns[i - 1].role == "assistant" else None
         )
+        context = recent_context(said, i) if t.role == "user" else {}
         views.append(MessageView(id=i + 1, role=t.role, name=name, content=t.text, created_at=start,
-                                 previous_assistant_content=before.text if before else ""))  # fmt: skip
+                                 previous_assistant_content=before.text if before else "", **context))  # fmt: skip
     return views
+
+
+def recent_context(said: list[tuple[Any, Any, str]], i: int) -> dict[str, str]:
+    """What the pipeline reads before turn `i` of (conversation, speaker, text) turns (facts/services/pipeline.py):
+    the speaker's own turns among the four before it in its conversation, newest first, and the turn just before
+    when someone else's."""
+    where, who, _text = said[i]
+    recent = [u for u in said[max(0, i - 4) : i][::-1] if u[0] == where]
+    own = [text for _where, speaker, text in recent if speaker == who]
+    other = recent[0][2] if recent and recent[0][1] != who else ""
+    return {"previous_user_content": "\n".join(own), "previous_other_content": other}
 
 
 def corpus_scores(turns: list[Any]) -> dict[str, Any]:
@@ -269,8 +282,16 @@ def locomo(sample: int = 0, seed: int = 7) -> dict[str, Any]:
     samples: dict[str, list[str]] = {}
     for conv in load_locomo():
         speakers = {t.speaker for t in conv.turns}
+        said = [(t.session, t.speaker, t.content) for t in conv.turns]
         views = [
-            MessageView(id=i + 1, role="user", name=t.speaker, content=t.content, created_at=t.created_at)
+            MessageView(
+                id=i + 1,
+                role="user",
+                name=t.speaker,
+                content=t.content,
+                created_at=t.created_at,
+                **recent_context(said, i),
+            )  # fmt: skip
             for i, t in enumerate(conv.turns)
         ]
         started = time.process_time()

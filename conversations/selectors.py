@@ -150,10 +150,11 @@ def _turns_before(message: Message) -> QuerySet[Message]:
     )
 
 
-def message_previous_turn(*, message: Message) -> Message | None:
-    """The turn right before `message` in its session, of any role (the assistant's question a reply answers), with
-    its stored vectors (a reply's vector joins them)."""
-    return _turns_before(message).only("role", "content", "embedding", "embedding_zh").first()
+def message_previous_turns(*, message: Message, limit: int = 4) -> list[Message]:
+    """The `limit` turns right before `message` in its session, the nearest first, of any role (the assistant's
+    question a reply answers, the relative a he or she stands for), with their stored vectors (a reply's vector joins
+    the nearest's)."""
+    return list(_turns_before(message).only("role", "name", "content", "embedding", "embedding_zh")[:limit])
 
 
 def extraction_oldest_waiting() -> dt.datetime | None:

@@ -36,7 +36,10 @@ class MessageView:
     name: str
     content: str
     created_at: dt.datetime
+    # The speaker's own last turn, when it is one of the two before this one in the same session, and the turn just
+    # before when someone else's (an assistant's or another person's): a he or she may stand for a relative they name.
     previous_user_content: str = ""
+    previous_other_content: str = ""
     # The assistant's turn just before this one in the same session, if any (a user's "Yes." may confirm it).
     previous_assistant_content: str = ""
 

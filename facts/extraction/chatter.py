@@ -62,7 +62,7 @@ _LEAD_RE = re.compile(
     # The news announced before it is told ("The bigger news is that ...", "Less glamorous update: ...", "turns out").
     r"(?:the |some |my |more |other |a )?(?:\w+ ){0,2}?(?:news|update)(?: on my end| from me| from my end)?"
     r"(?: is that|(?=\s?[:!,.–—-]))|(?:it )?turns out(?: that)?|(?:告诉你|跟你说)?(?:一?个)?(?:好|坏|大)消息|fun fact|save the date|"
-    r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|还有(?:个|件)事|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|"
+    r"real question|oh and|not gonna lie|not going to lie|ngl|tbh|to be honest|truth be told|(?:hey|hi|hello|hiya)(?: there| [a-z]+)?(?=[,!])|hey|hi|hello|hiya|嗨|哈喽|嘿|喂|你好|您好|在吗|对了|还有(?:个|件)事|我跟你(?:说|讲)|跟你讲|告诉你|你知道吗|你知道|我是说|对|嗯|哈哈+|哈+|啊|哎|唉|是啊|对啊|其实|话说|跟你说|对了跟你说|没错|不过|好呀|好啊|我靠|卧槽|我去(?=[，！,!])|天哪|天啊|我的天|"
     r"好的|可以|宝|兄弟|(?:你)?说[得的](?:对|是|有道理)|说的是|有道理|确实|"
     # Openers that answer or frame, not tell ("Thanks for asking, all good - ...", "Since we last talked, ...",
     # "Speaking of trips, ...", "借你吉言，...").

@@ -62,6 +62,12 @@ def _zh_speaker_is_subject(text: str, pos: int) -> bool:
     before = _zh_clause_before(text, pos)
     # Whoever is named before the speaker's own 我 is called, not spoken of ("姐妹我跟他分了": "Sis, I ...").
     tail = re.split(r"我们?", before)[-1] if "我" in before else before
+    if "我" not in before and not _ZH_OTHER_SUBJECT.search(before) and pos > len(before):
+        # No subject of its own: the clause before's goes on ("我妈退休了，住在苏州", "我闺女毕业了，现在住在深圳").
+        earlier = _zh_clause_before(text, pos - len(before) - 1).strip()
+        subject = re.split(r"我们?(?:的|家的?)?", earlier)[-1] if "我" in earlier else earlier  # (哥几个我…: called)
+        if _ZH_OTHER_SUBJECT.match(subject):
+            return False
     return not _ZH_OTHER_SUBJECT.search(tail) and not _ZH_NEGATED.search(before)
 
 

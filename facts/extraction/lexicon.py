@@ -15,7 +15,7 @@ ZH_AGED = r"(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)�
 LAW_WORDS = (
     r"\b(?:lawyers?|solicitors?|attorneys?|lawsuit|sue|sued|suing|tribunal|arbitration|legal action|"
     r"(?:to|in|at|into|before the|small claims|county|crown|family) court|court (?:case|date|hearing|order|summons)|"
-    r"magistrates?|injunction|small claims)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助"
+    r"magistrates?|injunction|small claims)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助|领养令|收养令"
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
@@ -50,9 +50,13 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         re.compile(
             r"看(?:了)?(?:膝盖|腰(?!带|包)|脚踝?|牙(?!齿|膏|刷)|胃|皮肤|颈椎|腰椎|肩膀)(?!\S{0,2}(?:怎么|咋|好看|不错))|"
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|diabet\w*|cholesterol|blood "
-            r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|fractured) (?:my|his|her|their) (arm|leg|"
-            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis)|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
-            r"过敏|孕吐|孕反|害喜|产检|唐筛|(?:去|在)\S{0,6}建档|血型|(?:AB|[ABO]) ?型血|确诊|诊断(?![仪器])|手术|病假|医生开(?:了|的)|白内障|怀孕|备孕|避孕|上环|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
+            r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|broken|fractured|sprained|dislocated|snapped|ruptured|twisted|torn) (?:my|his|her|their) (?:left |right )?(arm|leg|back|achilles|ACL|hamstring|ligament|"
+            r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis|knee|shoulder|thumb|heel|shin|kneecap|tibia|fibula|femur)|"
+            r"(?:broken|fractured|sprained|dislocated|ruptured|torn|snapped) (?:left |right )?(?:wrist|ankle|collarbone|clavicle|hip|toe|nose|jaw|elbow|ribs?|pelvis|tibia|fibula|femur|"
+            r"kneecap|knee|shoulder|ACL|achilles|hamstring|ligament|meniscus|cartilage|tendon|vertebra|cheekbone|thumb|heel|shin|scaphoid|metatarsal)|"
+            r"(?:ACL|MCL|achilles|meniscus|cruciate) (?:surgery|reconstruction|repair|tear|rupture|injury)|post-?op|crutches|in a (?:plaster )?cast|plaster cast|in a sling|fit note|sick note|signed off (?:work |sick )?for|"
+            r"cleared (?:to|for) (?:jog|run|driv|fly|return|play|train|contact|light|full|weight)\w*|migraine\w*|depress\w*|anxiety|thyroid|(?:car|sea|air|travel) ?sick|motion sickness|coeliac|celiac|blood thinners|insulin|chemo\w*)\b|"
+            r"韧带|骨裂|扭伤|拉伤|脱臼|崴(?:了)?脚|拄拐|石膏|主刀|(?<!无)损伤|(?<!撕)撕裂(?!感)|康复训练|复健|术后|拍片|核磁|半月板|过敏|孕吐|孕反|害喜|产检|唐筛|(?:去|在)\S{0,6}建档|血型|(?:AB|[ABO]) ?型血|确诊|诊断(?![仪器])|手术|病假|医生开(?:了|的)|白内障|怀孕|备孕|避孕|上环|哮喘|糖尿病|高血压|血压|胆固醇|降压药|吃药|服药|药物|体检|骨折|受伤|抑郁|焦虑|胃病|住院|处方|毫克|理疗|化疗|胰岛素|"
             r"喷嚏|(?<!不)(?<!不太)(?<!不怎么)感冒|头晕|晕车|晕船|晕机|呕吐|吐了[一两三四五\d]+次|(?:每天|一天|每日)[一两三四\d]+(?:片|粒|颗)|心慌|心悸|胸闷|气短|睡不(?:踏实|好|安稳)|恶心|反胃|没胃口|便秘|乏力|耳鸣|拉肚子|腹泻|[甲乙丙]肝|肝炎|鼻炎|胃炎|甲亢|(?:膝盖|腰|腿|脖子|肩膀|手腕|脚踝|颈椎)\S{0,6}(?:响|肿)|"
             r"医生说|医生让|挂号|复查|(?<![肉心])疼|(?<!心)痛(?!快)|失眠|睡不着|(?:凌晨|半夜)\S{0,4}才睡|发烧|咳嗽|门诊|看医生|看病|牙医|诊所|睡眠(?:不好|很差|问题)|"
             r"\b(?:see|saw|seeing|seen) (?:the|a|my) (?:doctor|dentist|GP|specialist|physio|consultant)\b|\b(?:gp|doctor|doc|dr|consultant|psychiatrist|specialist)\b[^.?!]{0,20}\b(?:put|started) (?:me|us) on\b|"
@@ -99,7 +103,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
     (
         "legal",
         re.compile(
-            r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|(?<!刷)(?<!刷我的)(?<!刷我的 )(?<!刷 )(?<!with )(?<!on my )visa(?! card| debit| credit| ending)|passport|lawsuit|lawyer|custody|divorce|"
+            r"\b(mortgage|lease(?! of life)|tenancy|landlord|contract|(?<!刷)(?<!刷我的)(?<!刷我的 )(?<!刷 )(?<!with )(?<!on my )visa(?! card| debit| credit| ending)|passport|lawsuit|lawyer|custody|divorce|(?:adoption|placement|guardianship) (?:order|hearing|application|certificate)|special guardianship|"
             r"insurance|policy number|blue card|residence permit|consulate|embassy|notary|will and testament|loans?|"
             r"conveyanc(?:er|ers|ing)|(?:title |the )deeds|(?:update|write|make|change|draw up|redo) (?:my|a|our|his|her) will|beneficiar(?:y|ies)|"
             # A licence's term ("my licence expires next month", "驾照下个月到期").
@@ -109,7 +113,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"debts?|arrears|klarna|clearpay|afterpay|buy now,? pay later|bnpl|"
             r"payday loans?|owe[sd]?\b[^.?!]{0,30}?\b(?:credit cards?|loans?|overdraft)|(?:re)?payment plan|debt management|bailiffs?|(?:months?|weeks?) behind|behind on (?:my |the |our )?"
             r"(?:rent|payments?|repayments?|mortgage|bills?)|(?:missed|late) (?:a |my |two |\d )?(?:re)?payments?|"
-            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\bmediat(?:or|ion)\b|调解|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|\bDBS(?: check)?\b|\bgas safety (?:check|cert\w*|record)\b|\bchild arrangements? order\b|\b(?:got|put|have|made) a claim in\b|营业执照|个体户(?:登记|执照|营业)|工商登记|\b(?:background|vetting) check\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|"
+            r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\bmediat(?:or|ion)\b|调解|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|\bDBS(?: check)?\b|\bgas safety (?:check|cert\w*|record)\b|\bchild arrangements? order\b|\b(?:got|put|have|made) a claim in\b|营业执照|个体户(?:登记|执照|营业)|工商登记|\b(?:background|vetting) check\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|领养令|收养令|抚养权|监护权|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             # A licence held, a premium, a claim made on a policy, a liability fixed (只有中国驾照, 保费涨了, 出过一次险, 判我全责).
             r"保险(?!杠|丝|箱|柜)|保单|保费|(?:只有|持有?|用的是)\S{0,4}驾照|拿(?:的|了)?本(?=[\s，,。！!]|$)|\b(?:international )?driving permit\b|出过\S{0,2}?险|(?:[全主次]责|同等责任)(?!任)|定责|\b(?:insurance |car |renewal )?premium (?:is|was|went up|has gone up|goes up)\b|\bpremium ?是|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"

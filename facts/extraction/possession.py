@@ -117,6 +117,10 @@ _STATE_EN_RE = re.compile(
     re.I,
 )
 _STATE_ZH_RE = re.compile(rf"我(?:们)?(?:家)?(?:有|养着|开着|开的是)(?:一|两|三|几|\d)(?:{_MEASURE})")
+_OWNED_ZH_RE = re.compile(r"[\d一二两三四五六七八九十]岁|叫[^，。！？,.!?在]{1,4}(?:[，。！？,.!?]|$)|名字|养了")
+_STATE_ZH_ELIDED_RE = re.compile(
+    rf"(?:(?:嗯|对|有的|家里|家里还)[，, ]?)?(?:有|养着|养了)(?:一|两|三|几|\d)(?:{_MEASURE})"
+)
 
 
 def possession_state(sentence: str) -> str:
@@ -126,8 +130,12 @@ def possession_state(sentence: str) -> str:
     if m is not None:
         return _kind(bool(m.group("pet")), bool(m.group("vehicle")))
     m = _STATE_ZH_RE.search(head)
-    if m is None:
-        return ""
+    if m is None:  # the speaker left out, as Chinese does, for a pet or a car ("有一只10岁的柴犬，叫豆豆")
+        m = _STATE_ZH_ELIDED_RE.match(head)
+        if m is None or not _OWNED_ZH_RE.search(head):  # ("有一只猫在楼下叫": a cat seen, none said to be one's own)
+            return ""
+        after = head[m.end() : m.end() + 8]
+        return _kind(True, False) if _ZH_PET_RE.match(after) else "vehicle" if _ZH_VEHICLE_RE.search(after) else ""
     after = head[m.end() : m.end() + 8]
     return _kind(bool(_ZH_PET_RE.match(after)), bool(_ZH_VEHICLE_RE.search(after)))
 

@@ -49,6 +49,7 @@ from facts.extraction.open_answer import open_answer, short_form_unfit
 from facts.extraction.person import business_named, third_person_en
 from facts.extraction.person_zh import third_person_zh
 from facts.extraction.pieces import without_opening_reaction
+from facts.extraction.referent import with_referents
 from facts.extraction.sentences import sentences as _sentences
 from facts.extraction.slots import Slot, pet_slot, slot_of
 from facts.extraction.timeexpr import resolve_text
@@ -251,6 +252,8 @@ class RuleExtractor:
         clauses = [c for s, start, _e in _sentences(content) for c in _clauses(s, start)][:MAX_CLAUSES]
         # "I adopted a kitten. She's called Miso.": the pronoun said as the thing; its name, kind or age is kept.
         clauses, lasting = with_antecedents([(own_relative(c), s, e) for c, s, e in clauses])
+        if message.role == "user":  # "He's having surgery next week" after "my brother's been unwell": the brother
+            clauses = with_referents(clauses, message.previous_user_content, message.previous_other_content)
         slots = [slot_of(c) or pet_slot(c) for c, _s, _e in clauses]
         # A reply that takes the assistant's offer ("Go on then, switch me.", "那就分三期吧") is the user's decision.
         offer = message.previous_assistant_content if offer_made(message.previous_assistant_content) else ""

@@ -147,8 +147,8 @@ DECISION_RE = re.compile(
     r"\b(?:move|change|switch|shift|push)\b (?:my|our|the) [^.?!]{0,30}?\bfrom\b [^.?!]{1,30}?\bto\b|"
     r"\b(?:upgrade|downgrade) (?:to|my|our|the)\b|\b"
     + _CHANGE_ME
-    + r"\b|\b(?:freeze|pause|suspend|stop|end|close) (?:my|our|the) (?:gym )?"
-    r"(?:membership|subscription|account|standing order|direct debit|plan|contract)\b|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
+    + r"\b|\b(?:(?:un)?(?:freeze|froze|frozen)|pause|suspend|stop|end|close) (?:my|our|the) (?:gym |climbing |pool )?"
+    r"(?:membership|subscription|account|standing order|direct debit|plan|contract|gym)\b|(?:办|申请|想|要)?停卡|冻结(?:会员|卡)|把\S{1,14}?(?:降|升|改|换|调)(?:到|成|为)|从\S{1,12}(?:降|升|改|换)(?:到|成|为)",
     re.I,
 )
 

@@ -57,7 +57,7 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
 _ZH_WHEN = r"(?:上个?月|上周|最近|这阵子|这段时间|现在|如今|已经|其实|还是|也|都|又|开始|渐渐)*"
 
 _ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
-    (re.compile(r"我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
+    (re.compile(r"(?<![着跟和给对让帮陪带找问教同])我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
     (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
     (re.compile(r"我今年(\d{1,3}|[一二三四五六七八九十]{1,3})岁"), "age", "profile", ""),
     (re.compile(r"(退订了|取消了订阅|取消订阅|退了会员)"), "subscription", "decision", ""),
@@ -111,7 +111,8 @@ _ZH_PREF_NEG = re.compile(
     + r"(?:很|非常|特别|最|一点都|一点也|从来|完全|根本|再也|已经)?(?:不喜欢|讨厌|不吃|不能吃|不爱吃|不爱|"
     r"受不了|不喝|不碰|吃不了|不敢吃|戒了)([\u4e00-\u9fffA-Za-z0-9]{1,10}?)"
     + _ZH_END
-    + r"|我(?:一点|一口|从来)?([\u4e00-\u9fffA-Za-z]{1,6}?)(?:都|也|从来)?不(?:吃|碰|喝|沾)"
+    + r"|我(?:一点|一口|从来)?(?!婆婆|公公|老公|老婆|儿子|女儿|闺女|孩子|宝宝|娃|爷爷|奶奶|外公|外婆|姥|[爸妈哥姐弟妹家们])"
+    r"([\u4e00-\u9fffA-Za-z]{1,6}?)(?:都|也|从来)?不(?:吃|碰|喝|沾)"
 )
 
 _ORDER_RE = re.compile(

@@ -15,7 +15,7 @@ import re
 
 from facts.extraction.chatter import I_WORDS, ME_WORDS, WE_WORDS, first_person_re
 from facts.extraction.gate import strip_chatter
-from facts.extraction.lexicon import ZH_AGED
+from facts.extraction.lexicon import ZH_AGED, ZH_KIN_OPENS_RE
 from facts.extraction.possession import pet_named, possession_change
 from facts.extraction.signals import VET_RE
 
@@ -24,7 +24,7 @@ from facts.extraction.signals import VET_RE
 PRONOUN_SUBJECT_RE = re.compile(r"^(?:he|she|he's|she's|he'll|she'll|he'd|she'd)\b|^(?:他|她)(?!们|说|讲)", re.I)
 # Going with someone to their appointment: the speaker's plan, not the speaker's health ("陪她去复查").
 ACCOMPANY_RE = re.compile(
-    r"陪(?:着)?(?:她|他|它|老人|孩子|我?[爸妈]|老公|老婆)(?:去|到|做|看病|住院|复查)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
+    r"陪(?:着)?(?:她|他|它|你|老人|孩子|我?[爸妈]|老公|老婆)(?:去|到|做|看病|住院|复查)|\b(?:taking|take|drive|driving|go(?:ing)? with) (?:her|him) (?:to|for) (?:her|his) ",
     re.I,
 )
 
@@ -41,7 +41,7 @@ _SPEAKER_RE = first_person_re(
     I_WORDS,
     WE_WORDS,
     ME_WORDS,
-    zh="我(?!们|家)",
+    zh=rf"我(?!们|家|的?(?:{_ZH_KIN}))",
     more=rf"\b(?:my|our)\b(?! (?:[\w-]+ ){{0,3}}{_PERSON}s?\b)",
 )
 # A third person: a pronoun, a name's ("Tom's", "Ron's knees") or a kinship word's ("mum's test results").
@@ -73,7 +73,10 @@ def someone_elses_body(sentence: str, health: re.Pattern[str]) -> bool:
     pet = VET_RE.search(sentence) or possession_change(sentence) == "pet" or pet_named(sentence)
     if pet or ACCOMPANY_RE.search(sentence):
         return False
-    return bool(PRONOUN_SUBJECT_RE.match(strip_chatter(sentence))) or others_health(sentence, health)
+    body = strip_chatter(sentence)  # (a kin word opening it, after 我 too: "我外公82了，医生说可以做")
+    return bool(PRONOUN_SUBJECT_RE.match(body) or ZH_KIN_OPENS_RE.match(body.removeprefix("我"))) or others_health(
+        sentence, health
+    )
 
 
 def others_health(sentence: str, health: re.Pattern[str]) -> bool:

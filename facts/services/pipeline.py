@@ -24,7 +24,7 @@ from django.utils import timezone
 from conversations.joberrors import job_error_coded, job_error_record
 from conversations.models import Message, Subject
 from conversations.selectors import (
-    message_previous_turn,
+    message_previous_turns,
     message_previous_user_turn,
     messages_any_running,
     messages_pending,
@@ -52,6 +52,8 @@ logger = logging.getLogger(__name__)
 ExtractionState = Message.ExtractionState
 # The pipeline embeds a task's sentences sorted by length, this many per batch (less padding than one batch).
 EMBED_CHUNK = 16
+# How many turns before a user's message the extractor reads (an answer's question, a pronoun's relative).
+RECENT_TURNS = 4
 # The lifecycle's consolidation of one subject (policies; enqueued by name: facts never imports policies).
 CONSOLIDATE_TASK = "policies.lifecycle.tasks.subject_consolidate_task"
 
@@ -78,14 +80,17 @@ class _Batch:
     failed: list[int] = field(default_factory=list)
     touched: set[int] = field(default_factory=set)
     zh: dict[str, list[float]] = field(default_factory=dict)  # the Chinese texts' vectors (zh_vectors.py)
-    # The stored turn before each message that is its session's first in this batch (read once: the gate reads its
-    # role and text, the context join its vectors).
-    stored_before: dict[int, Message | None] = field(default_factory=dict)
+    # The stored turns before each message that is its session's first in this batch, the nearest first (read once:
+    # the gate reads their roles and texts, the context join the nearest's vectors).
+    stored_before: dict[int, list[Message]] = field(default_factory=dict)
+
+    def turns_before(self, m: Message) -> list[Message]:
+        if m.pk not in self.stored_before:
+            self.stored_before[m.pk] = message_previous_turns(message=m, limit=RECENT_TURNS)
+        return self.stored_before[m.pk]
 
     def turn_before(self, m: Message) -> Message | None:
-        if m.pk not in self.stored_before:
-            self.stored_before[m.pk] = message_previous_turn(message=m)
-        return self.stored_before[m.pk]
+        return next(iter(self.turns_before(m)), None)
 
 
 def messages_extract(*, message_ids: list[int], claim: str = "") -> list[int]:
@@ -167,13 +172,17 @@ def _gate_and_extract(batch: _Batch) -> None:
     """
     extractor = get_extractor()
     by_subject: dict[int, list[MessageView]] = {}
-    for before, m in _with_before(batch.messages):
+    for recent, m in _with_recent(batch):
         # An assistant's read-back the user's next turn may confirm ("So your new address is ...?" / "Yes."), or
         # its question the reply answers: the turn before in the batch, else (posted in an earlier request) stored.
-        previous = before or (batch.turn_before(m) if m.role == "user" else None)
+        previous = recent[0] if recent else None
         asked = previous.content if previous is not None and previous.role == "assistant" else ""
+        # The relative a "he" or "she" stands for: named by the speaker's own last turns, or by the one just before.
+        own = [t.content for t in recent if _same_speaker(t, m)]
+        other = previous.content if previous is not None and not _same_speaker(previous, m) else ""
         view = MessageView(id=m.pk, role=m.role, name=m.name, content=m.content, created_at=m.created_at,
-                           previous_assistant_content=asked)  # fmt: skip
+                           previous_assistant_content=asked, previous_user_content="\n".join(own),
+                           previous_other_content=other)  # fmt: skip
         by_subject.setdefault(m.subject_id, []).append(view)
     for views in by_subject.values():
         batch.outputs.update(extractor.extract(views))
@@ -252,6 +261,25 @@ def _with_before(messages: list[Message]) -> Iterator[tuple[Message | None, Mess
     ordered = sorted(messages, key=_turn_order)
     for before, m in zip([None, *ordered], ordered, strict=False):
         yield (before if before is not None and _turn_order(before)[:2] == _turn_order(m)[:2] else None), m
+
+
+def _with_recent(batch: _Batch) -> Iterator[tuple[list[Message], Message]]:
+    """Each user message with the RECENT_TURNS turns before it in its session, the nearest first: the batch's, then
+    the stored ones (an assistant's or a system's message gets none: the extractor reads no context for it)."""
+    earlier: list[Message] = []
+    first: Message | None = None  # the session's first message in this batch
+    for before, m in _with_before(batch.messages):
+        earlier, first = ([before, *earlier][:RECENT_TURNS], first) if before is not None else ([], m)
+        if m.role != "user":
+            yield [], m
+        elif len(earlier) < RECENT_TURNS and first is not None:
+            yield [*earlier, *batch.turns_before(first)][:RECENT_TURNS], m
+        else:
+            yield earlier, m
+
+
+def _same_speaker(turn: Message, m: Message) -> bool:
+    return turn.role == m.role and turn.name == m.name
 
 
 def _floats(vector: Any) -> list[float] | None:
