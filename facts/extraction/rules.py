@@ -419,7 +419,7 @@ def _empty_statement(sentence: str) -> bool:
     the speaker's attitude to the listener's affairs."""
     plain = strip_chatter(sentence)
     return (
-        only_talk(sentence)
+        only_talk(plain)
         or empty_liking(plain)
         or empty_plan(plain)
         or listener_reaction(plain)

@@ -170,3 +170,11 @@ def test_through_the_api_another_users_turns_are_not_read(alice: Persona, bob: P
     _say(carol, "s1", ("user", "My brother has been unwell lately."), user="alice")  # another tenant's "alice"
     _say(alice, "s1", ("user", "He's having heart surgery next week at St Thomas'."))
     assert _texts(alice) and not any("brother" in t for t in _texts(alice))
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"), [("忘了告诉你，我换工作了", "profile"), ("告诉你，我下个月去新加坡工作", "profile")]
+)
+def test_news_after_an_opener_about_telling_is_kept(text: str, kind: str) -> None:
+    facts = facts_of(text)
+    assert facts and facts[0][0] == kind and "告诉" not in facts[0][1]
