@@ -198,7 +198,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"\b(?:wrong|emergency) tax code\b|(?:税|个税)(?:被)?(?:扣|交)多了|多扣了?(?:税|个税)|理赔(?:被)?拒(?:了|绝)|拒赔|\b(?:claim|cover)(?:'s| was| got| has been| is being) (?:refused|rejected|denied|declined)\b|\b(?:rejected|refused|denied|declined) (?:my|our) claim\b|\b(?:still )?(?:hasn'?t|has not) been paid(?: out)?\b|\bwon'?t pay out\b|"
             r"\b(?:train|bus|flight|tram|ferry|coach|\d{1,2}[:.]\d{2})s? (?:got|was|were|has been|have been|keeps getting|kept getting) (?:\w+ )?cancell?ed\b|(?:火车|航班|高铁|班车|车次)\S{0,4}(?:又|被)?取消了|"
             r"\b(?:washing machine|dishwasher|fridge|freezer|boiler|oven|dryer|laptop|router|printer)(?:'s| is| has)? (?:just |completely |totally )?(?:dead|died|given up|packed up)\b|\bwon'?t (?:even )?(?:drain|spin|flush|heat up|lock|close)\b|(?:洗衣机|冰箱|空调|热水器|电脑|打印机|路由器|电梯|洗碗机)\S{0,3}罢工|"
-            r"\b(?:turned up|arrived|came|got here) (?:with|all) [^.?!]{0,25}?(?:smashed|crushed|dented|broken|ripped|torn|soaked|bashed)\b|\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
+            r"\b(?:crushed|smashed|dented|squashed|cracked|snapped|chipped|soaked|ripped|torn) (?:when|by the time) (?:it|they|the \w+) (?:arrived|came|got here|turned up)\b|"
+            r"\bmou?ld (?:keeps |is )?(?:coming|growing|spreading|back|everywhere|all over|again|on the (?:walls?|ceiling|windows?|sills?))|返潮|发霉|长霉|墙皮\S{0,4}掉|"
+            r"\b(?:turned up|arrived|came|got here) (?:with|all) [^.?!]{0,25}?(?:smashed|crushed|dented|broken|ripped|torn|soaked|bashed|snapped|chipped|cracked|bent|scratched)\b|\b(?:ripped|tore) (?:straight )?out\b|\b(?:fell|came) apart\b|\bnever (?:had|got|received) (?:a single|one single|any) \w+|"
             r"显示(?:已)?(?:签收|送达|delivered)[^。！？]{0,24}(?:但|可是|结果|然而)|拍(?:完|下|了)(?:人)?就(?:消失|跑|不见)了?|\b(?:buyer|they|he|she) (?:never|still hasn'?t|hasn'?t|didn'?t) paid?\b",
             re.I,
         ),

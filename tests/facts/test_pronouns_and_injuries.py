@@ -178,3 +178,31 @@ def test_through_the_api_another_users_turns_are_not_read(alice: Persona, bob: P
 def test_news_after_an_opener_about_telling_is_kept(text: str, kind: str) -> None:
     facts = facts_of(text)
     assert facts and facts[0][0] == kind and "告诉" not in facts[0][1]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "the new boiler arrived with the front panel chipped",
+        "half the tiles were cracked when they arrived",
+        "mould keeps coming back on the bathroom ceiling",
+        "卫生间墙角又发霉了，刷了两遍漆都没用",
+        "Order 55120-B: the speaker came yesterday and makes no sound at all",
+        "订单号DX20931，音箱开不了机",
+    ],
+)
+def test_damage_and_damp_are_complaints(text: str) -> None:
+    assert "complaint" in {kind for kind, _text in facts_of(text)}
+
+
+def test_a_mould_for_baking_is_no_complaint() -> None:
+    assert "complaint" not in {kind for kind, _text in facts_of("I bought a silicone cake mould for the party")}
+
+
+@pytest.mark.parametrize("text", ["我买吉他了！下周开始上课", "终于买架子鼓了"])
+def test_an_instrument_bought_is_a_possession(text: str) -> None:
+    assert first_kind(text) == "profile"
+
+
+def test_a_baby_born_on_a_day_of_last_month_is_an_event() -> None:
+    assert first_kind("上个月十二号生的，儿子，七斤整") == "event"
