@@ -280,3 +280,13 @@ SECRET_RE = re.compile(
 WHY_OF_BUSINESS_RE = re.compile(
     r"(?:why|how come)\b[^?]{0,40}?\byour\b|(?:为什么|为啥|凭什么|怎么)\S{0,10}?(?:你们|您们)", re.I
 )
+
+
+# A hospital department the speaker works in ("我下个月调去急诊科了", "我是心内科的护士", "夜班费按心内科的标准发"): a
+# nurse's or a doctor's ward, no one's health. Left out of the signals' reading when the sentence says such work.
+_WORKER_ZH_RE = re.compile(r"护士|护士长|带教|执业|主管护师|规培|科室|调岗|夜班费|排班|(?:调|轮转?)(?:去|到|回)")
+_WARD_ZH_RE = re.compile(r"急诊(?:科)?|门诊|ICU|[\u4e00-\u9fff]{1,3}科")
+
+
+def without_wards(text: str) -> str:
+    return _WARD_ZH_RE.sub(" ", text) if _WORKER_ZH_RE.search(text) else text

@@ -8,7 +8,7 @@ import re
 
 from facts.extraction.base import sentence_memo
 from facts.extraction.chatter import UNDECIDED_RE
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CLOSE_KIN_OPENS_RE
+from facts.extraction.lexicon import LAW_RE, STRONG, ZH_CLOSE_KIN_OPENS_RE, without_wards
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import possession_change, possession_state
 from facts.text import has_cjk, zh_tagged
@@ -295,7 +295,7 @@ _WORKPLACE_RE = re.compile(r"\b(?:at|for) (?:[A-Z][\w&'-]*\s){1,3}(?:Insurance|B
 
 @sentence_memo
 def strong_signal(sentence: str) -> str:
-    text = _SCRIPTS_MEET_RE.sub(" ", sentence) if has_cjk(sentence) else _WORKPLACE_RE.sub(" ", sentence)
+    text = without_wards(_SCRIPTS_MEET_RE.sub(" ", sentence)) if has_cjk(sentence) else _WORKPLACE_RE.sub(" ", sentence)
     for name, pattern in STRONG:
         if pattern.search(text):
             return "complaint" if name == "health" and _FAILED_SERVICE_RE.search(text) else name

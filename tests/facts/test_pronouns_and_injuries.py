@@ -206,3 +206,12 @@ def test_an_instrument_bought_is_a_possession(text: str) -> None:
 
 def test_a_baby_born_on_a_day_of_last_month_is_an_event() -> None:
     assert first_kind("上个月十二号生的，儿子，七斤整") == "event"
+
+
+@pytest.mark.parametrize("text", ["我下个月从骨科调到急诊科了", "我是儿科的护士，上三班倒"])
+def test_a_ward_one_works_on_is_no_health(text: str) -> None:
+    assert "health" not in {kind for kind, _text in facts_of(text)}
+
+
+def test_a_visit_to_the_emergency_department_is_still_health() -> None:
+    assert first_kind("昨晚高烧去了急诊，医生说是流感") == "health"
