@@ -36,8 +36,9 @@ class MessageView:
     name: str
     content: str
     created_at: dt.datetime
-    # The speaker's own last turn, when it is one of the two before this one in the same session, and the turn just
-    # before when someone else's (an assistant's or another person's): a he or she may stand for a relative they name.
+    # The speaker's own turns among the four before this one in the same session (newest first, one a line), and the
+    # turn just before when someone else's (an assistant's or another person's): a he or she may stand for a relative
+    # they name (referent.py).
     previous_user_content: str = ""
     previous_other_content: str = ""
     # The assistant's turn just before this one in the same session, if any (a user's "Yes." may confirm it).

@@ -4,9 +4,9 @@
 later ("He is having heart surgery"); said of its antecedent it is a fact about the speaker's brother, and it is typed
 and slotted as one (`relationship`). The same for "How's your mum?" / "她下周要做手术": the one asking names the
 speaker's mother. A relative counts when its word says the pronoun's sex (brother, 妈, 儿子) or none (child, partner,
-孩子), named as the speaker's: "my ..." / 我(家)... in the speaker's own last turn (or the one before it, when the last went
-on about the same he or she, or named no one), "your ..." / 你(家)... in the turn just
-before by someone else (that one first: it is the nearer). It must be the only such relative there: "my son and my
+孩子), named as the speaker's: "my ..." / 我(家)... in the speaker's own last turns among the four before (the newest
+first, read back past a turn that went on about the same he or she or named no one), "your ..." / 你(家)... in the turn
+just before by someone else (that one first: it is the nearer). It must be the only such relative there: "my son and my
 daughter" leave "she" as said (two would be a guess), and so does a relative named by someone else's "my".
 
 Only clauses that open with the pronoun are read, up to the first clause that names a relative of its own (the turn
@@ -108,12 +108,13 @@ _SEX_OF_PRONOUN = {"he": "he", "his": "he", "他": "he", "she": "she", "her": "s
 def _said_as(clause: str, own: str, other: str) -> str | None:
     """`clause` with its opening pronoun said as the relative it stands for, or None (no pronoun, no one relative,
     or a clause that is chatter whoever it is about: "she really is", or about a pet: "he's a 9 year old lab")."""
-    if pet_named(clause) or _PET_RE.search(clause):
+    en, zh = _OPENS_EN_RE.match(clause), _OPENS_ZH_RE.match(clause)
+    if en is None and zh is None or pet_named(clause) or _PET_RE.search(clause):
         return None
     verdict = rule_verdict(clause, has_slot=False)
     if verdict.keep is False and verdict.reason in _CHATTER:
         return None
-    m = _OPENS_EN_RE.match(clause)
+    m = en
     if m is not None:
         pronoun = m.group("pronoun").lower()
         if pronoun == "her" and not _POSSESSED_RE.match(m.group("rest")) or _NAME_GIVEN_RE.match(m.group("rest")):
@@ -123,7 +124,7 @@ def _said_as(clause: str, own: str, other: str) -> str | None:
             return None
         owner = f"my {kin}" + ("'s" if pronoun in {"his", "her"} else "")
         return m.group("lead") + (owner[0].upper() + owner[1:] if not m.group("lead") else owner) + m.group("rest")
-    m = _OPENS_ZH_RE.match(clause)
+    m = zh
     if m is not None:
         kin = _antecedent(_SEX_OF_PRONOUN[m.group("pronoun")], own, other)
         return None if kin is None else f"{m.group('lead')}我{kin}{m.group('rest')}"
