@@ -146,7 +146,7 @@ _FAMILY_PATTERNS: list[tuple[str, re.Pattern[str]]] = [
 _STATUS_RE = re.compile(
     r"\b(got engaged|proposed|broke up|split up|got married|divorced|called it quits)\b|"  # single: a status, not "every single"
     r"\b(?:i'?m|i am|i was|been|being|still|happily|newly|back to being) single\b|\bsingle (?:again|mum|mom|dad|parent)\b|"
-    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领(?:完|了)?证(?!明|件|书)|分居|婚不结了|退婚|相亲|交友软件|\b(?-i:Hinge|Tinder|Bumble)\b|\b(?:on|deleted|downloaded) (?:hinge|tinder|bumble)\b|\b(?:dating apps?|started dating|dating again)\b|\bmov(?:e|ing) in together\b",
+    r"求婚|订婚|分手|(?:和|跟)\S{1,4}分了|单身|离婚|要结婚|结婚了|领(?:完|了)?证(?!明|件|书)|分居|婚不结了|退婚|相亲|交友软件|\b(?-i:Hinge|Tinder|Bumble)\b|\b(?:on|deleted|downloaded) (?:hinge|tinder|bumble)\b|\b(?:dating apps?|started dating|dating again)\b|\bmov(?:e|ing) in together\b|\basked me to be (?:his|her) (?:girlfriend|boyfriend|partner)\b|\b(?:made it|we'?re) official\b|(?:和|跟)\S{1,6}在一起了|确定(?:了)?关系|脱单",
     re.I,
 )
 _BIRTH_RE = re.compile(

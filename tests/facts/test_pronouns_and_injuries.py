@@ -9,7 +9,7 @@ from facts.extraction.base import Candidate, MessageView
 from facts.extraction.rules import RuleExtractor
 from facts.models import Fact
 from tests.conftest import Persona
-from tests.facts.user_turn import WHEN, candidates_of, facts_of, first_kind
+from tests.facts.user_turn import WHEN, candidates_of, facts_of, first_kind, rule_type_of
 
 
 def _after(text: str, own: tuple[str, ...] = (), other: str = "") -> list[Candidate]:
@@ -215,3 +215,10 @@ def test_a_ward_one_works_on_is_no_health(text: str) -> None:
 
 def test_a_visit_to_the_emergency_department_is_still_health() -> None:
     assert first_kind("昨晚高烧去了急诊，医生说是流感") == "health"
+
+
+@pytest.mark.parametrize(
+    "text", ["She asked me to be her boyfriend at the pier last night", "我跟阿杰在一起了，上周刚确定关系"]
+)
+def test_becoming_a_couple_is_the_relationship_status(text: str) -> None:
+    assert rule_type_of(text) == "relationship"
