@@ -135,7 +135,7 @@ def possession_state(sentence: str) -> str:
         if m is None or not _OWNED_ZH_RE.search(head):  # ("有一只猫在楼下叫": a cat seen, none said to be one's own)
             return ""
         after = head[m.end() : m.end() + 8]
-        return _kind(True, False) if _ZH_PET_RE.match(after) else "vehicle" if _ZH_VEHICLE_RE.search(after) else ""
+        return "pet" if _ZH_PET_RE.match(after) else "vehicle" if _ZH_VEHICLE_RE.search(after) else ""
     after = head[m.end() : m.end() + 8]
     return _kind(bool(_ZH_PET_RE.match(after)), bool(_ZH_VEHICLE_RE.search(after)))
 

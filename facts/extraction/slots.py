@@ -123,7 +123,7 @@ _ORDER_RE = re.compile(
 )
 _ORDER_BAD_RE = re.compile(
     r"never arrived|hasn'?t arrived|not arrived|didn'?t arrive|(?:still )?(?:not|hasn'?t been|wasn'?t) (?:shipped|"
-    r"dispatched|sent)|late|broken|damaged|cracked|wrong|missing|refund|faulty|dead|no sound|won'?t (?:turn|switch) on|"
+    r"dispatched|sent)|late|broken|damaged|cracked|wrong|missing|refund|faulty|\bdead\b|no sound|won'?t (?:turn|switch) on|"
     r"(?:doesn'?t|does not|isn'?t|is not|stopped) work|"
     r"没收到|还没到|没到|(?:还)?没(?:有)?发货|一直不发|坏了|破损|碎了|错了|退款|退货|延迟|没声音?|开不了机|不(?:亮|响|工作)|都一样",
     re.I,
