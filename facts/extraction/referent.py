@@ -48,7 +48,8 @@ def _kin_re(owner_en: str, owner_zh: str) -> re.Pattern[str]:
 
 _MINE_RE = _kin_re("my|our", "我们|我(?!们)")
 _YOURS_RE = _kin_re("your", "你们|你(?!们)|您")
-_ANY_KIN_RE = re.compile(rf"\b(?:{_HE_EN}|{_SHE_EN}|{_EITHER_EN})s?\b|{_HE_ZH}|{_SHE_ZH}|{_EITHER_ZH}", re.I)
+_KIN = rf"\b(?:{_HE_EN}|{_SHE_EN}|{_EITHER_EN})s?\b|{_HE_ZH}|{_SHE_ZH}|{_EITHER_ZH}"
+_ANY_KIN_RE = re.compile(_KIN, re.I)
 _HE_RE = re.compile(rf"^(?:{_HE_EN}|{_HE_ZH})$", re.I)
 _SHE_RE = re.compile(rf"^(?:{_SHE_EN}|{_SHE_ZH})$", re.I)
 
@@ -95,11 +96,7 @@ def _antecedent(sex: str, own: str, other: str) -> str | None:
 
 # A turn that names someone (a relative, a he or she, a name inside a sentence) is about them: the search for the
 # antecedent stops there; one that names no one ("新的出生证明还没出来") is passed over.
-_SOMEONE_RE = re.compile(
-    rf"\b(?:{_HE_EN}|{_SHE_EN}|{_EITHER_EN}|he|she|him|her|his)s?\b|{_HE_ZH}|{_SHE_ZH}|{_EITHER_ZH}|[他她]"
-    r"|(?<=[a-z,] )(?-i:[A-Z][a-z]{1,15})\b",
-    re.I,
-)
+_SOMEONE_RE = re.compile(rf"{_KIN}|\b(?:he|she|him|her|his)s?\b|[他她]|(?<=[a-z,] )(?-i:[A-Z][a-z]{{1,15}})\b", re.I)
 
 
 _SEX_OF_PRONOUN = {"he": "he", "his": "he", "他": "he", "she": "she", "her": "she", "她": "she"}
@@ -114,20 +111,18 @@ def _said_as(clause: str, own: str, other: str) -> str | None:
     verdict = rule_verdict(clause, has_slot=False)
     if verdict.keep is False and verdict.reason in _CHATTER:
         return None
-    m = en
-    if m is not None:
-        pronoun = m.group("pronoun").lower()
-        if pronoun == "her" and not _POSSESSED_RE.match(m.group("rest")) or _NAME_GIVEN_RE.match(m.group("rest")):
+    if en is not None:
+        pronoun, rest = en.group("pronoun").lower(), en.group("rest")
+        if pronoun == "her" and not _POSSESSED_RE.match(rest) or _NAME_GIVEN_RE.match(rest):
             return None  # (a name given by "her name's ..." is a pet's or a newcomer's: "her name's Biscuit btw")
         kin = _antecedent(_SEX_OF_PRONOUN[pronoun], own, other)
         if kin is None:
             return None
         owner = f"my {kin}" + ("'s" if pronoun in {"his", "her"} else "")
-        return m.group("lead") + (owner[0].upper() + owner[1:] if not m.group("lead") else owner) + m.group("rest")
-    m = zh
-    if m is not None:
-        kin = _antecedent(_SEX_OF_PRONOUN[m.group("pronoun")], own, other)
-        return None if kin is None else f"{m.group('lead')}我{kin}{m.group('rest')}"
+        return en.group("lead") + (owner[0].upper() + owner[1:] if not en.group("lead") else owner) + rest
+    if zh is not None:
+        kin = _antecedent(_SEX_OF_PRONOUN[zh.group("pronoun")], own, other)
+        return None if kin is None else f"{zh.group('lead')}我{kin}{zh.group('rest')}"
     return None
 
 
