@@ -389,3 +389,11 @@ def listener_reaction(sentence: str) -> bool:
     if _SECOND_PERSON_RE.search(rest) or _EMPATHY_RE.match(rest):
         return True
     return bool(_OUTCOME_RE.match(rest)) and len(keywords(rest)) <= 3
+
+
+# Chinese drops the speaker as subject: a sentence opening with a time and a verb of going or intending, no subject
+# ("周末得回趟老家，我奶奶八十大寿", "下周要陪我爸去复查") is the speaker's plan.
+ELIDED_PLAN_ZH_RE = re.compile(
+    r"^(?:(?:这|下|这个|下个)?(?:周末|周[一二三四五六日天]?|礼拜[一二三四五六天]|星期[一二三四五六天]|月)|明天|后天|今晚|月底|年底|"
+    r"过几天|过两天|国庆|春节|暑假|寒假)?(?:得|要|会|准备|打算|想|该|可能)(?:回|去|带|陪|飞|赶|请假)"
+)

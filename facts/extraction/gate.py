@@ -17,7 +17,6 @@ from facts.extraction.chatter import (
     DONT_KNOW_RE,
     HYPOTHETICAL_RE,
     LISTENERS_CHOICE_RE,
-    NOT_SETTLED_RE,
     SUPPORT_RE,
     UNDECIDED_RE,
     about_listener_zh,
@@ -35,7 +34,7 @@ from facts.extraction.chatter import (
 )
 from facts.extraction.elision import speaker_elided
 from facts.extraction.identity import says_what_speaker_is
-from facts.extraction.lexicon import LAW_RE, SECRET_RE, WHY_OF_BUSINESS_RE
+from facts.extraction.lexicon import CRIME_RE, LAW_RE, SECRET_RE, WHY_OF_BUSINESS_RE
 from facts.extraction.pieces import main_reason, small_talk_reason
 from facts.extraction.signals import (
     ACHIEVED_RE,
@@ -53,7 +52,7 @@ from facts.extraction.signals import (
     strong_signal,
     wish,
 )
-from facts.extraction.talk import I_SUBJECT_RE, praise_of_yours, request_only, talk_only
+from facts.extraction.talk import I_SUBJECT_RE, praise_of_yours, request_only, talk_only, unsettled_only
 from facts.text import has_cjk, keywords
 
 _SECOND_PERSON_RE = re.compile(r"\b(you|your|yours|you're|u|ur)\b|你|您", re.I)
@@ -90,7 +89,7 @@ _SERVICE_RE = re.compile(
     r"how much (?:is|are|does|do|would|will)|how long (?:does|do|will|would) (?:it|that|this|the \w+) (?:\w+ )?(?:take|to)|what'?s the catch)\b|"
     r"有(?:没有)?[\u4e00-\u9fff]{1,2}色|收不收|(?:能|可以)自己带[\u4e00-\u9fff]{1,6}(?:吗|不)|码数|大码|颜色|自提|取件|关门|开门|营业|门店|分期|上门|工程师|有货|现货|移机|开通|订单|发货|快递|物流|退款|退货|换货|价格|多少钱|运费|优惠|"
     r"违约金|手续费|提前还款|(?<!老)年卡|月卡|季卡|次卡|储值卡|申诉|利息|利率|年费|押金|滞纳金|会员|套餐|账户|账号|预订|预约|发票|尺码|库存|保修|理赔|改签|退票|航班|包邮|送货|配送|寄到|送到|安装|"
-    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|(?:^|^(?:你好|您好)[，,\s]*)(?:想问(?:一)?下|咨询(?:一)?下)|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
+    r"开票|专票|普票|收据|开门|免费|收费|定损|接站|接机|送机|小程序|公众号|官网|^(?:(?:hi|hello|你好|您好)[，,\s]*){0,2}(?:想问(?:一)?下|咨询(?:一)?下)|名额|上架|按(?:月|年|天|次|季|周)(?:交|付|收|算|扣)|(?:开|办)\S{0,3}证明|证明\S{0,6}开|行李|托运|门诊\S{0,2}(?:开|时间)|月租|月付|婴儿床|加床|"
     # The business taking the old one away ("Do you take the old one away?", "旧的能回收吗").
     r"\btake (?:the|my|our) old (?:[\w-]{1,20} )?(?:one )?away\b|\bhaul (?:the |my )?old\b|回收旧|旧的\S{0,4}回收|"
     # The business's people or goods asked about ("can your drivers take the old sofa?", "do you do it in oak?").
@@ -257,7 +256,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "reaction")  # "我以为存一天就够了": a belief the speaker just gave up
     if _WHY_STILL_NOT_RE.match(plain_bare):  # "为什么还没发货", "Why hasn't it shipped yet?": the speaker's wait
         return Verdict(True, "complaint", sure=True)
-    if is_question(text) and not has_slot:
+    if not (crime := CRIME_RE.search(text) and (first or has_cjk(text))) and is_question(text) and not has_slot:
         return _question_verdict(text, bare, plain_bare, first=first or owned_zh(text, signal), signal=signal)
     # (A complaint is about the listener's business: "你们寄来的台灯是坏的" stays a complaint.)
     listener = second and not first or _about_listener(plain_bare) or about_listener_zh(plain_bare)
@@ -266,7 +265,7 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(False, "about_other")
     if not has_slot and _EMPTY_PROMISE_RE.fullmatch(text):
         return Verdict(False, "agreement")  # a promise with no content ("I promise nothing.", "Tomorrow, I promise.")
-    if not has_slot and signal != "complaint" and NOT_SETTLED_RE.search(plain):
+    if not has_slot and signal != "complaint" and unsettled_only(plain, signal):
         return Verdict(False, "vague")  # "nothing decided", 还没定: a plan not made
     if not has_slot and not signal and (DONT_KNOW_RE.search(plain) or LISTENERS_CHOICE_RE.search(plain)):
         return Verdict(False, "vague")  # "我也不知道啥型号", "come over friday if u want"
@@ -301,9 +300,9 @@ def rule_verdict(sentence: str, *, has_slot: bool = False) -> Verdict:
         return Verdict(True, "event", sure=owned_zh(text, "event") if has_cjk(text) else not is_question(text))
     if DIET_CHANGE_RE.search(text) and (first or has_cjk(text)) and not is_question(text):
         return Verdict(True, "preference")  # a habit given up or taken up ("I finally quit smoking", "戒糖三个月了")
-    news = TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or owned_zh(text, "event"))
-    if news and not is_question(text):  # back from a holiday (蜜月回来), a job lost or found ("got let go", 被裁了)
-        return Verdict(True, "event" if TRIP_BACK_RE.search(text) else "work", sure=True)
+    news = crime or TRIP_BACK_RE.search(text) or JOB_NEWS_RE.search(text) and (first or owned_zh(text, "event"))
+    if news and (crime or not is_question(text)):  # back from a holiday, a job lost or found, a crime (asked after too)
+        return Verdict(True, "event" if crime or TRIP_BACK_RE.search(text) else "work", sure=True)
     if first and says_what_speaker_is(plain):
         return Verdict(True, "identity", sure=True)  # "I'm a Virgo", "我是左撇子": one content word, and lasting
     if len(keywords(text)) < 2 and not re.search(r"\d", text) and not decided(text):

@@ -15,7 +15,12 @@ ZH_AGED = r"(?:[\d一二三四五六七八九十两半]{1,3}(?:个月|岁|周)�
 LAW_WORDS = (
     r"\b(?:lawyers?|solicitors?|attorneys?|lawsuit|sue|sued|suing|tribunal|arbitration|legal action|"
     r"(?:to|in|at|into|before the|small claims|county|crown|family) court|court (?:case|date|hearing|order|summons)|"
-    r"magistrates?|injunction|small claims)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助|领养令|收养令"
+    r"magistrates?|injunction|small claims)\b|律师|起诉|法院|仲裁|开庭|官司|诉讼|判决|立案|法律援助|领养令|收养令|"
+    # What the dead leave and its paperwork ("we're still waiting on probate", "joint executors", 遗嘱, 继承公证).
+    r"\b(?:probate|executors?|executrix|letters of administration|inherit\w*|(?:in|under|contest\w*) (?:the|his|her|my|"
+    r"mum's|dad's) will|left (?:everything|it all|the (?:house|flat|cottage|farm|estate|savings|business|land|property))"
+    r"(?: \w+){0,3} (?:to|between) (?:me|us|my|her|him|them)|intestate|(?:there (?:was|is)|(?:he|she|they) (?:left|had|made)) no will)\b|"
+    r"遗嘱|遗产|继承|公证处|公证书"
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 
@@ -49,6 +54,12 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
         "health",
         re.compile(
             r"看(?:了)?(?:膝盖|腰(?!带|包)|脚踝?|牙(?!齿|膏|刷)|胃|皮肤|颈椎|腰椎|肩膀)(?!\S{0,2}(?:怎么|咋|好看|不错))|"
+            # Trying for a baby with help, and losing one ("our second round of IVF", "第三次移植又没着床", "七周停育").
+            r"\b(?:ivf|icsi|iui|miscarr\w*|fertility (?:clinic|treatment|tests?|specialist|nurse|consultant)|embryos?|stims|"
+            r"egg (?:retrieval|collection)|sperm (?:count|test|analysis)|amh|hcg|progesterone|gonal-?f|menopur|follicles?|"
+            r"endometriosis|pcos|(?:baseline|dating|12[- ]week|20[- ]week|anomaly|nuchal) scan|my periods?|needle phobia|"
+            r"(?:terrified|scared|petrified|afraid) of needles)\b|试管|促排|取卵|胚胎|冻胚|(?<!代码)(?<!程序)移植(?=\S{0,3}(?:胚|没|又|失败|成功|后|前))|着床|"
+            r"胎心|胎停|停育|流产|小产|黄体酮|排卵|卵泡|宫腔镜|输卵管|不孕|孕[\d一二三四五六七八九十]{1,2}周|"
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|diabet\w*|cholesterol|blood "
             r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|broken|fractured|sprained|dislocated|snapped|ruptured|twisted|torn) (?:my|his|her|their) (?:left |right )?(arm|leg|back|achilles|ACL|hamstring|ligament|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis|knee|shoulder|thumb|heel|shin|kneecap|tibia|fibula|femur)|"
@@ -72,7 +83,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"check-?ups?|vaccin\w*|"
             r"due date)\b|\b(?:dodgy|bad|weak|sore|stiff|wonky|dicky) (?:(?:lower|upper|left|right) )?(?:back|knee|hip|shoulder|ankle|neck|"
             r"wrist|stomach|disc)s?\b|\bBP (?:is|was|of|reading)\b|\bpanic attacks?\b|\bheart (?:was |is |keeps |kept )?(?:racing|pounding)\b|"
-            r"高反|高原反应|劳损|膏药|\bcopd\b|\bmy counsell?or\b|\b(?:in|having|started|going to|get|getting|go to) (?:some )?counsell?ing\b(?! (?:jobs?|career|course|degree|training|work)\b)|(?:心脏)?支架|搭桥|\bstents?\b|\b(?:GP|doctor|dentist)(?:'s)? (?:appointment )?(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:膝|髋|肩)\S{0,4}\s?(?:置换|replacement)|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
+            r"高反|高原反应|劳损|膏药|\bcopd\b|\bmy counsell?or\b|\breferred me (?:on )?to (?:a |an |the )?(?:counsell?or|specialist|consultant|psychiatrist|psychologist|therapist|physio|[a-z]+ologist)\b|挂\S{0,4}科的?号|复诊|\bmy (?:knee|hip|back|shoulder|eye|ankle|wrist|foot|hand|hernia|gallbladder|cataract|bunion|tonsils?) op\b|\b(?:in|into|to) (?:a |the )?hospice\b|\b(?:on|to) palliative\b|\bpalliative (?:care )?(?:team|ward|unit|nurses?)\b|安宁病房|临终关怀|\bcounsell?ing sessions?\b|\b(?:in|having|started|going to|get|getting|go to) (?:some )?counsell?ing\b(?! (?:jobs?|career|course|degree|training|work)\b)|(?:心脏)?支架|搭桥|\bstents?\b|\b(?:GP|doctor|dentist)(?:'s)? (?:appointment )?(?:on|this|next) (?:mon|tues|wednes|thurs|fri|satur|sun)day\b|(?:膝|髋|肩)\S{0,4}\s?(?:置换|replacement)|\bmy (?:back|knee|hip|shoulder|ankle|neck|wrist|stomach)(?:'s| is| has)? (?:given up|"
             r"playing up|killing me|gone)\b|核磁|\bCT\b|B超|胃镜|抽血|化验|血糖|血脂|尿酸|疹子|预产期|坐月子|孕期|怀了|"
             r"肠镜|活检|彩超|心电图|疫苗|输液|打点滴|拔牙|补牙|洗牙|根管|椎间盘|腰间盘|老毛病|(?:腰|腿|膝盖|胃|肠胃|嗓子|颈椎)(?:不太?好|不行|不太?舒服)|"
             # An injury, a condition or a pill named without the words above ("崴了脚", "打着石膏", "甲减", "lactose
@@ -116,7 +127,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"named driver|no[- ]claims|agreement (?:i|we) signed|signed (?:an?|the|my|our) (?:[\w-]+ )?agreement|(?:travel|life|home|contents|car|pet|health|medical|income protection) (?:insurance )?(?:policy|cover))\b|领事馆|大使馆|\bmediat(?:or|ion)\b|调解|\b(?:notice to quit|eviction(?: notice)?|section 21)\b|落地签|无犯罪(?:记录)?证明|犯罪记录|\bcriminal record\b|\bDBS(?: check)?\b|\bgas safety (?:check|cert\w*|record)\b|\bchild arrangements? order\b|\b(?:got|put|have|made) a claim in\b|营业执照|个体户(?:登记|执照|营业)|工商登记|\b(?:background|vetting) check\b|公证|遗嘱|房贷|车贷|贷款|贷了|商贷|组合贷|公积金贷|面签|房产证|产权|不动产(?:权)?证|月供|首付|按揭|合同|租约|房东|签证|护照|律师|起诉|法院|离婚|领养令|收养令|抚养权|监护权|"
             # A court only as the law's ("to court", "small claims court"), never a netball or tennis court.
             # A licence held, a premium, a claim made on a policy, a liability fixed (只有中国驾照, 保费涨了, 出过一次险, 判我全责).
-            r"保险(?!杠|丝|箱|柜)|保单|保费|(?:只有|持有?|用的是)\S{0,4}驾照|拿(?:的|了)?本(?=[\s，,。！!]|$)|\b(?:international )?driving permit\b|出过\S{0,2}?险|(?:[全主次]责|同等责任)(?!任)|定责|\b(?:insurance |car |renewal )?premium (?:is|was|went up|has gone up|goes up)\b|\bpremium ?是|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
+            r"保险(?!杠|丝|箱|柜)|保单|保费|(?:只有|持有?|用的是)\S{0,4}驾照|拿(?:的|了)?本(?=[\s，,。！!]|$)|\b(?:international )?driving permit\b|出过\S{0,2}?险|(?:[全主次]责|同等责任)(?!任)|定责|\b(?:insurance |car |renewal )?premium (?:is|was|went up|has gone up|goes up)\b|\bpremium ?是|(?:一签|合同)?签了[\d一二三四五两]+年|交强险|商业险|车险|责任险|意外险|寿险|医疗险|重疾险|(?:旅行|旅游|家财|财产|宠物|养老|健康|航延)险|定损|理赔|出险|违章|罚款|罚了?[\d一二三四五六七八九十两百]+(?:块|元)?\S{0,2}扣[\d一二三四五六]分|扣[\d一二三四五六]分|借呗|花呗|网贷|信用卡\S{0,6}(?:欠|逾期|分期|还款|还不上|刷爆)|(?:贷款|网贷|还款)\S{0,4}逾期|逾期还款|欠款|欠债|负债|催收|协商(?:还款|分期)|最低还款|\b(?:contravention|penalty charge notice|PCN|speeding (?:fine|ticket)|points on (?:my|his|her) licen[cs]e)\b|居留|居住证|暂住证|工作许可|户口|入籍|移民局|\b(?:work|study) permit\b|\b(?:citizenship|naturali[sz]ation|Home Office|immigration)\b|(?:驾照|驾驶证)\S{0,6}(?:到期|过期|换证|年审)|"
             + LAW_WORDS,
             re.I,
         ),
@@ -290,3 +301,17 @@ _WARD_ZH_RE = re.compile(r"急诊(?:科)?|门诊|ICU|[\u4e00-\u9fff]{1,3}科")
 
 def without_wards(text: str) -> str:
     return _WARD_ZH_RE.sub(" ", text) if _WORKER_ZH_RE.search(text) else text
+
+
+# A crime the speaker suffered, or its report to the police ("we got burgled", "someone broke into my flat", "my bike
+# got nicked", "called 999", "家里被撬了", "钱包被偷了", "报了警"): what happened, kept whatever else the turn says.
+CRIME_RE = re.compile(
+    r"\b(?:burgl(?:ed|ary|arised|arized)|break-?ins?|broken into|broke into|(?:broke|broken) in(?! (?:my|the|these|those|his|her|a|an|our|new|them|it)\b)|robbed|mugged|pick-?pocketed)\b|\bhad a "
+    r"break in\b|\b(?:got|was|were|been|had (?:my|our) [\w -]{1,20}?) (?:stolen|nicked|pinched|swiped)\b|\b(?:stole|"
+    r"nicked|pinched|swiped) (?:my|our)\b(?! (?:heart|thunder|line|idea|joke)s?\b)|\b(?:called|rang|phoned|dialled|"
+    r"dialed) (?:the )?(?:police|cops|999|911|112|101)\b|\bpolice (?:came|come|turned|showed|are on their way|were "
+    r"here)\b|\breported (?:it|the \w+) to (?:the )?police\b|\b(?:dusted|checked) [\w ]{0,20}for (?:finger)?prints\b|"
+    r"被(?:人)?(?:偷|撬|抢|扒)|被盗(?!刷)|(?:遭|进)了?贼|入室(?:盗窃|抢劫)|报了(?:警|案)|报(?:警|案)了(?!吗|没)|已(?:经)?报(?:警|案)|打(?:了|过)110|110打了|"
+    r"派出所\S{0,4}来(?:了)?人|(?:取|提)了?指纹",
+    re.I,
+)

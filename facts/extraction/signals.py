@@ -117,9 +117,9 @@ LEGAL_PAPER_RE = re.compile(
 # as the request itself, a decision no classifier vetoes (change_asked).
 _CHANGE_ME = r"(?:upgrade|downgrade|switch|move) (?:me|us) (?:to|onto|over to)"
 DECISION_RE = re.compile(
-    r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:just )?(?:take|go with|pick)(?! (?:you|him|her|them|us|me)\b| up\b)|i'?ll (?:order|get|buy|have) the \w+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
+    r"\b(decided|made (?:up )?my mind(?: up)?|i chose|i'?m going with|i'?ll (?:just )?(?:take|go with|pick)(?! (?:you|him|her|them|us|me)\b| up\b)|i'?ll (?:order|get|buy|have|go for) the [\w.£$€-]+ one|let'?s (?:do|go with) (?:that|the)|i'?ve switched|"
     r"i (?:want|'d like) to cancel|i cancelled|(?:i'?m|i am) (?:stepping|standing) down (?:as|from)|i'?m not (?:standing|running) (?:again|for re-?election)|switch(?:ing)? to|i'?ll have (?:that|this|the \w+) one|(?:swap|change) "
-    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange),? please)\b|"
+    r"(?:it|that|them) (?:for|to)|(?:i|we)'?d rather (?:skip|go with|have|not)|(?:refund|replacement|exchange|swap),? please|(?<![\w'’-])(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)? first,? (?:then )?(?-i:[A-Z])[\w'’-]+(?: (?-i:[A-Z])[\w'’-]+)? second)\b|"
     r"决定|(?:^|我|那我|就这么|那就)定了|(?:那就|就)(?:先)?这么定(?![了吧啊]?\s*(?:[，,]\s*谢谢|[。!！~～]*$))|(?:^|[，,\s])(?:那(?:就(?:先)?|还是)(?:申请|办|选|订|砸|换|改|报|退|上|要|买)|那我就?(?:选|订|换|改|退|买)|那订(?!单))|选了|就选|换成|改到|改成|取消了|换货吧|退货吧|就要这个|那我拍|我要(?:那|这)(?:个|款|件)|换个新的|"
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|\b(?:we'?ll|i'?ll) hold off (?:on|until|till)\b|switch(?:ed)?\s?到|(?:想|要|申请)(?:销户|注销)|改期|改约|想退(?:掉)?\S{0,4}?(?:课|卡|会员|订阅|套餐)|\bexchange (?:it |them |these |this )?for (?:the|a|an) \w|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
@@ -157,7 +157,7 @@ DECISION_RE = re.compile(
 # fact, whatever the classifier's vectors make of so few words.
 _CHOSEN_ONE_RE = re.compile(
     r"\b(?:i'?ll|i will|i'?m gonna|i'?m going to|we'?ll) (?:get|take|order|buy|have|go for|go with) the "
-    r"(?:[\w-]+ ){1,2}?ones?\b|(?:那|就|那就|那我就)(?:要|选|拿|买|订)(?:那|这)(?:个|款|件|双|台|套)",
+    r"(?:[\w.£$€-]+ ){1,2}?ones?\b|(?:那|就|那就|那我就)(?:要|选|拿|买|订)(?:那|这)(?:个|款|件|双|台|套)|^(?:\S{0,4}[，,\s])?那就(?:要|选|买|订|用|办)?[^，。！？\s]{0,6}(?:版|款|套餐|档)(?!本)",
     re.I,
 )
 # ... asked at the start of the sentence ("could you move us onto monthly billing"): as sure as a slot, however little

@@ -8,7 +8,14 @@ from __future__ import annotations
 import re
 
 from facts.extraction.base import sentence_memo
-from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person, strip_chatter
+from facts.extraction.chatter import (
+    I_WORDS,
+    NOT_SETTLED_RE,
+    WE_WORDS,
+    first_person_re,
+    has_first_person,
+    strip_chatter,
+)
 
 # What only keeps the talk going, said in more words (the corpus README's reactions, sign-offs and small talk): a
 # picture shown ("这张是凌晨四点出发的时候拍的", "here's another one, that's the harbour at six"), ...
@@ -258,3 +265,12 @@ def request_only(text: str) -> bool:
     request's, no fact of the speaker's)."""
     m = _REQUEST_ONLY_RE.match(text[:200])
     return m is not None and not I_SUBJECT_RE.search(text[m.end() : 200])
+
+
+def unsettled_only(plain: str, signal: str) -> bool:
+    """A plan said not to be made ("nothing decided", 还没定): nothing to keep, unless a health or a relative's fact is
+    told in a clause before the hesitation ("我爸胰腺癌晚期，医生说就一两个月了，我们在纠结要不要转安宁病房")."""
+    hedge = NOT_SETTLED_RE.search(plain)
+    if hedge is None:
+        return False
+    return not (signal in {"health", "relationship"} and re.search(r"[，,;；]", plain[: hedge.start()]))

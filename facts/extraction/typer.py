@@ -12,8 +12,9 @@ import re
 from facts.extraction import classifier
 from facts.extraction.amounts import says_more_than_amount
 from facts.extraction.chatter import I_WORDS, WE_WORDS, first_person_re, has_first_person
+from facts.extraction.elision import ELIDED_PLAN_ZH_RE
 from facts.extraction.gate import _SERVICE_RE, is_question, keep_hint, statement_beside_question, strip_chatter
-from facts.extraction.lexicon import LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_EN_KIN, ZH_KIN_OPENS_RE
+from facts.extraction.lexicon import CRIME_RE, LAW_RE, STRONG, ZH_AGED, ZH_CHILD_WORDS, ZH_EN_KIN, ZH_KIN_OPENS_RE
 from facts.extraction.person import is_past_form
 from facts.extraction.possession import VEHICLE_NAMED_RE, pet_named, possession_change, vehicle_owned
 from facts.extraction.signals import (
@@ -227,7 +228,11 @@ _RELATIVE_RE = re.compile(
     + ZH_CHILD_WORDS
     + r"|妈妈|妈|爸爸|爸|父母|哥哥|姐姐|弟弟|妹妹|哥|姐|弟|妹|"
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
-    r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + ZH_EN_KIN + "|" + _BIRTH_ORDER,
+    r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + ZH_EN_KIN + "|" + _BIRTH_ORDER + "|"
+    # A child called by name at a stage of school ("Theo's first week of reception done", "我们朵朵上中班了").
+    r"(?-i:\b[A-Z][a-z]{2,})(?:'s|\s(?:is|has|was|starts|started|loves|hates|goes|went|got))\b(?=[^.!?]{0,50}\b(?:reception|"
+    r"nursery|pre-?school|kindergarten|infants|year [1-6]\b(?! of)))|(?:^|我们|我家|[，,\s])(?![天常慢刚好人偷渐早试看想谢哈呵嘿默"
+    r"稍轻悄紧乖快每处家年个星样点些一宝妈爸哥姐弟妹爷奶])(?P<twice>[\u4e00-\u9fff])(?P=twice)(?=\S{0,16}(?:幼儿园|托班|[小中大]班|[一二三四五六]年级|小学))",
     re.I,
 )
 _SPEAKER_RE = first_person_re(I_WORDS, WE_WORDS, ("me",), zh="我(?!的)")
@@ -280,7 +285,7 @@ def _own_or_relative(sentence: str, family: str | None) -> str:
         return "relationship"
     if _PAST_EVENT_RE.search(sentence):
         return "event"
-    plan = _PLAN_RE.search(sentence) or _ELIDED_PLAN_ZH_RE.match(strip_chatter(sentence))
+    plan = _PLAN_RE.search(sentence) or ELIDED_PLAN_ZH_RE.match(strip_chatter(sentence))
     return _planned(sentence) if plan else "relationship"
 
 
@@ -294,18 +299,10 @@ def _relative_is_subject(sentence: str) -> bool:
     return _relative_named(_COMPANION_RE.sub(" ", strip_chatter(sentence))) and not _speaker_first(sentence)
 
 
-# Chinese drops the speaker as subject: a sentence opening with a time and a verb of going or intending, no subject
-# ("周末得回趟老家，我奶奶八十大寿", "下周要陪我爸去复查") is the speaker's plan.
-_ELIDED_PLAN_ZH_RE = re.compile(
-    r"^(?:(?:这|下|这个|下个)?(?:周末|周[一二三四五六日天]?|礼拜[一二三四五六天]|星期[一二三四五六天]|月)|明天|后天|今晚|月底|年底|"
-    r"过几天|过两天|国庆|春节|暑假|寒假)?(?:得|要|会|准备|打算|想|该|可能)(?:回|去|带|陪|飞|赶|请假)"
-)
-
-
 def _speaker_first(sentence: str) -> bool:
     """True when the speaker is named before any relative: the sentence is the speaker's own."""
     body = strip_chatter(sentence)  # "我跟你讲，我姐下个月生二胎": the lead-in is no subject
-    if _ELIDED_PLAN_ZH_RE.match(body):
+    if ELIDED_PLAN_ZH_RE.match(body):
         return True
     speaker, relative = _SPEAKER_RE.search(body), _RELATIVE_RE.search(body) or ZH_KIN_OPENS_RE.search(body)  # (老婆…)
     return speaker is not None and (relative is None or speaker.start() < relative.start())
@@ -318,7 +315,7 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
 
 def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
-    signal = strong_signal(sentence)
+    signal = strong_signal(CRIME_RE.sub(" ", sentence))  # (a door broken into, a phone stolen: no fault of a thing's)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
     family = None if family == "vehicle" and slot is None and not vehicle_owned(sentence) else family  # a make alone
     # A refund asked about with no trouble of the speaker's asks the terms ("What's your refund policy?"), not a grievance.
@@ -326,8 +323,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
     # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).
     service = asks and _SERVICE_RE.search(sentence) and (signal != "complaint" or terms)
-    stated = DECISION_RE.search(sentence) or statement_beside_question(sentence)
-    if service and not stated or ASKS_ABOUT_RE.match(sentence):
+    stated = DECISION_RE.search(sentence) or statement_beside_question(sentence) or CRIME_RE.search(sentence)
+    if service and not stated or ASKS_ABOUT_RE.match(sentence) and not CRIME_RE.search(sentence):
         return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
     if REMIND_RE.search(sentence):
         return "commitment"  # a reminder asked for: the plan is the speaker's, whatever it is about
@@ -340,12 +337,12 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "commitment"  # the wedding with its date or place; "we're getting married!" alone is the relationship
     if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
         return "legal"
-    if signal == "complaint" and names_a_fault(sentence):
+    if signal == "complaint" and names_a_fault(CRIME_RE.sub(" ", sentence)):
         return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
     if decided(sentence):
         return "decision"
-    if ACHIEVED_RE.search(sentence):  # a test passed happened; a job or a home won is who one is (README's profile)
-        won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"
+    if ACHIEVED_RE.search(sentence) or CRIME_RE.search(sentence) and signal != "legal":  # a test passed, a crime
+        won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"  # (a job or a home won: who one is, README)
         return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我表弟考上研究生了")
     if signal == "legal" and INCOME_RE.search(sentence):
         return "other"  # "我月薪两万，每个月房贷六千": the income is the amount, the loan its context
