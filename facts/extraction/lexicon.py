@@ -20,7 +20,14 @@ LAW_WORDS = (
     r"\b(?:probate|executors?|executrix|letters of administration|inherit\w*|(?:in|under|contest\w*) (?:the|his|her|my|"
     r"mum's|dad's) will|left (?:everything|it all|the (?:house|flat|cottage|farm|estate|savings|business|land|property))"
     r"(?: \w+){0,3} (?:to|between) (?:me|us|my|her|him|them)|intestate|(?:there (?:was|is)|(?:he|she|they) (?:left|had|made)) no will)\b|"
-    r"遗嘱|遗产|继承|公证处|公证书"
+    r"遗嘱|遗产|继承|公证处|公证书|"
+    # A dispute taken to a tribunal or a court, and wages owed ("submitted the ET1", "the hearing's listed for March",
+    # "judgment for £3,150", 劳动监察, 申请执行, 拖了我三个月工资).
+    r"\b(?:ET1|acas|early conciliation|(?:a|my|the) small claim|money claim|ccj|bailiffs?|"
+    r"adjudicat\w+|(?:tribunal|court) hearing|hearing(?:'s| is) (?:listed|set|booked|on)|"
+    r"judg(?:e)?ment (?:for|against|in)|unpaid (?:wages|salary|overtime)|(?:wages|salary|pay) (?:i'?m|i am|they) owed|"
+    r"owes? me (?:\w+ ){0,3}(?:wages|salary|pay)|ha(?:s|ve)n'?t paid (?:me|my) (?:[\w']+ ){0,3}?(?:wages|salary|pay))\b|劳动监察|劳动纠纷|(?:申请|强制)执行|调解书|判决书|欠薪|拖欠\S{0,4}工资|"
+    r"(?:拖|欠)(?:了)?我\S{0,12}(?:工资|薪水|补偿|奖金)|案子判"
 )
 LAW_RE = re.compile(LAW_WORDS, re.I)
 

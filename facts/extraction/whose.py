@@ -32,7 +32,7 @@ _CLAUSE_RE = re.compile(r"[^,.;:!?，。；：！？\n]+")
 _PERSON = (
     r"(?:wife|husband|partner|boyfriend|girlfriend|fianc[eé]e?|son|daughter|kid|child|baby|mum|mom|mother|dad|father|"
     r"brother|sister|gran|grandad|granddad|grandpa|grandma|nan|nana|aunt|auntie|uncle|cousin|niece|nephew|friend|"
-    r"flatmate|neighbour|neighbor|boss|colleague|youngest|eldest|oldest|little one|twins|toddler|newborn|infant|teen|teenager)"
+    r"flatmate|neighbour|neighbor|boss|colleague|youngest|eldest|oldest|little one|twins|toddler|newborn|infant|teen|teenager|(?:\d{1,2}[- ])?(?:year|month|week)s?[- ]old|\d{1,2} ?yo)"
 )
 # ("my sister's knee" is the sister's, and so is "my 3-year-old son" with a rash: "my" before a person names that
 # person, not the speaker; "my knee's")

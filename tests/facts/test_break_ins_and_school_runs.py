@@ -179,3 +179,44 @@ def test_a_fact_told_before_a_hesitation_and_care_at_the_end_of_life(text: str, 
 @pytest.mark.parametrize("text", ["还没定要不要去看医生", "nothing decided yet about the operation"])
 def test_a_hesitation_alone_is_still_vague(text: str) -> None:
     assert first_kind(text) == "drop"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "sent off the ET1 this morning after early conciliation went nowhere",
+        "the tribunal hearing is set for the 3rd of June in Leeds",
+        "we got a county court judgment for £2,400 and he still hasn't paid",
+        "my old boss hasn't paid my last two months' wages",
+        "filed a small claim against the decorator for the full 1.8k",
+        "公司拖了我两个月工资，一共一万六",
+        "已经去劳动监察投诉了，下周让公司带考勤去",
+        "判决书下来三个月了，对方还是不给钱，准备申请强制执行",
+    ],
+)
+def test_a_dispute_taken_formal_and_wages_owed_are_legal(text: str) -> None:
+    assert first_kind(text) == "legal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the semi-final hearing of the talent show is on Saturday", "my hearing aids need new batteries"],
+)
+def test_a_hearing_that_is_no_court_s_is_not_legal(text: str) -> None:
+    assert first_kind(text) != "legal"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my 7 year old has just been diagnosed with coeliac disease",
+        "our 6-year-old was in A&E last night with an asthma attack",
+        "my 9yo needs grommets, the op is in March",
+    ],
+)
+def test_a_child_called_by_age_is_the_one_whose_health_it_is(text: str) -> None:
+    assert first_kind(text) == "relationship"
+
+
+def test_the_speaker_s_own_body_beside_a_child_stays_health() -> None:
+    assert first_kind("I've had sciatica since carrying my 2 year old around all summer") == "health"
