@@ -230,8 +230,8 @@ _RELATIVE_RE = re.compile(
     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|姑姑|舅舅|叔叔|阿姨|表哥|表姐|表弟|表妹|堂哥|堂姐)"
     r"(?!和我|跟我|(?:那儿|那里|那边|家))|" + ZH_EN_KIN + "|" + _BIRTH_ORDER + "|"
     # A child called by name at a stage of school ("Theo's first week of reception done", "我们朵朵上中班了").
-    r"(?-i:\b[A-Z][a-z]{2,})(?:'s|\s(?:is|has|was|starts|started|loves|hates|goes|went|got))\b(?=[^.!?]{0,50}\b(?:reception|"
-    r"nursery|pre-?school|kindergarten|infants|year [1-6]\b(?! of)))|(?:^|我们|我家|[，,\s])(?![天常慢刚好人偷渐早试看想谢哈呵嘿默"
+    r"(?-i:\b[A-Z][a-z]{2,})(?:'s|\s(?:is|has|was|starts|started|loves|hates|goes|went|got))\b(?=\s?reception\b|[^.!?]{0,50}\b(?:(?:in|starts?|started|starting|of) reception|"
+    r"nursery|pre-?school|kindergarten|infants|year [1-6]\b(?! of)))|(?:^|我们|我家|[，,\s])(?![天常慢刚好人偷渐早试看想谢哈呵嘿嘻呜嗯啊哦噢呃喔诶对是行默"
     r"稍轻悄紧乖快每处家年个星样点些一宝妈爸哥姐弟妹爷奶])(?P<twice>[\u4e00-\u9fff])(?P=twice)(?=\S{0,16}(?:幼儿园|托班|[小中大]班|[一二三四五六]年级|小学))",
     re.I,
 )

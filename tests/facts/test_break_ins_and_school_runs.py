@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pytest
 
+from facts.extraction.lexicon import CRIME_RE
 from tests.facts.user_turn import facts_of, first_kind, rule_type_of
 
 
@@ -16,7 +17,7 @@ from tests.facts.user_turn import facts_of, first_kind, rule_type_of
         "someone broke into the van overnight and took all my tools",
         "my e-bike got nicked from the station racks this morning",
         "I was mugged on the way back from the gig, they took my phone",
-        "I rang 999 straight away, the cops turned up within the hour",
+        "I rang 999 straight away, the police turned up within the hour",
         "came back from the shops and someone had broken in, the whole place is upside down. what do I do now",
         "昨晚家里进贼了，抽屉全被翻了一遍",
         "我电动车昨天在小区楼下被偷了",
@@ -220,3 +221,38 @@ def test_a_child_called_by_age_is_the_one_whose_health_it_is(text: str) -> None:
 
 def test_the_speaker_s_own_body_beside_a_child_stays_health() -> None:
     assert first_kind("I've had sciatica since carrying my 2 year old around all summer") == "health"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I swiped my card at the barrier and nothing happened",
+        "演唱会门票十分钟就被抢光了",
+        "我们最大的客户被对手撬走了",
+        "I called 999 when my neighbour collapsed in the street",
+    ],
+)
+def test_a_card_swiped_tickets_snapped_up_a_client_poached_or_an_ambulance_called_is_no_crime(text: str) -> None:
+    assert CRIME_RE.search(text) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I inherited my dad's temper, sadly",
+        "我继承了我妈的好脾气",
+        "poor judgement in hiring him, honestly",
+        "你欠我一杯奶茶，等工资发了再请我",
+    ],
+)
+def test_a_trait_inherited_judgement_in_general_and_a_treat_owed_are_not_legal(text: str) -> None:
+    assert first_kind(text) != "legal"
+
+
+@pytest.mark.parametrize("text", ["这个项目最后流产了，白忙活三个月", "my period of notice is three months"])
+def test_a_project_aborted_and_a_notice_period_are_not_health(text: str) -> None:
+    assert first_kind(text) != "health"
+
+
+def test_someone_at_a_front_desk_is_no_child() -> None:
+    assert rule_type_of("Sarah is at reception until six today") != "relationship"
