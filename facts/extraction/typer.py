@@ -315,7 +315,7 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
 
 def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
-    signal = strong_signal(CRIME_RE.sub(" ", sentence))  # (a door broken into, a phone stolen: no fault of a thing's)
+    signal = strong_signal(uncrimed := CRIME_RE.sub(" ", sentence))  # (a door broken into: no fault of a thing's)
     asks = is_question(sentence) or _REQUEST_RE.search(sentence)
     family = None if family == "vehicle" and slot is None and not vehicle_owned(sentence) else family  # a make alone
     # A refund asked about with no trouble of the speaker's asks the terms ("What's your refund policy?"), not a grievance.
@@ -323,8 +323,8 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     # A health word in a question to the business asks for its service ("想约个洗牙，这周末还有号吗", "do you sell
     # blood pressure monitors in store?"); a symptom stated before the question keeps the health type (below).
     service = asks and _SERVICE_RE.search(sentence) and (signal != "complaint" or terms)
-    stated = DECISION_RE.search(sentence) or statement_beside_question(sentence) or CRIME_RE.search(sentence)
-    if service and not stated or ASKS_ABOUT_RE.match(sentence) and not CRIME_RE.search(sentence):
+    stated = DECISION_RE.search(sentence) or statement_beside_question(sentence) or uncrimed != sentence  # (a crime)
+    if service and not stated or ASKS_ABOUT_RE.match(sentence) and uncrimed == sentence:
         return "inquiry"  # (a fact stated before the question types it: "I'm moving to Leeds, do you deliver there?")
     if REMIND_RE.search(sentence):
         return "commitment"  # a reminder asked for: the plan is the speaker's, whatever it is about
@@ -337,11 +337,11 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "commitment"  # the wedding with its date or place; "we're getting married!" alone is the relationship
     if LAW_RE.search(sentence):  # a court, a lawyer, arbitration: legal before a decision or an amount
         return "legal"
-    if signal == "complaint" and names_a_fault(CRIME_RE.sub(" ", sentence)):
+    if signal == "complaint" and names_a_fault(uncrimed):
         return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
     if decided(sentence):
         return "decision"
-    if ACHIEVED_RE.search(sentence) or CRIME_RE.search(sentence) and signal != "legal":  # a test passed, a crime
+    if ACHIEVED_RE.search(sentence) or uncrimed != sentence and signal != "legal":  # a test passed, a crime
         won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"  # (a job or a home won: who one is, README)
         return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我表弟考上研究生了")
     if signal == "legal" and INCOME_RE.search(sentence):
