@@ -203,7 +203,7 @@ _OFFER_RE = re.compile(
     # A change the service offers to make, asked to be confirmed ("可以为您办理…，确认办理吗？", "shall we go ahead?").
     r"确认(?:申请|要)?(?:办理|修改|更改|取消|下单|预订|预约|提交|开通|退订|改签|退款|退货|换货|支付|付款)吗|(?:可以|能)为您(?:办理|开通|更换|修改|取消)|\bshall we go ahead\b|"
     # An act offered for the user, asked ("现在帮您续吗？", "给您约上吗？").
-    r"(?:帮|给|为)(?:您|你)[\u4e00-\u9fff]{1,8}(?:吗|么)\s*[？?]?\s*$",
+    r"(?:帮|给|为)(?:您|你)[\u4e00-\u9fff]{1,8}(?:(?:吗|么)\s*[？?]?|[？?])\s*$",
     re.I,
 )
 
@@ -253,7 +253,7 @@ def confirmed_type(question: str) -> str:
 _OFFERING_RE = re.compile(
     _OFFER_RE.pattern
     + r"|\b(?:i|we) can (?:also |still )?(?:offer|give|switch|move|book|arrange|send|put|pay|ask|defer|refund|replace|"
-    r"transfer|upgrade|extend|waive)\b|\b(?:would that help|if you(?:'d)? prefer)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|"
+    r"transfer|upgrade|extend|waive)\b|\b(?:would that help|if you(?:'d)? prefer)\b|希望\S{1,12}还是|还是\S{1,12}呢|您需要吗|最多(?:可以|能)|"
     r"选哪(?:个|种|款)|(?:可以|能)(?:为|帮|给)(?:您|你)|推荐您|您看是|\bwhich (?:one|would you)\b",
     re.I,
 )

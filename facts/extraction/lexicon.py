@@ -180,6 +180,12 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:split|ripped|torn|tore|come apart|came apart) (?:along|at|down) the seams?|seams? (?:has |have |had |'s )?"
             r"(?:split|ripped|torn|come apart|came apart)|(?:fell|came) off after|no (?:hot water|heating|power|electricity|gas|signal|internet|wi-?fi)|(?:heating|hot water|power|electricity|gas|wi-?fi|internet|broadband)(?:'s| is| was| has been| went)? (?:off|out|down) again|you(?:'ve| "
             r"have)? (?:kept|withheld|deducted|charged|billed|cancell?ed|lost) [^.?!]{0,20}?(?:my|me|us|our))\b|"
+            # Water let into the home: a pipe burst, a room flooded, water through a ceiling ("水管爆了", "客厅都泡了").
+            r"\b(?:burst (?:water )?(?:pipes?|mains?|hose)|(?:pipes?|mains?|hose|tank|radiator|cylinder)(?: (?:in|under|behind|above|below|by|on) (?:the |my |our )?[\w-]+)?(?: has| had|'s)? (?:just |finally )?(?:burst|bust|split)\b|(?:flooded|flooding) (?:the|my|our|his|her|their) (?:[\w-]+ )?"
+            r"(?:kitchen|flat|house|basement|cellar|bathroom|hallway|floors?|garage|living room|lounge|bedroom|downstairs|carpets?)\b|"
+            r"(?:kitchen|flat|house|basement|cellar|bathroom|garage|ground floor|living room|bedroom|downstairs|home)(?:'s| is| was| got| has| had)?(?: been)? (?:completely |totally |badly )?(?:flooded|under water|underwater)\b|"
+            r"water(?:'s| has| had| is| was)?(?: been)? (?:came|comes|coming|pouring|poured|dripping|dripped|seeping|seeped|got|getting|leaking) (?:in )?(?:through|into|down|under) (?:the|my|our) (?:ceiling|walls?|floors?|roof|light|skirting|kitchen|bathroom|flat|house))|"
+            r"(?:水管|暖气管|暖气片|管道|管子|水箱|热水器|上水管|下水管)\S{0,3}?(?:爆|崩)(?:了|开)|爆管|(?:都|全|全部)(?:泡|淹)(?:了|坏|烂)|(?:泡|淹)(?:坏|烂)了|泡了水|被水(?:泡|淹)|(?:地库|车库|地下室|一楼|家里|小区|房子|屋里)\S{0,3}?被?淹了|(?<![泪汗口])水\S{0,4}顺着\S{1,6}往下(?:滴|流)|(?:天花板|吊顶|墙)\S{0,4}滴水|"
             r"透光|(?:试了|重启了?|重装了?|reset了?|更新了?|换了)\S{0,10}?还是不行|(?:教练|师傅|老师|技师|司机|商家)\S{0,6}放(?:了)?我\S{0,4}鸽子|"
             r"包年\S{0,20}?包月|包月\S{0,20}?(?:扣|收)了?\S{0,10}?包年|"
             r"卡在海关|(?<=[，,\s])(?:这|也太|太)不合理|(?:微信|消息|短信|电话)\S{0,2}(?:不回|不接|没人接|打不通)|(?:袖子|袖口|裤腿|裤长|衣长|裙摆|腰围|腰身|领口|肩膀|鞋子?)\S{0,2}"

@@ -25,6 +25,7 @@ from facts.extraction.confirm import (
     readback,
     taken_offer,
 )
+from facts.extraction.correction import as_correction, corrected_readback
 from facts.extraction.elision import (
     empty_liking,
     empty_plan,
@@ -153,9 +154,11 @@ class RuleExtractor:
         if message.role != "user" or not message.previous_assistant_content:
             return None
         speaker, content, offset = self._speaker(message, message.content, 0)
-        if not is_confirmation(content):
+        confirms = is_confirmation(content)  # ... or corrects: "Leeds not Manchester" (correction.py)
+        fixed = "" if confirms else corrected_readback(content, message.previous_assistant_content)
+        if not (confirms or fixed):
             return None
-        question = readback(message.previous_assistant_content)
+        question = fixed or readback(message.previous_assistant_content)
         # "Shall I confirm?" after "There's a 15:10 on the 24th.": the yes accepts the sentence before.
         detail = "" if question else proposed(message.previous_assistant_content)
         if not (question or detail):
@@ -165,6 +168,7 @@ class RuleExtractor:
         if candidate is None:
             return None
         said_back = confirmed_fact(question, speaker) if question else accepted_fact(detail, speaker)
+        said_back = as_correction(said_back) if fixed else said_back
         candidate.text = resolve_text(said_back, message.created_at)[0]  # "下周三" read back: the date it names
         candidate.type = confirmed_type(question) if question else "decision"
         candidate.keywords = keywords(candidate.text)

@@ -16,10 +16,10 @@ from facts.text import has_cjk, zh_tagged
 # A job lost or found, work taken on the side ("got let go on Friday", "they made me redundant", 被裁了, 周末接私单,
 # 在做代购): news of the speaker's work, who they are now (the README's profile), kept by the gate without a veto.
 _JOB_NEWS = (
-    r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
+    r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\blet (?:\d+|\w+) of us go\b|\b(?:my|our) (?:whole |entire )?(?:\w+ )?(?:team|department|dept|site|branch) (?:got |was |were |has been |is being )?(?:axed|cut|shut|closed|made redundant|let go)\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
     r"made redundant|fired|sacked|hired)\b|\bjob offer\b|\b(?:the )?offer came\b|(?:来|拿到)(?:了)?offer|offer来了|\b(?:let|laid) (?:me|us) (?:go|off)\b|\bmade (?:me|us) redundant\b|"
     r"\b(?:a |my )?side (?:hustle|gig|job|income)\b|\b(?:made|elected|voted|appointed|named|came out|co-?opted) (?:me )?(?:in )?(?:as )?(?:the )?(?:new )?(?:shift lead|team lead|treasurer|secretary|chair(?:person|woman|man)?|vice[- ]chair|captain|head coach|trustee|governor)\b|\b(?:stepped|stood) down as (?:the )?\w+|\bi\'?m (?:officially )?(?:a )?sole trader\b|\bi chair (?:the|our|a)\b|\bdoing (?:food )?deliver(?:y|ies) (?:on the side|at weekends|in the evenings)\b|"
-    r"被裁(?!判)|裁员\S{0,6}(?:我|到我)|失业了|辞职了|换(?:了)?(?:份|个)?(?:新)?工作了|辞了职|离职了|把工作辞了|(?<![爸妈公婆])退休了(?![吗没])|(?:选上|当选|被选为|选我当|让我当|当上了?)(?:了)?(?:副)?(?:主任|会长|组长|队长|楼长|委员|理事|班长|主席|秘书长|财务|站长)|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
+    r"被裁(?!判)|(?:整个|全)\S{0,6}(?:部门|组|团队|车间|项目组)\S{0,3}(?:都|全)?(?:裁|砍)(?:掉|了)|(?:公司|厂子?|工厂|单位)\S{0,2}倒闭了|裁员\S{0,6}(?:我|到我)|失业了|辞职了|换(?:了)?(?:份|个)?(?:新)?工作了|辞了职|离职了|把工作辞了|(?<![爸妈公婆])退休了(?![吗没])|(?:选上|当选|被选为|选我当|让我当|当上了?)(?:了)?(?:副)?(?:主任|会长|组长|队长|楼长|委员|理事|班长|主席|秘书长|财务|站长)|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
     r"(?:在)?做代购|(?:开始|一直|在)摆(?:了)?(?:个)?摊|(?:跑|送)外卖|跑滴滴|开网约车"
 )
 JOB_NEWS_RE = re.compile(_JOB_NEWS, re.I)
@@ -124,7 +124,7 @@ DECISION_RE = re.compile(
     # A booking moved or given up, a service paused ("I need to rebook", "改期", "不改签了", "停机保号").
     r"\b(?:rebook\w*|reschedul\w*)\b|\b(?:we'?ll|i'?ll) hold off (?:on|until|till)\b|switch(?:ed)?\s?到|(?:想|要|申请)(?:销户|注销)|改期|改约|想退(?:掉)?\S{0,4}?(?:课|卡|会员|订阅|套餐)|\bexchange (?:it |them |these |this )?for (?:the|a|an) \w|(?:要|想)改(?:一下)?\S{0,10}?(?:机票|航班|车票|酒店|日期|时间)|不(?:改签|退|换|要|订|办|开|买|搬|卖|租|装|签|修)了|提前退租|再(?:签|续|租)(?:一|两|半)年|\b(?:take|remove|get) (?:my|our|his|her) (?:ex|ex-\w+|\w+) off (?:the|our|my) (?:joint )?(?:account|contract|mortgage|lease|policy|tenancy)\b|\bi want (?:it|the \w+|them) (?:just |only )?in (?:my name|mine)\b|(?:过户|转)到我(?:的)?名下|(?:把|要把)[^，。！？]{0,8}(?:踢出去|移除)|\b(?:i'?m|i am|we'?re|we are) (?:holding back|withholding) (?:the|my|our|any|further|final) (?:[\w£$€,.-]+ ){0,3}?payments?\b|\bi'?m (?:keeping|sticking with) (?:the|my) (?!fingers)[\w-]+(?: (?:then|after all|for now))?[\s.!]*$|停机保号|"
     # A habit switched from now on ("从下周开始改喝苏打水", "以后改坐地铁了"), a choice settled ("就这个").
-    r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|"
+    r"(?:开始|以后|起|今年|明年|这季|下季)改(?:喝|吃|用|坐|骑|走|买|订|去|种|学|练|报)|^(?:\W{0,3}(?:行|好|嗯|那)[，,]?\s{0,2})?就这个(?:了|吧)?(?=[，,。！!]|$)|(?:想了想|想好了|考虑了?一下|考虑好了|思来想去|纠结了?(?:半天|好久|很久))[，,]?\s{0,2}(?:我|那)?(?:还是|就)(?:选|去|要|买|报|租|订|用|接|签)|"
     r"(?:降|升)(?:一|两)档|不(?:续租|续费|谈)了|我(?:就|也)?不(?:打算|想|准备)(?:再)?续(?:租|费|签|约)?了|\b(?:won'?t|will not|not|aren'?t|are not) (?:be )?renew(?:ing)?\b|"
     r"^\W{0,3}(?:swap|switch|change) (?:it|them|that)(?: over| round)?\b(?=\s*[,.!]|\s+please)|"
     # A service declined or called off ("you can cancel the pickup", "不用回收").

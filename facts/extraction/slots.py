@@ -33,6 +33,8 @@ _EN_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"\bmy name is ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)", re.I), "name", "profile", "person"),
     (re.compile(r"\b(?i:i'?m (?:originally )?from) (?:the )?" + _PLACE), "hometown", "profile", "place"),
     (re.compile(r"\bi'?m (\d{1,3}) years? old\b", re.I), "age", "profile", ""),
+    # ... or said with the age alone ("I'm 47, is that mad", "I am 52 now"): a grown-up's age, the sentence's last word.
+    (re.compile(r"\bi(?:'?m| am) (1[6-9]|[2-9]\d)(?= ?(?:[,.!?;]|$|now\b|this year\b))", re.I), "age", "profile", ""),
     (
         re.compile(r"\b(?:i )?(unsubscribed|cancell?ed my (?:subscription|membership|account))\b", re.I),
         "subscription",
@@ -60,6 +62,7 @@ _ZH_SLOTS: list[tuple[re.Pattern[str], str, str, str]] = [
     (re.compile(r"(?<![着跟和给对让帮陪带找问教同])我叫" + _ZH_OBJ + _ZH_END), "name", "profile", "person"),
     (re.compile(r"我(?:来自|是)([\u4e00-\u9fff]{2,6})人"), "hometown", "profile", "place"),
     (re.compile(r"我今年(\d{1,3}|[一二三四五六七八九十]{1,3})岁"), "age", "profile", ""),
+    (re.compile(r"^我(?:今年|都|已经|也)?(1[6-9]|[2-9]\d)岁?了(?=$|[，,。！!~～\s…])"), "age", "profile", ""),
     (re.compile(r"(退订了|取消了订阅|取消订阅|退了会员)"), "subscription", "decision", ""),
     # (a home, a car or a pet bought is a possession, not an order: "刚买了套两居室", "刚买了辆二手车")
     (re.compile(r"(刚下单|刚买了(?![一两]?[套辆只条台栋间处])|订阅了|下单了)"), "subscription", "event", ""),

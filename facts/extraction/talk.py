@@ -253,7 +253,7 @@ def talk_only(sentence: str) -> str:
 _REQUEST_ONLY_RE = re.compile(
     r"^(?:(?:ugh|um|erm|ok|okay|so|hey|right)[,\s]{1,3})?(?:(?:please|pls|can you|could you)\s+)?(?:(?:give|show|write|make|draft|suggest|recommend|find|send|do) me|(?:draft|write|compose) (?:a|an) (?:[\w-]+ )?(?:note|letter|email|message|msg|text|reply|speech|post|toast)|"
     r"help me (?:write|plan|draft|make|pick|choose|come up with|work out|sort out|organi[sz]e)|help me with my (?:cv|resume|essay|speech|letter|cover letter|budget|homework|presentation)|"
-    r"help me with (?:this|these|the) (?:\w+ )?(?:question|problem|sum|equation|exercise|homework|form)|(?:compare|plan(?! to\b| on\b)|explain|summari[sz]e|translate|proofread|rewrite|calculate)(?= ))\b|^(?:那就?)?(?:请|麻烦)?(?:帮我|给我)(?:一个|一份|(?:再)?改|对比|比较|比一下|算|写|想|规划|列|设|推荐|"
+    r"help me with (?:this|these|the) (?:\w+ )?(?:question|problem|sum|equation|exercise|homework|form)|(?:compare|plan(?! to\b| on\b)|explain|summari[sz]e|translate|proofread|rewrite|calculate)(?= ))\b|^(?:那就?)?(?:你|您)?(?:请|麻烦)?(?:你|您)?(?:帮我|给我)(?:一个|一份|(?:再)?改|对比|比较|比一下|算|写|想|规划|列|设|推荐|"
     r"做|起|翻译|改|出|整理|整|排|安排|制定|拟|设计|挑|选)",
     re.I,
 )
