@@ -150,3 +150,8 @@ def test_places_on_a_course_asked_of_a_service_are_an_inquiry(text: str) -> None
 )
 def test_water_dripping_through_a_light_is_a_fault_sweat_is_not(text: str, kind: str) -> None:
     assert first_kind(text) == kind
+
+
+def test_water_that_got_into_a_room_is_a_fault_and_a_wheeze_is_health() -> None:
+    assert first_kind("the water got right into the back bedroom carpet overnight") == "complaint"
+    assert first_kind("I've been wheezing at night since we moved into the damp flat") == "health"
