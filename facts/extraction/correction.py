@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.confirm import readback
+from facts.extraction.confirm import as_said, readback
+from facts.extraction.slots import pet_slot, slot_of
+from facts.extraction.typer import rule_type, slot_family
 
 _NO = r"(?:(?:no|nope|nah|sorry|actually|oh)[,.!]*\s{1,3}){0,2}"
 # "Leeds not Manchester", "no, it's Leeds not Manchester", "not Manchester, Leeds", "Leeds, not Manchester".
@@ -47,7 +49,22 @@ def corrected_readback(reply: str, assistant: str) -> str:
         return ""
     before, after = question[: found.start()], question[found.end() :]
     right = _without_overlap(right, before, after)  # "14 Oak Street not 12" read back as "12 Oak Street"
-    return _MENTIONED_ZH_RE.sub("", before) + right + after
+    return _CONFIRMING_RE.sub("", _MENTIONED_ZH_RE.sub("", before)) + right + after
+
+
+# The read-back's own asking ("can I confirm the address as ...?"): what it reads back is the fact.
+_CONFIRMING_RE = re.compile(
+    r"^(?:[^.?!]{0,40}[.!,]\s{1,3})?(?:can|could|may|shall) i (?:just )?confirm (?:that )?", re.I
+)
+
+
+def corrected_type(question: str) -> str:
+    """The type of the corrected read-back said by the user ("I'm based in Leeds": profile), or "" where no rule is
+    sure or it reads as asking or choosing (a correction states a fact; it accepts no offer)."""
+    said = as_said(question)
+    slot = slot_of(said) or pet_slot(said)
+    found = rule_type(said, slot, slot_family(slot, said))
+    return "" if found in {"inquiry", "decision"} else found
 
 
 # What the read-back says the user said before ("您之前提到住在闵行"): the fact is where they live.

@@ -96,7 +96,7 @@ _SERVICE_RE = re.compile(
     r"\byour (?:drivers?|engineers?|technicians?|couriers?|fitters?|installers?)\b|\bdo you (?:stock|carry|provide|supply)\b|"
     # A slot or a model asked after ("这周末还有号吗", "有没有静音款", "do you sell them in store").
     r"还有号|有号吗|有位置|有空位|订位|约(?:个|一下)|\S款吗?$|有没有\S{0,8}款|卖不卖|实体店|线下店|\b(?:do|does) (?:you|you lot|you guys|the (?:shop|store|pharmacy)) (?:still |also |even )?sell\b|"
-    r"\b(?:appointments?|slots?|spaces|places|spots) (?:available|free|left)\b|\b(?:spaces?|places?|spots?) (?:left |available |free )?(?:on|in|for) (?:the|a|an|your|this|that|next) [\w -]{0,30}?\b(?:course|class|classes|programme|program|workshop|camp|tour)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
+    r"\b(?:appointments?|slots?|spaces|places|spots) (?:available|free|left)\b|\b(?<!your )(?<!my )(?<!his )(?<!her )(?<!their )(?:spaces?|places?|spots?) (?:left |available |free )?(?:on|in|for) (?:the|a|an|your|this|that|next) [\w -]{0,30}?\b(?:course|class|classes|programme|program|workshop|camp|tour)\b|\bdo you (?:do|make) (?:it|them|that|this|the|those) [\w -]{0,20}?\bin\b|"
     r"有(?:的)?卖吗|有得卖|有没有卖|\brestock\w*|\bback in stock\b|\baccept [\w ]{0,20}insurance\b|能退吗|可以退吗|能不能退|"
     r"怎么收费|收费标准|(?:能|可以)(?:买|投保)(?:吗|不|么)|你们(?:这儿?|这里|那儿?|店里|家)?(?:还|现在)?有(?!(?:没有)?(?:空|人|时间|谁|觉得|想法|兴趣))(?:没有)?(?:[^，。？?]{1,16}(?:吗|么)|[^，。？?]{1,16}$)|\b(?:does|do|will|would) (?:that|this|it|they|the [\w -]{1,30}?) include\b|\b(?:is|are) [\w -]{1,40}? included\b|\bwhat'?s included\b",  # a variant of a product ("do you do that sofa in a 2-seater?", "你们那有卖吗")
     re.I,

@@ -67,6 +67,9 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"endometriosis|pcos|(?:baseline|dating|12[- ]week|20[- ]week|anomaly|nuchal) scan|my periods?(?! of)|needle phobia|"
             r"(?:terrified|scared|petrified|afraid) of needles)\b|试管(?!架|刷)|促排|取卵|胚胎|冻胚|(?<!代码)(?<!程序)移植(?=\S{0,3}(?:胚|没|又|失败|成功|后|前))|着床|"
             r"胎心|胎停|停育|(?<![目划案])(?<![目划案]\S)(?<![目划案]\S\S)流产|小产|黄体酮|排卵|卵泡|宫腔镜|输卵管|不孕|孕[\d一二三四五六七八九十]{1,2}周|"
+            # A stroke and what follows it ("had a stroke on Tuesday", "the stroke unit", "老周脑梗了", "偏瘫", "溶栓").
+            r"\b(?:had|has had|suffered|having|after) (?:a |another |his |her |my |a mini[- ]|a minor |a major |a massive |a small )?stroke\b|\bstroke (?:unit|ward|clinic|nurse|rehab|survivor|team)\b|\bmini[- ]strokes?\b|"
+            r"脑梗|脑卒中|中风(?!险)|脑出血|脑溢血|偏瘫|溶栓|吞咽障碍|"
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|wheez(?:y|ing|ed)|diabet\w*|cholesterol|blood "
             r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|broken|fractured|sprained|dislocated|snapped|ruptured|twisted|torn) (?:my|his|her|their) (?:left |right )?(arm|leg|back|achilles|ACL|hamstring|ligament|"
             r"wrist|ankle|collarbone|hip|foot|hand|finger|toe|nose|jaw|elbow|ribs?|pelvis|knee|shoulder|thumb|heel|shin|kneecap|tibia|fibula|femur)|"
@@ -186,7 +189,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:kitchen|flat|house|basement|cellar|bathroom|garage|ground floor|living room|bedroom|downstairs|home)(?:'s| is| was| got| has| had)?(?: been)? (?:completely |totally |badly )?(?:flooded|under water|underwater)\b|"
             r"water(?:'s| has| had| is| was)?(?: been)? (?:came|comes|coming|pouring|poured|dripping|dripped|seeping|seeped|got|getting|leaking) (?:all the way |right )?(?:in )?(?:through|into|down|under) (?:the|my|our) (?:[\w-]+ )?"
             r"(?:ceiling|walls?|floors?|floorboards|roof|light|skirting|kitchen|bathroom|hallway|hall|flat|house|bedroom|living room|basement|cellar))|"
-            r"(?:水管|暖气管|暖气片|管道|管子|水箱|热水器|上水管|下水管)\S{0,3}?(?:爆|崩)(?:了|开)|爆管|(?:都|全|全部)(?:泡|淹)(?:了|坏|烂)|(?:泡|淹)(?:坏|烂)了|泡了水|被水(?:泡|淹)|(?:地库|车库|地下室|一楼|家里|小区|房子|屋里)\S{0,3}?被?淹了|(?<![泪汗口])水\S{0,4}顺着\S{1,6}往下(?:滴|流)|(?:天花板|吊顶|墙)\S{0,4}滴水|"
+            r"(?:水管|暖气管|暖气片|管道|管子|水箱|热水器|上水管|下水管)\S{0,3}?(?:爆|崩)(?:了|开)|爆管|(?:都|全|全部)(?:泡|淹)(?:了|坏|烂)|(?:泡|淹)(?:坏|烂)了|泡了水|被水(?:泡|淹)|(?:地库|车库|地下室|一楼|家里|小区|房子|屋里)\S{0,3}?被?淹了|(?:号|账号|账户|微信|邮箱)\S{0,3}被(?:盗|黑)|被 ?hack(?:ed)?|\b(?:my|our) [\w -]{0,20}?account(?:'s| was| got| has| had)?(?: been)? hacked\b|(?<![泪汗口])水\S{0,4}顺着\S{1,6}往下(?:滴|流)|(?:天花板|吊顶|墙)\S{0,4}滴水|"
             r"透光|(?:试了|重启了?|重装了?|reset了?|更新了?|换了)\S{0,10}?还是不行|(?:教练|师傅|老师|技师|司机|商家)\S{0,6}放(?:了)?我\S{0,4}鸽子|"
             r"包年\S{0,20}?包月|包月\S{0,20}?(?:扣|收)了?\S{0,10}?包年|"
             r"卡在海关|(?<=[，,\s])(?:这|也太|太)不合理|(?:微信|消息|短信|电话)\S{0,2}(?:不回|不接|没人接|打不通)|(?:袖子|袖口|裤腿|裤长|衣长|裙摆|腰围|腰身|领口|肩膀|鞋子?)\S{0,2}"
@@ -326,6 +329,10 @@ CRIME_RE = re.compile(
     r"\b(?:called|rang|phoned|dialled|dialed) (?:the )?(?:police|cops)\b|\bpolice (?:came|come|turned|showed|(?:are|were) "
     r"on (?:their|the) way|were here)\b|\breported (?:it|the \w+) to (?:the )?police\b|\b(?:dusted|checked) [\w ]{0,20}for (?:finger)?prints\b|"
     r"被(?:人)?(?:偷|撬(?!走)|抢(?!光|完|空|购|先|走|到|着)|扒(?!出|了?皮))|被盗(?!刷)|(?:遭|进)了?贼|入室(?:盗窃|抢劫)|报了(?:警|案)|报(?:警|案)了(?!吗|没)|已(?:经)?报(?:警|案)|打(?:了|过)110|110打了|"
-    r"派出所\S{0,4}来(?:了)?人|(?:取|提)了?指纹",
+    r"派出所\S{0,4}来(?:了)?人|(?:取|提)了?指纹|"
+    # A fraud suffered: scammed, phished ("got scammed out of £400", "被骗了八千", "被电信诈骗转走了六千").
+    r"\b(?:got|been|was|were|getting) (?:properly |totally |completely )?(?:scammed|phished|conned|defrauded)\b|\bscammed (?:me|us)\b|"
+    r"\bfell for (?:a|an|the|this|that) [\w -]{0,20}?scam\b|"
+    r"(?<![不防怕像])(?<!担心)(?<!避免)(?<!容易)(?<!怕[他她我])(?<!心[他她我])(?<!可能)(?<!差点)(?<!会不会)(?<!像是)(?<!不是)被(?:人)?骗(?!子)|被\S{0,4}诈骗|遭(?:遇)?了?(?:电信|网络)?诈骗",
     re.I,
 )

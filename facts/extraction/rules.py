@@ -25,7 +25,7 @@ from facts.extraction.confirm import (
     readback,
     taken_offer,
 )
-from facts.extraction.correction import as_correction, corrected_readback
+from facts.extraction.correction import as_correction, corrected_readback, corrected_type
 from facts.extraction.elision import (
     empty_liking,
     empty_plan,
@@ -170,7 +170,12 @@ class RuleExtractor:
         said_back = confirmed_fact(question, speaker) if question else accepted_fact(detail, speaker)
         said_back = as_correction(said_back) if fixed else said_back
         candidate.text = resolve_text(said_back, message.created_at)[0]  # "下周三" read back: the date it names
-        candidate.type = confirmed_type(question) if question else "decision"
+        found = confirmed_type(question) if question else "decision"
+        if fixed:  # a correction states a fact: typed as the user would say it, else as the read-back reads
+            found = corrected_type(question) or (
+                candidate.type if candidate.type not in {"inquiry", "decision"} else "profile"
+            )
+        candidate.type = found
         candidate.keywords = keywords(candidate.text)
         candidate.confidence = 0.8
         return candidate

@@ -313,6 +313,9 @@ def rule_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     return firm_type(sentence, slot, family) or cue_type(sentence)
 
 
+_OWN_TYPE = {"legal", "health"}  # a claim on a policy, a harm to the body: what a crime told beside them leaves them
+
+
 def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
     """The type a word makes sure of (a slot, a relative, a complaint, a decision, health, legal), or ""."""
     signal = strong_signal(uncrimed := CRIME_RE.sub(" ", sentence))  # (a door broken into: no fault of a thing's)
@@ -341,7 +344,7 @@ def firm_type(sentence: str, slot: Slot | None, family: str | None) -> str:
         return "complaint"  # what went wrong comes before the remedy chosen ("it's cracked, I'd like a refund")
     if decided(sentence):
         return "decision"
-    if ACHIEVED_RE.search(sentence) or uncrimed != sentence and signal != "legal":  # a test passed, a crime
+    if ACHIEVED_RE.search(sentence) or uncrimed != sentence and signal not in _OWN_TYPE:  # a test passed, a crime
         won = "profile" if WON_A_PLACE_RE.search(sentence) else "event"  # (a job or a home won: who one is, README)
         return "relationship" if _relative_is_subject(sentence) else won  # (a relative's: "我表弟考上研究生了")
     if signal == "legal" and INCOME_RE.search(sentence):

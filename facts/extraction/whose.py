@@ -36,7 +36,7 @@ _PERSON = (
 )
 # ("my sister's knee" is the sister's, and so is "my 3-year-old son" with a rash: "my" before a person names that
 # person, not the speaker; "my knee's")
-_ZH_KIN = r"女儿|儿子|孩子|宝宝|娃|闺女|老公|老婆|妻子|丈夫|男朋友|女朋友|妈|爸|父母|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥|婆婆|公公"
+_ZH_KIN = r"女儿|儿子|孩子|宝宝|娃|闺女|老公|老婆|妻子|丈夫|对象|爱人|先生|太太|媳妇|男朋友|女朋友|妈|爸|父母|哥|姐|弟|妹|爷爷|奶奶|外公|外婆|姥|婆婆|公公"
 _SPEAKER_RE = first_person_re(
     I_WORDS,
     WE_WORDS,
@@ -52,7 +52,7 @@ _OTHER_RE = re.compile(
     r"Pain|Weight|Diet|Health|Recovery|Treatment|Surgery|Physio|Rehab)'s\b)(?-i:[A-Z][a-z]{1,15})'s\b|"
     r"\b(?:mum|mom|mam|dad|nan|gran|grandma|grandpa)'s\b|\b(?:my|our) (?:[\w-]+ ){0,3}?"
     + _PERSON
-    + r"(?:'s|s)?\b|(?<![其吉])他(?!们|汀|定)|她(?!们)",
+    + rf"(?:'s|s)?\b|(?<![其吉])他(?!们|汀|定)|她(?!们)|我(?:们)?家?的?(?:{_ZH_KIN})",
     re.I,
 )
 _OTHER_LEAD_RE = re.compile(r"(?:he|she|he's|she's|his|her)\b|(?<![其吉])他(?!们|汀|定)|她(?!们)", re.I)

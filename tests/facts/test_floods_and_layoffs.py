@@ -155,3 +155,59 @@ def test_water_dripping_through_a_light_is_a_fault_sweat_is_not(text: str, kind:
 def test_water_that_got_into_a_room_is_a_fault_and_a_wheeze_is_health() -> None:
     assert first_kind("the water got right into the back bedroom carpet overnight") == "complaint"
     assert first_kind("I've been wheezing at night since we moved into the damp flat") == "health"
+
+
+def test_a_read_back_asked_as_can_i_confirm_is_corrected_as_the_fact_it_reads() -> None:
+    facts = answer_of("Lovely, can I confirm the billing address as 4 Quay Street, Hull?", "no it's 14 not 4")
+    assert len(facts) == 1
+    assert facts[0][0] == "profile"
+    assert "14 Quay Street" in facts[0][1] and "assistant" not in facts[0][1]
+
+
+def test_someone_else_s_place_on_a_course_is_no_inquiry() -> None:
+    assert first_kind("shall I ask Priya to hand your place on the sailing course to her cousin?") != "inquiry"
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("my brother had a stroke at work on Monday", "relationship"),
+        ("I had a minor stroke in the spring and I'm still tired all the time", "health"),
+        ("我爸上周脑梗住院了", "relationship"),
+        ("去年中风以后我右手一直不太灵活", "health"),
+    ],
+)
+def test_a_stroke_is_health_and_a_relative_s_is_about_them(text: str, kind: str) -> None:
+    assert first_kind(text) == kind
+
+
+@pytest.mark.parametrize("text", ["what a stroke of luck that was", "我买的是中风险的基金"])
+def test_luck_and_a_fund_s_risk_are_no_stroke(text: str) -> None:
+    assert first_kind(text) != "health"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I got scammed out of £600 on a fake concert ticket site",
+        "上个月我被骗了五千，刷单的",
+        "我被电信诈骗转走了一万二",
+    ],
+)
+def test_a_fraud_suffered_is_what_happened(text: str) -> None:
+    assert first_kind(text) == "event"
+
+
+@pytest.mark.parametrize("text", ["怕她被骗，我把她的转账限额调低了", "怎么防被骗啊"])
+def test_a_fear_of_fraud_or_a_question_about_it_is_no_fraud_suffered(text: str) -> None:
+    assert first_kind(text) != "event"
+
+
+@pytest.mark.parametrize("text", ["my Steam account got hacked and they bought three games", "我的微博号被盗了"])
+def test_an_account_taken_over_is_kept(text: str) -> None:
+    assert first_kind(text) in {"complaint", "event"}
+
+
+@pytest.mark.parametrize("text", ["我爱人中风以后左手一直没劲", "我对象脑梗以后说话一直不太利索"])
+def test_a_spouse_called_by_another_word_is_the_one_whose_health_it_is(text: str) -> None:
+    assert first_kind(text) == "relationship"
