@@ -68,7 +68,7 @@ STRONG: list[tuple[str, re.Pattern[str]]] = [
             r"(?:terrified|scared|petrified|afraid) of needles)\b|试管(?!架|刷)|促排|取卵|胚胎|冻胚|(?<!代码)(?<!程序)移植(?=\S{0,3}(?:胚|没|又|失败|成功|后|前))|着床|"
             r"胎心|胎停|停育|(?<![目划案])(?<![目划案]\S)(?<![目划案]\S\S)流产|小产|黄体酮|排卵|卵泡|宫腔镜|输卵管|不孕|孕[\d一二三四五六七八九十]{1,2}周|"
             # A stroke and what follows it ("had a stroke on Tuesday", "the stroke unit", "老周脑梗了", "偏瘫", "溶栓").
-            r"\b(?:had|has had|suffered|having|after) (?:a |another |his |her |my |a mini[- ]|a minor |a major |a massive |a small )?stroke\b|\bstroke (?:unit|ward|clinic|nurse|rehab|survivor|team)\b|\bmini[- ]strokes?\b|"
+            r"\b(?:had|has had|suffered|having|after) (?:a |another |his |her |my |a mini[- ]|a minor |a major |a massive |a small )?stroke\b(?! of\b)|\bstroke (?:unit|ward|clinic|nurse|rehab|survivor|team)\b|\bmini[- ]strokes?\b|"
             r"脑梗|脑卒中|中风(?!险)|脑出血|脑溢血|偏瘫|溶栓|吞咽障碍|"
             r"\b(allerg\w*|diagnos\w*|surgery|operation|pregnan\w*|(?:copper |hormonal )?coil|IUD|contracepti\w*|hearing (?:tests?|aids?)|cataracts?|asthma|inhaler|wheez(?:y|ing|ed)|diabet\w*|cholesterol|blood "
             r"(?:pressure|type|group)|medication|prescri\w*|\d+ ?mg|(?<!form of )(?<!kind of )(?<!sort of )(?<!like )(?<!retail )(?<!is )therap(y|ist)|physio(?!log)\w*|injur\w*|tore my|(?:broke|broken|fractured|sprained|dislocated|snapped|ruptured|twisted|torn) (?:my|his|her|their) (?:left |right )?(arm|leg|back|achilles|ACL|hamstring|ligament|"
@@ -331,8 +331,8 @@ CRIME_RE = re.compile(
     r"被(?:人)?(?:偷|撬(?!走)|抢(?!光|完|空|购|先|走|到|着)|扒(?!出|了?皮))|被盗(?!刷)|(?:遭|进)了?贼|入室(?:盗窃|抢劫)|报了(?:警|案)|报(?:警|案)了(?!吗|没)|已(?:经)?报(?:警|案)|打(?:了|过)110|110打了|"
     r"派出所\S{0,4}来(?:了)?人|(?:取|提)了?指纹|"
     # A fraud suffered: scammed, phished ("got scammed out of £400", "被骗了八千", "被电信诈骗转走了六千").
-    r"\b(?:got|been|was|were|getting) (?:properly |totally |completely )?(?:scammed|phished|conned|defrauded)\b|\bscammed (?:me|us)\b|"
+    r"(?<!never )(?<!not )(?<!n't )\b(?:got|been|was|were) (?:properly |totally |completely )?(?:scammed|phished|conned|defrauded)\b|\bscammed (?:me|us)\b|"
     r"\bfell for (?:a|an|the|this|that) [\w -]{0,20}?scam\b|"
-    r"(?<![不防怕像])(?<!担心)(?<!避免)(?<!容易)(?<!怕[他她我])(?<!心[他她我])(?<!可能)(?<!差点)(?<!会不会)(?<!像是)(?<!不是)被(?:人)?骗(?!子)|被\S{0,4}诈骗|遭(?:遇)?了?(?:电信|网络)?诈骗",
+    r"(?<![不防怕像])(?<!担心)(?<!避免)(?<!容易)(?<!怕[他她我])(?<!心[他她我])(?<!可能)(?<!差点)(?<!会不会)(?<!像是)(?<!不是)(?<!防止)被(?:(?:人)?骗(?!子)|\S{0,4}诈骗)|遭(?:遇)?了?(?:电信|网络)?诈骗",
     re.I,
 )

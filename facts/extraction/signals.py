@@ -16,10 +16,10 @@ from facts.text import has_cjk, zh_tagged
 # A job lost or found, work taken on the side ("got let go on Friday", "they made me redundant", 被裁了, 周末接私单,
 # 在做代购): news of the speaker's work, who they are now (the README's profile), kept by the gate without a veto.
 _JOB_NEWS = (
-    r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\blet (?:\d+|\w+) of us go\b|\b(?:my|our) (?:whole |entire )?(?:\w+ )?(?:team|department|dept|site|branch) (?:got |was |were |has been |is being )?(?:axed|cut|shut|closed|made redundant|let go)\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
+    r"\b(?:lost|losing) (?:my|our|his|her|their) jobs?\b|\blet (?:\d+|\w+) of us go\b(?! (?:home|early|out|first|through|off|back|ahead)\b)|\b(?:my|our) (?:whole |entire )?(?:\w+ )?(?:team|department|dept|site|branch) (?:got |was |were |has been |is being )?(?:axed|cut|shut|closed|made redundant|let go)\b|\b(?:got|been|was|were|being|getting) (?:let go|laid off|"
     r"made redundant|fired|sacked|hired)\b|\bjob offer\b|\b(?:the )?offer came\b|(?:来|拿到)(?:了)?offer|offer来了|\b(?:let|laid) (?:me|us) (?:go|off)\b|\bmade (?:me|us) redundant\b|"
     r"\b(?:a |my )?side (?:hustle|gig|job|income)\b|\b(?:made|elected|voted|appointed|named|came out|co-?opted) (?:me )?(?:in )?(?:as )?(?:the )?(?:new )?(?:shift lead|team lead|treasurer|secretary|chair(?:person|woman|man)?|vice[- ]chair|captain|head coach|trustee|governor)\b|\b(?:stepped|stood) down as (?:the )?\w+|\bi\'?m (?:officially )?(?:a )?sole trader\b|\bi chair (?:the|our|a)\b|\bdoing (?:food )?deliver(?:y|ies) (?:on the side|at weekends|in the evenings)\b|"
-    r"被裁(?!判)|(?:整个|全)\S{0,6}(?:部门|组|团队|车间|项目组)\S{0,3}(?:都|全)?(?:裁|砍)(?:掉|了)|(?:公司|厂子?|工厂|单位)\S{0,2}倒闭了|裁员\S{0,6}(?:我|到我)|失业了|辞职了|换(?:了)?(?:份|个)?(?:新)?工作了|辞了职|离职了|把工作辞了|(?<![爸妈公婆])退休了(?![吗没])|(?:选上|当选|被选为|选我当|让我当|当上了?)(?:了)?(?:副)?(?:主任|会长|组长|队长|楼长|委员|理事|班长|主席|秘书长|财务|站长)|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
+    r"被裁(?!判)|(?:整个|全)\S{0,6}(?:部门|组|团队|车间|项目组)\S{0,3}(?:都|全)?(?:裁|砍)(?:掉|了)|(?:(?<![\u4e00-\u9fff])|(?<=我)|(?<=我们)|(?<=咱们))(?:公司|厂子?|工厂|单位)\S{0,2}倒闭了|裁员\S{0,6}(?:我|到我)|失业了|辞职了|换(?:了)?(?:份|个)?(?:新)?工作了|辞了职|离职了|把工作辞了|(?<![爸妈公婆])退休了(?![吗没])|(?:选上|当选|被选为|选我当|让我当|当上了?)(?:了)?(?:副)?(?:主任|会长|组长|队长|楼长|委员|理事|班长|主席|秘书长|财务|站长)|丢了工作|工作(?:丢|没)了|没(?:了)?工作了|找到(?:了)?(?:新)?工作|副业|接\S{0,6}私单|"
     r"(?:在)?做代购|(?:开始|一直|在)摆(?:了)?(?:个)?摊|(?:跑|送)外卖|跑滴滴|开网约车"
 )
 JOB_NEWS_RE = re.compile(_JOB_NEWS, re.I)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.facts.user_turn import answer_of, facts_of, first_kind
+from tests.facts.user_turn import answer_of, facts_of, first_kind, rule_type_of
 
 
 @pytest.mark.parametrize(
@@ -211,3 +211,19 @@ def test_an_account_taken_over_is_kept(text: str) -> None:
 @pytest.mark.parametrize("text", ["我爱人中风以后左手一直没劲", "我对象脑梗以后说话一直不太利索"])
 def test_a_spouse_called_by_another_word_is_the_one_whose_health_it_is(text: str) -> None:
     assert first_kind(text) == "relationship"
+
+
+@pytest.mark.parametrize(
+    "text", ["they let a few of us go home early because of the snow", "隔壁那家公司倒闭了，楼下天天有人来搬东西"]
+)
+def test_leaving_early_or_a_neighbouring_firm_gone_bust_is_no_job_lost(text: str) -> None:
+    assert rule_type_of(text) != "profile"
+
+
+@pytest.mark.parametrize("text", ["I've never been scammed, touch wood", "怎么防止被电信诈骗"])
+def test_a_fraud_never_suffered_or_one_guarded_against_is_not_what_happened(text: str) -> None:
+    assert first_kind(text) != "event"
+
+
+def test_a_stroke_of_luck_is_no_stroke() -> None:
+    assert first_kind("after a stroke of luck we got the last two tickets") != "health"
