@@ -244,8 +244,14 @@ def confirmed_type(question: str) -> str:
     last = re.split(r"[，,;；]\s{0,2}", said)[-1]
     if _WANTS_ACT_RE.match(last):  # "you'd like to cancel ...?", "您是要退订…吗": the user's wish to act, confirmed
         return "decision"
-    found = rule_type(said, slot_of(said) or pet_slot(said), slot_family(slot_of(said), said))
+    found = said_type(said)
     return found if found and found != "inquiry" else "decision"
+
+
+def said_type(said: str) -> str:
+    """The type the rules are sure of for a read-back said as the user ("I'm moving to Bristol"), or ""."""
+    slot = slot_of(said) or pet_slot(said)
+    return rule_type(said, slot, slot_family(slot, said))
 
 
 # An offer or a choice put to the user ("I can offer a £20 credit", "there's a 07:40 on the 13th, shall I confirm

@@ -10,9 +10,7 @@ from __future__ import annotations
 
 import re
 
-from facts.extraction.confirm import as_said, readback
-from facts.extraction.slots import pet_slot, slot_of
-from facts.extraction.typer import rule_type, slot_family
+from facts.extraction.confirm import as_said, readback, said_type
 
 _NO = r"(?:(?:no|nope|nah|sorry|actually|oh)[,.!]*\s{1,3}){0,2}"
 # "Leeds not Manchester", "no, it's Leeds not Manchester", "not Manchester, Leeds", "Leeds, not Manchester".
@@ -34,12 +32,14 @@ _ZH_RE = re.compile(
 def corrected_readback(reply: str, assistant: str) -> str:
     """The assistant's read-back with the detail the reply corrects put right, or "" (no read-back, no correction,
     or a wrong detail the read-back does not hold)."""
-    question = readback(assistant)
-    text = reply.strip()
-    if not question or len(text) > 80:
-        return ""
-    m = _RIGHT_FIRST_EN_RE.match(text) or _WRONG_FIRST_EN_RE.match(text) or _ZH_RE.match(text)
-    if m is None:
+    text = reply.strip()  # (the reply is read first: most are no correction, and the read-back is then not split)
+    m = (
+        None
+        if len(text) > 80
+        else _RIGHT_FIRST_EN_RE.match(text) or _WRONG_FIRST_EN_RE.match(text) or _ZH_RE.match(text)
+    )
+    question = readback(assistant) if m is not None else ""
+    if m is None or not question:
         return ""
     wrong, right = m.group("wrong").strip(), m.group("right").strip()
     found = re.search(
@@ -61,9 +61,7 @@ _CONFIRMING_RE = re.compile(
 def corrected_type(question: str) -> str:
     """The type of the corrected read-back said by the user ("I'm based in Leeds": profile), or "" where no rule is
     sure or it reads as asking or choosing (a correction states a fact; it accepts no offer)."""
-    said = as_said(question)
-    slot = slot_of(said) or pet_slot(said)
-    found = rule_type(said, slot, slot_family(slot, said))
+    found = said_type(as_said(question))
     return "" if found in {"inquiry", "decision"} else found
 
 
